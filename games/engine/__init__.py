@@ -1,0 +1,51 @@
+"""Parlour's rules engine: pure Python, never imports Django.
+
+Reach a game only through the registry::
+
+    from games.engine import CHANCE, get_rules
+    rules = get_rules("ludo")
+
+See ``base.Rules`` for the interface every game offers and ``fair`` for the
+provably fair chance outcomes (NOTES.md "Common").
+"""
+
+from .base import (
+    CHANCE,
+    END_REASONS,
+    SEAT_STATUSES,
+    EngineError,
+    IllegalMoveError,
+    InvalidMoveError,
+    InvalidOptionsError,
+    InvalidStateError,
+    Outcome,
+    Rules,
+    UnknownGameError,
+)
+from .registry import available_games, get_rules, register
+
+
+def _ludo():
+    from .ludo import LudoRules
+
+    return LudoRules()
+
+
+register("ludo", _ludo)
+
+__all__ = [
+    "CHANCE",
+    "END_REASONS",
+    "SEAT_STATUSES",
+    "EngineError",
+    "IllegalMoveError",
+    "InvalidMoveError",
+    "InvalidOptionsError",
+    "InvalidStateError",
+    "Outcome",
+    "Rules",
+    "UnknownGameError",
+    "available_games",
+    "get_rules",
+    "register",
+]

@@ -1,0 +1,187 @@
+"""What every game engine shares: the chance seat, errors, the outcome and the
+interface a rules object offers.
+
+Pure Python; never imports Django (STYLE.md, habit 1). The rules decisions
+behind this interface are in ``shared/rules/NOTES.md``, section "Common".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+#: What ``to_move`` returns when the next step is a random event (a chance
+#: step). Not a seat: seats are 0..N-1.
+CHANCE = -1
+
+#: The reasons a match can end with, as found in ``Outcome.reason``.
+#: "finished": a player completed the game (Ludo: all four pieces home).
+#: "last_player_standing": every other seat left the match.
+END_REASONS = ("finished", "last_player_standing")
+
+#: What ``seat_status`` reports for each seat.
+#: "playing": still in a live match; "left": left the match (or was removed);
+#: "done": stayed until the match ended (its rank is in the outcome).
+SEAT_STATUSES = ("playing", "left", "done")
+
+
+class EngineError(ValueError):
+    """Base of every error the engine raises on bad input."""
+
+
+class UnknownGameError(EngineError):
+    """``get_rules`` was asked for a game that is not registered."""
+
+
+class InvalidOptionsError(EngineError):
+    """``new_match`` got a player count or option the game does not allow."""
+
+
+class InvalidStateError(EngineError):
+    """``load`` or ``sample_state`` got data that is not a state of this game."""
+
+
+class InvalidMoveError(EngineError):
+    """A move that does not parse (bad notation or a foreign object)."""
+
+
+class IllegalMoveError(EngineError):
+    """A well-formed move that the rules forbid in this state."""
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a finished match ended.
+
+    ``ranks[seat]`` is that seat's final place, 1 = first. Tied seats share a
+    place and the next place is skipped (standard competition ranking,
+    "1224"): a seat's rank is 1 + the number of seats strictly ahead of it.
+    ``reason`` is one of ``END_REASONS``.
+    """
+
+    ranks: tuple[int, ...]
+    reason: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe form: ``{"ranks": [...], "reason": str}``."""
+        return {"ranks": list(self.ranks), "reason": self.reason}
+
+
+def leaver_ranks(players: int, first: tuple[int, ...], left: tuple[int, ...]) -> tuple[int, ...]:
+    """Ranks for games where the seats in ``first`` share first place, every
+    other seat that stayed shares the next place, and leavers rank below all
+    who stayed, the earlier leaver lower (NOTES "Leaving", "Result and ranking").
+
+    ``left`` lists the seats that left in the order they left. Returns a tuple
+    of ``players`` ranks (competition ranking, see ``Outcome``).
+    """
+    ranks = [0] * players
+    stayed = [s for s in range(players) if s not in left]
+    others = [s for s in stayed if s not in first]
+    for s in first:
+        ranks[s] = 1
+    for s in others:
+        ranks[s] = len(first) + 1
+    ahead = len(stayed)
+    for s in reversed(left):  # the last to leave ranks highest among leavers
+        ranks[s] = ahead + 1
+        ahead += 1
+    return tuple(ranks)
+
+
+class Rules:
+    """The interface every game offers (reached through ``get_rules``).
+
+    States are immutable values: ``play`` returns a new state and never
+    changes its input. Moves are small frozen values whose ``str()`` is their
+    notation and ``parse_move`` reads it back. Subclasses implement every
+    method; this class documents the contract.
+    """
+
+    #: Registry name, e.g. "ludo".
+    name: str = ""
+    #: Allowed player counts.
+    player_counts: tuple[int, ...] = ()
+    #: Option names with their defaults; ``new_match`` rejects any other.
+    default_options: dict[str, Any] = {}
+
+    # -- creating and reading states -------------------------------------
+    def new_match(self, players: int, options: dict | None = None):
+        """A new match for ``players`` seats. Raises ``InvalidOptionsError``."""
+        raise NotImplementedError
+
+    def to_move(self, state) -> int | None:
+        """The seat whose decision it is, ``CHANCE``, or None when over."""
+        raise NotImplementedError
+
+    def legal_moves(self, state) -> list:
+        """Moves open to whoever is to move (at a chance step its outcomes);
+        empty exactly when the match is over. Server events are not listed."""
+        raise NotImplementedError
+
+    def chance_outcomes(self, state) -> list[tuple[Any, int]]:
+        """At a chance step, ``[(move, weight), ...]`` in the documented fixed
+        order, integer weights > 0; raises ``IllegalMoveError`` otherwise."""
+        raise NotImplementedError
+
+    def chance_count(self, state) -> int:
+        """How many chance steps the match has met: k of the next one."""
+        raise NotImplementedError
+
+    def play(self, state, move):
+        """The state after ``move`` (a move or its notation string). Raises
+        ``InvalidMoveError`` (does not parse) or ``IllegalMoveError``."""
+        raise NotImplementedError
+
+    def parse_move(self, text: str):
+        """The move written ``text``. Raises ``InvalidMoveError``."""
+        raise NotImplementedError
+
+    def outcome(self, state) -> Outcome | None:
+        """The result when the match is over, else None."""
+        raise NotImplementedError
+
+    def is_over(self, state) -> bool:
+        """True when the match has ended."""
+        return self.to_move(state) is None
+
+    # -- the server's events ---------------------------------------------
+    def timeout_move(self, state):
+        """The "missed turn" move for the seat to move (only the server issues
+        it). Raises ``IllegalMoveError`` when no seat is to move."""
+        raise NotImplementedError
+
+    def leave_move(self, state, seat: int):
+        """The move by which ``seat`` leaves (any time, any seat still
+        playing). Raises ``IllegalMoveError`` otherwise."""
+        raise NotImplementedError
+
+    def forced_move(self, state):
+        """The move the server plays automatically for the seat to move, or
+        None (never a roll; only when the match option allows it)."""
+        raise NotImplementedError
+
+    def seat_status(self, state) -> list[str]:
+        """Per seat, one of ``SEAT_STATUSES``."""
+        raise NotImplementedError
+
+    # -- views and persistence ---------------------------------------------
+    def view(self, state, seat: int | None) -> dict:
+        """JSON-safe view for ``seat`` (None: a spectator), without anything
+        that viewer may not see. Convention: what only that seat may see sits
+        under the key "private"; every other key is the same for all viewers
+        except "viewer" (the tests check this)."""
+        raise NotImplementedError
+
+    def sample_state(self, view: dict, seat: int | None, rng):
+        """A full state consistent with ``view`` (hidden parts drawn with
+        ``rng``). Raises ``InvalidStateError``."""
+        raise NotImplementedError
+
+    def dump(self, state) -> dict:
+        """JSON-safe dict that ``load`` turns back into an equal state."""
+        raise NotImplementedError
+
+    def load(self, data: dict):
+        """The state ``dump`` wrote. Raises ``InvalidStateError``."""
+        raise NotImplementedError

@@ -1,0 +1,20 @@
+"""Ludo (``shared/rules/ludo-rules.txt``; NOTES.md "Ludo")."""
+
+from .board import BASE, COLOUR_NAMES, HOME, SAFE_CELLS, SEAT_COLOURS, STAR_CELLS, START_CELLS
+from .moves import LudoMove, parse_move
+from .rules import LudoRules
+from .state import LudoState
+
+__all__ = [
+    "BASE",
+    "COLOUR_NAMES",
+    "HOME",
+    "SAFE_CELLS",
+    "SEAT_COLOURS",
+    "STAR_CELLS",
+    "START_CELLS",
+    "LudoMove",
+    "LudoRules",
+    "LudoState",
+    "parse_move",
+]

@@ -1,0 +1,34 @@
+"""Sign-up and the public profile page (log in/out and passwords use Django's views)."""
+
+from django.contrib.auth import login
+from django.db import IntegrityError
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_http_methods, require_safe
+
+from accounts.forms import SignUpForm
+from accounts.models import User
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request):
+    if request.user.is_authenticated:
+        return redirect("home")
+    form = SignUpForm(request.POST if request.method == "POST" else None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            user = form.save()
+        except IntegrityError:
+            # Two sign-ups with the same name at the same instant: the unique
+            # constraint settles it, and the loser gets the form's error.
+            form.add_error("username", "That username or email is taken.")
+        else:
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            return redirect("profile", username=user.username)
+    return render(request, "accounts/signup.html", {"form": form}, status=400 if form.errors else 200)
+
+
+@require_safe
+def profile(request, username):
+    """Public profile at ``/u/<username>/`` (case-insensitive); 404 for an unknown user."""
+    user = get_object_or_404(User, username__iexact=username, is_active=True)
+    return render(request, "accounts/profile.html", {"profile_user": user})

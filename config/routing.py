@@ -1,0 +1,3 @@
+"""WebSocket URL routes of every app."""
+
+websocket_urlpatterns: list = []

@@ -1,0 +1,44 @@
+"""Settings for the test suite: never the development database or Redis.
+
+The tests start their own embedded redis-server on ``var/test/redis.sock``
+unless ``REDIS_URL`` is set (then they use that server, with their own
+channel prefix and Celery queue, so a development worker never takes a test
+task). The SQLite test database is a file, so the daphne and Celery processes
+that the tests start can share it.
+"""
+
+import os
+
+os.environ.setdefault("SECRET_KEY", "test-" + "k3y-" * 14)
+os.environ.setdefault("DEBUG", "0")
+os.environ.setdefault("SECURE_SSL_REDIRECT", "0")
+os.environ.setdefault("SESSION_COOKIE_SECURE", "0")
+os.environ.setdefault("CSRF_COOKIE_SECURE", "0")
+os.environ.setdefault("SECURE_HSTS_SECONDS", "0")
+os.environ.setdefault("ALLOWED_HOSTS", "localhost,127.0.0.1,testserver")
+
+from .settings import *  # noqa: E402,F403
+from .settings import DATABASES, VAR_DIR, _celery_url  # noqa: E402
+
+TEST_VAR_DIR = VAR_DIR / "test"
+EMBEDDED_REDIS_SOCKET = TEST_VAR_DIR / "redis.sock"
+if not os.environ.get("PARLOUR_TEST_REDIS_URL"):
+    # The session fixture starts this server (or points it at $REDIS_URL).
+    os.environ["PARLOUR_TEST_REDIS_URL"] = os.environ.get("REDIS_URL") or (
+        f"unix://{EMBEDDED_REDIS_SOCKET}"
+    )
+REDIS_URL = os.environ["PARLOUR_TEST_REDIS_URL"]
+CHANNEL_LAYERS = {
+    "default": {
+        "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+        "CONFIG": {"hosts": [{"address": REDIS_URL}], "prefix": "parlour-test"},
+    }
+}
+CELERY_BROKER_URL = _celery_url(REDIS_URL)
+CELERY_TASK_DEFAULT_QUEUE = "parlour-test"
+
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    DATABASES["default"]["TEST"] = {"NAME": str(TEST_VAR_DIR / "test.sqlite3")}
+
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+MAILERS = {"default": {"BACKEND": "django.core.mail.backends.locmem.EmailBackend"}}

@@ -1,0 +1,120 @@
+"""Sign-up, log-in/out, password change and reset, public profiles."""
+
+import re
+
+import pytest
+from django.core import mail
+from django.urls import reverse
+
+from accounts.models import User
+
+pytestmark = pytest.mark.django_db
+
+GOOD = {
+    "username": "ada",
+    "email": "ada@example.com",
+    "password1": "correct horse battery",
+    "password2": "correct horse battery",
+}
+
+
+def test_signup_creates_user_and_logs_in(client):
+    resp = client.post(reverse("signup"), GOOD)
+    assert resp.status_code == 302
+    assert resp["Location"] == reverse("profile", args=["ada"])
+    user = User.objects.get(username="ada")
+    assert user.email == "ada@example.com"
+    assert int(client.session["_auth_user_id"]) == user.pk
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        ({"username": ""}, "username"),
+        ({"username": "has space!"}, "username"),
+        ({"username": "x" * 200}, "username"),
+        ({"email": "not-an-email"}, "email"),
+        ({"email": ""}, "email"),
+        ({"password2": "something else"}, "password2"),
+        ({"password1": "123", "password2": "123"}, "password2"),
+        ({"password1": "password", "password2": "password"}, "password2"),
+        ({"password1": "ada@example.com", "password2": "ada@example.com"}, "password2"),
+    ],
+)
+def test_signup_bad_input_is_refused_with_an_error_and_creates_nothing(client, change, field):
+    resp = client.post(reverse("signup"), {**GOOD, **change})
+    assert resp.status_code == 400
+    assert resp.context["form"].errors[field]
+    assert not User.objects.exists()
+    assert "_auth_user_id" not in client.session
+
+
+def test_signup_refuses_a_taken_username_or_email_whatever_the_case(client):
+    User.objects.create_user("Ada", "first@example.com", "pw-unused-123")
+    resp = client.post(reverse("signup"), GOOD)
+    assert resp.status_code == 400 and "username" in resp.context["form"].errors
+    resp = client.post(reverse("signup"), {**GOOD, "username": "bob", "email": "FIRST@example.com"})
+    assert resp.status_code == 400 and "email" in resp.context["form"].errors
+    assert User.objects.count() == 1
+
+
+def test_signup_with_missing_fields_or_junk_is_a_400_not_a_500(client):
+    assert client.post(reverse("signup"), {}).status_code == 400
+    assert client.post(reverse("signup"), {"username": ["a", "b"], "junk": "x"}).status_code == 400
+    assert client.put(reverse("signup")).status_code == 405
+
+
+def test_login_logout_and_login_again(client):
+    User.objects.create_user("ada", "ada@example.com", GOOD["password1"])
+    resp = client.post(reverse("login"), {"username": "ada", "password": "wrong"})
+    assert resp.status_code == 200 and resp.context["form"].errors
+    assert "_auth_user_id" not in client.session
+    resp = client.post(reverse("login"), {"username": "ada", "password": GOOD["password1"]})
+    assert resp.status_code == 302
+    assert "_auth_user_id" in client.session
+    assert client.post(reverse("logout")).status_code == 302
+    assert "_auth_user_id" not in client.session
+
+
+def test_password_change(client):
+    user = User.objects.create_user("ada", "ada@example.com", GOOD["password1"])
+    client.force_login(user)
+    resp = client.post(
+        reverse("password_change"),
+        {
+            "old_password": GOOD["password1"],
+            "new_password1": "a new sturdy pw",
+            "new_password2": "a new sturdy pw",
+        },
+    )
+    assert resp.status_code == 302
+    user.refresh_from_db()
+    assert user.check_password("a new sturdy pw")
+
+
+def test_password_reset_by_email(client):
+    User.objects.create_user("ada", "ada@example.com", GOOD["password1"])
+    resp = client.post(reverse("password_reset"), {"email": "ada@example.com"})
+    assert resp.status_code == 302
+    assert len(mail.outbox) == 1
+    link = re.search(r"https?://[^/]+(/password/reset/\S+/)", mail.outbox[0].body).group(1)
+    resp = client.get(link, follow=True)
+    form_url = resp.redirect_chain[-1][0]
+    resp = client.post(form_url, {"new_password1": "brand new pw 42", "new_password2": "brand new pw 42"})
+    assert resp.status_code == 302
+    assert User.objects.get(username="ada").check_password("brand new pw 42")
+
+
+def test_password_reset_for_unknown_email_says_the_same_and_sends_nothing(client):
+    resp = client.post(reverse("password_reset"), {"email": "nobody@example.com"})
+    assert resp.status_code == 302
+    assert mail.outbox == []
+
+
+def test_profile_page_is_public_and_case_insensitive(client):
+    User.objects.create_user("Ada", "ada@example.com", "pw-unused-123")
+    resp = client.get("/u/ada/")
+    assert resp.status_code == 200
+    assert b"Ada" in resp.content
+    assert client.get("/u/nobody/").status_code == 404
+    assert client.get("/u/%00bad/").status_code == 404

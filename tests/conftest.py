@@ -1,0 +1,59 @@
+"""Fixtures shared by the whole suite.
+
+The session starts its own embedded redis-server (unless REDIS_URL points at
+one); tests that need real processes ask for ``live_server_url`` (daphne) or
+``celery_worker`` and are marked ``slow``.
+"""
+
+import os
+
+import pytest
+from django.conf import settings
+from hypothesis import HealthCheck
+from hypothesis import settings as hsettings
+
+from tests import services
+
+hsettings.register_profile("dev", max_examples=100, deadline=None)
+hsettings.register_profile(
+    "ci", max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+hsettings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
+
+
+@pytest.fixture(scope="session", autouse=True)
+def redis_server():
+    """The test Redis: the embedded server on var/test/redis.sock, or $REDIS_URL."""
+    from config import embedded_redis
+
+    if os.environ.get("REDIS_URL"):
+        embedded_redis.wait_until_up(settings.REDIS_URL)
+        yield settings.REDIS_URL
+        return
+    proc = embedded_redis.start(settings.EMBEDDED_REDIS_SOCKET)
+    yield settings.REDIS_URL
+    proc.terminate()
+    proc.wait(10)
+
+
+@pytest.fixture(scope="session")
+def daphne_server(django_db_setup, django_db_blocker):
+    """One daphne process for the session, serving the test database; yields its base URL."""
+    with django_db_blocker.unblock():
+        svc, url = services.start_daphne()
+    yield url
+    svc.stop()
+
+
+@pytest.fixture
+def live_server_url(daphne_server, transactional_db):
+    """Base URL of the real ASGI server; the test's data is committed so daphne sees it."""
+    return daphne_server
+
+
+@pytest.fixture
+def celery_worker(transactional_db):
+    """A real Celery worker process on the test Redis and the test database."""
+    svc = services.start_celery_worker()
+    yield svc
+    svc.stop()

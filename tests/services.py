@@ -1,0 +1,156 @@
+"""Real processes for the tests: daphne, Celery worker and beat.
+
+Each is started as a subprocess with ``config.test_settings``, pointed at the
+test database (never the development one) and the test Redis, and stopped
+(SIGTERM, then SIGKILL) when its fixture ends.
+"""
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+from django.db import connection
+
+ROOT = Path(__file__).resolve().parent.parent
+LOG_DIR = ROOT / "var" / "test" / "logs"
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on right now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_database_url() -> str:
+    """DATABASE_URL of the test database the current pytest session created."""
+    sd = connection.settings_dict
+    if sd["ENGINE"] == "django.db.backends.sqlite3":
+        return f"sqlite:///{Path(sd['NAME']).resolve()}"
+    user = sd.get("USER") or ""
+    password = sd.get("PASSWORD") or ""
+    auth = f"{user}:{password}@" if password else (f"{user}@" if user else "")
+    host = sd.get("HOST") or "localhost"
+    port = f":{sd['PORT']}" if sd.get("PORT") else ""
+    return f"postgres://{auth}{host}{port}/{sd['NAME']}"
+
+
+def service_env(**extra: str) -> dict:
+    """Environment for a service process: test settings, test database, test Redis."""
+    env = dict(os.environ)
+    # The browser tests allow sync ORM calls in their own thread; servers never do.
+    env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+    env.update(
+        DJANGO_SETTINGS_MODULE="config.test_settings",
+        DATABASE_URL=test_database_url(),
+        PYTHONUNBUFFERED="1",
+    )
+    env.update(extra)
+    return env
+
+
+class Service:
+    """A subprocess with its output in ``var/test/logs/<name>.log``."""
+
+    def __init__(self, name: str, argv: list[str], env: dict):
+        LOG_DIR.mkdir(parents=True, exist_ok=True)
+        self.name = name
+        self.log_path = LOG_DIR / f"{name}.log"
+        self._log = open(self.log_path, "wb")  # noqa: SIM115 - closed in stop()
+        self.proc = subprocess.Popen(
+            argv, cwd=ROOT, env=env, stdout=self._log, stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace")
+
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def kill(self, sig=signal.SIGKILL) -> None:
+        """Signal the whole process group (a Celery worker's pool children too)."""
+        try:
+            os.killpg(self.proc.pid, sig)
+        except ProcessLookupError:
+            pass
+
+    def stop(self, timeout: float = 10) -> None:
+        if self.alive():
+            self.kill(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self.kill(signal.SIGKILL)
+                self.proc.wait(5)
+        self.kill(signal.SIGKILL)  # stragglers in the group
+        self._log.close()
+
+
+def wait_for(predicate, timeout: float, interval: float = 0.1, what: str = "condition"):
+    """Poll ``predicate`` until it returns a truthy value; raise AssertionError after ``timeout`` s."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+        time.sleep(interval)
+
+
+def start_daphne(name: str = "daphne", **env) -> tuple[Service, str]:
+    """Start daphne serving config.asgi on a free port; returns (service, base URL)."""
+    port = free_port()
+    svc = Service(
+        name,
+        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+         "config.asgi:application"],
+        service_env(**env),
+    )
+    url = f"http://127.0.0.1:{port}"
+
+    def up():
+        if not svc.alive():
+            raise AssertionError(f"daphne exited:\n{svc.log()}")
+        try:
+            with urllib.request.urlopen(url + "/healthz", timeout=2) as r:
+                return r.status == 200
+        except (urllib.error.URLError, OSError):
+            return False
+
+    wait_for(up, 30, what="daphne to answer /healthz")
+    return svc, url
+
+
+def start_celery_worker(name: str = "celery-worker", concurrency: int = 1, **env) -> Service:
+    """Start a Celery worker on the test queue; waits until it is ready."""
+    from django.conf import settings
+
+    svc = Service(
+        name,
+        [sys.executable, "-m", "celery", "-A", "config", "worker", "-l", "info",
+         "-c", str(concurrency), "-Q", settings.CELERY_TASK_DEFAULT_QUEUE,
+         "-n", f"{name}-{os.getpid()}@%h", "--without-gossip", "--without-mingle"],
+        service_env(**env),
+    )
+    wait_for(lambda: "ready." in svc.log() or not svc.alive(), 60, what="celery worker")
+    if not svc.alive():
+        raise AssertionError(f"celery worker exited:\n{svc.log()}")
+    return svc
+
+
+def start_celery_beat(name: str = "celery-beat", **env) -> Service:
+    """Start Celery beat with a throwaway schedule file."""
+    schedule = LOG_DIR / f"{name}-schedule"
+    return Service(
+        name,
+        [sys.executable, "-m", "celery", "-A", "config", "beat", "-l", "info", "-s", str(schedule)],
+        service_env(**env),
+    )

@@ -1,0 +1,55 @@
+"""Configuration from the environment, and finding a Python >= 3.12."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run(argv, **env):
+    base = {k: v for k, v in os.environ.items() if k not in {
+        "SECRET_KEY", "DEBUG", "DJANGO_SETTINGS_MODULE", "ALLOWED_HOSTS", "SECURE_SSL_REDIRECT",
+        "SESSION_COOKIE_SECURE", "CSRF_COOKIE_SECURE", "SECURE_HSTS_SECONDS",
+        "DJANGO_ALLOW_ASYNC_UNSAFE"}}
+    base.update(env)
+    return subprocess.run(argv, cwd=ROOT, env=base, capture_output=True, text=True, timeout=120)
+
+
+def test_refuses_to_start_with_debug_off_and_no_secret_key():
+    r = run([sys.executable, "manage.py", "check"], DEBUG="0")
+    assert r.returncode != 0
+    assert "SECRET_KEY is not set" in r.stderr
+
+
+def test_refuses_a_weak_secret_key_with_debug_off():
+    r = run([sys.executable, "manage.py", "check"], DEBUG="0", SECRET_KEY="short")
+    assert r.returncode != 0
+    assert "too weak" in r.stderr
+
+
+def test_check_deploy_is_clean_in_the_production_configuration():
+    r = run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        DEBUG="0", SECRET_KEY="x9" * 13 + "Qw-Er_Ty!Ui" * 3, ALLOWED_HOSTS="parlour.example",
+    )
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "no issues" in r.stdout
+
+
+def test_find_python_honours_an_override_and_explains_a_bad_one():
+    r = run(["sh", "scripts/find-python"], PYTHON=sys.executable)
+    assert r.returncode == 0 and r.stdout.strip()
+    r = run(["sh", "scripts/find-python"], PYTHON="/nonexistent/python9")
+    assert r.returncode == 1
+    assert "not a working Python >= 3.12" in r.stderr
+
+
+def test_find_python_finds_one_without_an_override():
+    r = run(["sh", "scripts/find-python"], PYTHON="")
+    assert r.returncode == 0
+    found = r.stdout.strip()
+    v = subprocess.run([found, "-c", "import sys; print(sys.version_info >= (3, 12))"],
+                       capture_output=True, text=True)
+    assert v.stdout.strip() == "True"

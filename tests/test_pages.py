@@ -1,0 +1,52 @@
+"""Home, About, the health check and the base template."""
+
+import pytest
+from django.test import override_settings
+
+pytestmark = pytest.mark.django_db
+
+
+def test_home_says_what_the_site_offers(client):
+    resp = client.get("/")
+    assert resp.status_code == 200
+    body = resp.content.decode()
+    for game in ("Ludo", "Roundabout", "Rondo"):
+        assert game in body
+    assert "htmx-2.0.11.min.js" in body and "htmx-ext-ws-2.0.4.min.js" in body
+    assert 'hx-headers=\'{"X-CSRFToken": "' in body
+
+
+def test_about_page_credits_every_designer_and_says_recreational_only(client):
+    body = client.get("/about/").content.decode()
+    for credit in ("Mohammad Asif", "Otero Games", "Reiner Knizia", "Schmidt Spiele",
+                   "OpenStreetMap contributors", "OpenFreeMap", "OpenMapTiles"):
+        assert credit in body
+    assert "recreational play only" in body
+
+
+def test_static_files_are_served(client):
+    resp = client.get("/static/vendor/htmx-2.0.11.min.js")
+    assert resp.status_code == 200
+
+
+def test_healthz_ok_when_database_and_redis_answer(client):
+    resp = client.get("/healthz")
+    assert resp.status_code == 200
+    assert resp.json() == {"database": "ok", "redis": "ok"}
+
+
+def test_healthz_503_when_redis_is_down(client, tmp_path):
+    with override_settings(REDIS_URL=f"unix://{tmp_path}/nothing.sock"):
+        resp = client.get("/healthz")
+    assert resp.status_code == 503
+    assert resp.json() == {"database": "ok", "redis": "error"}
+
+
+def test_unknown_url_is_a_404_page(client):
+    resp = client.get("/no/such/page/")
+    assert resp.status_code == 404
+    assert b"Not found" in resp.content
+
+
+def test_admin_login_page(client):
+    assert client.get("/admin/login/").status_code == 200

@@ -1,0 +1,104 @@
+"""A Hypothesis state machine that plays every registered game with random
+legal moves (and now and then the server's timeout and leave moves) and
+checks the shared contract after each ply. The example count comes from the
+Hypothesis profile loaded in tests/conftest.py."""
+
+import json
+
+from hypothesis import settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
+
+from games.engine import CHANCE, EngineError, available_games, get_rules
+
+from .helpers import check_ludo_invariants
+
+#: Game-specific invariants (pieces conserved and in range, ...), by game.
+GAME_INVARIANTS = {"ludo": check_ludo_invariants}
+
+
+def public_part(view: dict) -> dict:
+    """A view without what may differ between viewers: who looks, and the
+    viewer's own secrets (the "private" key, see Rules.view)."""
+    return {k: v for k, v in view.items() if k not in ("viewer", "private")}
+
+
+def machine_for(kind: str):
+    rules = get_rules(kind)
+
+    class GameMachine(RuleBasedStateMachine):
+        @initialize(players=st.sampled_from(rules.player_counts), autoplay=st.booleans())
+        def start(self, players, autoplay):
+            options = {"autoplay_forced": autoplay} if "autoplay_forced" in rules.default_options else None
+            self.state = rules.new_match(players, options)
+            self.players = players
+
+        def step(self, move):
+            before = json.dumps(rules.dump(self.state), sort_keys=True)
+            nxt = rules.play(self.state, move)
+            assert json.dumps(rules.dump(self.state), sort_keys=True) == before, "play changed its input"
+            self.state = nxt
+
+        @precondition(lambda self: rules.to_move(self.state) is not None)
+        @rule(data=st.data())
+        def play_legal(self, data):
+            if rules.to_move(self.state) == CHANCE:
+                outcomes = rules.chance_outcomes(self.state)
+                move = data.draw(st.sampled_from([m for m, _ in outcomes]))
+            else:
+                move = data.draw(st.sampled_from(rules.legal_moves(self.state)))
+            assert str(rules.parse_move(str(move))) == str(move)
+            self.step(move)
+
+        @precondition(lambda self: rules.to_move(self.state) not in (None, CHANCE))
+        @rule()
+        def forced_or_timeout(self):
+            forced = rules.forced_move(self.state)
+            if forced is not None:
+                assert forced in rules.legal_moves(self.state)
+                assert str(forced) != "roll"
+                self.step(forced)
+            else:
+                self.step(rules.timeout_move(self.state))
+
+        @precondition(lambda self: rules.to_move(self.state) is not None)
+        @rule(data=st.data())
+        def leave(self, data):
+            playing = [s for s, status in enumerate(rules.seat_status(self.state)) if status == "playing"]
+            seat = data.draw(st.sampled_from(playing))
+            self.step(rules.leave_move(self.state, seat))
+
+        @rule(text=st.text(max_size=8))
+        def any_text_is_played_or_refused_with_an_engine_error(self, text):
+            try:
+                rules.play(self.state, text)
+            except EngineError:
+                pass
+
+        @invariant()
+        def contract_holds(self):
+            state = self.state
+            who = rules.to_move(state)
+            legal = rules.legal_moves(state)
+            assert (legal == []) == (who is None)
+            assert (rules.outcome(state) is None) == (who is not None)
+            if who == CHANCE:
+                outcomes = rules.chance_outcomes(state)
+                assert outcomes and all(type(w) is int and w > 0 for _, w in outcomes)
+            data = json.loads(json.dumps(rules.dump(state)))
+            assert rules.load(data) == state
+            spectator = rules.view(state, None)
+            json.dumps(spectator)
+            assert spectator.get("private") in (None, {}), "a spectator has no secrets"
+            for seat in range(self.players):
+                view = rules.view(state, seat)
+                assert public_part(view) == public_part(spectator), "a view shows another seat's secrets"
+            GAME_INVARIANTS.get(kind, lambda s: None)(state)
+
+    GameMachine.__name__ = f"{kind.title()}Machine"
+    return GameMachine
+
+
+for _kind in available_games():
+    _machine = machine_for(_kind)
+    globals()[f"Test{_kind.title()}StateMachine"] = settings(stateful_step_count=80)(_machine).TestCase

@@ -16,7 +16,7 @@ from functools import partial
 
 from games.bots import GAMES, LEVELS
 
-from .common import bot_match, machine, wilson
+from .engine import bot_match, machine, wilson
 
 
 def play_deal(deal: int, kind: str, strong: str, weak: str, budget_ms, iterations) -> tuple[float, int]:

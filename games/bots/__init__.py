@@ -25,6 +25,8 @@ def _ludo() -> Callable:
 
 
 _BOTS = {"ludo": _ludo}
+#: Games that have computer players.
+GAMES = tuple(_BOTS)
 
 
 def choose_move(

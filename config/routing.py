@@ -1,3 +1,5 @@
 """WebSocket URL routes of every app."""
 
-websocket_urlpatterns: list = []
+from games.routing import websocket_urlpatterns as games_ws
+
+websocket_urlpatterns = [*games_ws]

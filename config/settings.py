@@ -136,7 +136,6 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = "UTC"
-CELERY_BEAT_SCHEDULE: dict = {}
 
 # --- Auth -----------------------------------------------------------------
 AUTH_USER_MODEL = "accounts.User"
@@ -205,3 +204,28 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
     "loggers": {"django.db.backends": {"level": "WARNING"}},
 }
+
+# --- Parlour: live play ---------------------------------------------------------
+# Seconds per decision, by game (NOTES "Turn timer"); a match keeps the value it
+# started with, so tests create matches with short clocks.
+PARLOUR_TURN_SECONDS = {"ludo": 60, "roundabout": 60, "rondo": 90}
+# Wait before a computer moves, by the match's computer speed (seconds).
+# PARLOUR_COMPUTER_DELAY overrides all three (the tests set 0).
+_computer_delay = env.float("PARLOUR_COMPUTER_DELAY", default=-1.0)
+PARLOUR_COMPUTER_DELAYS = (
+    {"slow": 2.5, "normal": 1.2, "fast": 0.4}
+    if _computer_delay < 0
+    else dict.fromkeys(("slow", "normal", "fast"), _computer_delay)
+)
+# Thinking budget of the strong computer player, milliseconds.
+PARLOUR_BOT_BUDGET_MS = env.int("PARLOUR_BOT_BUDGET_MS", default=200)
+# A pause ends by itself after this many seconds (NOTES "Pauses").
+PARLOUR_PAUSE_MAX_SECONDS = 600
+# How often Celery beat sweeps for deadlines whose task was lost (seconds).
+PARLOUR_SWEEP_SECONDS = env.float("PARLOUR_SWEEP_SECONDS", default=5.0)
+CELERY_BEAT_SCHEDULE = {
+    "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": PARLOUR_SWEEP_SECONDS},
+}
+# WebSocket limits per connection: frame size (bytes) and moves per window.
+PARLOUR_WS_MAX_FRAME = 4096
+PARLOUR_WS_RATE = env.str("PARLOUR_WS_RATE", default="20/5second")

@@ -16,6 +16,8 @@ os.environ.setdefault("SESSION_COOKIE_SECURE", "0")
 os.environ.setdefault("CSRF_COOKIE_SECURE", "0")
 os.environ.setdefault("SECURE_HSTS_SECONDS", "0")
 os.environ.setdefault("ALLOWED_HOSTS", "localhost,127.0.0.1,testserver")
+os.environ.setdefault("PARLOUR_COMPUTER_DELAY", "0")
+os.environ.setdefault("PARLOUR_SWEEP_SECONDS", "1")
 
 from .settings import *  # noqa: E402,F403
 from .settings import DATABASES, VAR_DIR, _celery_url  # noqa: E402

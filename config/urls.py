@@ -9,4 +9,5 @@ urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("", include("accounts.urls")),
+    path("", include("games.urls")),
 ]

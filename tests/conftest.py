@@ -57,3 +57,9 @@ def celery_worker(transactional_db):
     svc = services.start_celery_worker()
     yield svc
     svc.stop()
+
+
+def pytest_collection_modifyitems(items):
+    """Browser tests last: Playwright's sync API leaves an event loop in the
+    main thread, which code under test that uses async_to_sync must not meet."""
+    items.sort(key=lambda item: "/tests/e2e/" in str(item.fspath))

@@ -1,0 +1,541 @@
+"""The only writers of matches (STYLE habit 3): start, play, chance, time out,
+computer moves, leave, pause, resume, finish.
+
+Every action runs in one transaction, takes the match row's lock (PostgreSQL
+``SELECT ... FOR UPDATE``; SQLite's IMMEDIATE transactions already serialise
+writers) and saves with a conditional UPDATE on the version it read, so a
+stale or repeated submission changes nothing. Each accepted action bumps
+``Match.version`` by one, however many plies it records. Pushes and Celery
+tasks leave only after commit (``push.py``, ``tasks.py``).
+
+After any accepted change the match is *advanced*: chance steps are drawn with
+the fair RNG (NOTES "Provably fair randomness"), forced moves are played for
+the seat when the match option allows, and the next decision gets its
+deadline (a human) or its Celery task (a computer).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from games.engine import CHANCE, EngineError, fair, get_rules
+from games.models import Match, Move, Seat
+
+log = logging.getLogger(__name__)
+
+
+# -- errors ------------------------------------------------------------------
+
+
+class ActionError(Exception):
+    """A refused action; ``message`` is safe to show the user. Nothing changed."""
+
+    code = "refused"
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+class MatchNotFound(ActionError):
+    code = "not_found"
+
+
+class StaleVersion(ActionError):
+    """The caller acted on an old version; ``current`` is the version now."""
+
+    code = "stale"
+
+    def __init__(self, current: int):
+        super().__init__(f"The match has moved on (now at version {current}); here is the current position.")
+        self.current = current
+
+
+class NotAllowed(ActionError):
+    code = "not_allowed"
+
+
+class NotYourTurn(ActionError):
+    code = "not_your_turn"
+
+
+class BadMove(ActionError):
+    code = "bad_move"
+
+
+# -- seats -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SeatSpec:
+    """Who sits in a seat: a user, or a computer level ("easy", "normal", "strong")."""
+
+    user: object | None = None
+    computer_level: str = ""
+
+    def __post_init__(self):
+        if (self.user is None) == (not self.computer_level):
+            raise ValueError("a seat is either a user or a computer level")
+
+
+# -- creating and starting --------------------------------------------------
+
+
+def create_match(
+    kind: str,
+    seats: list[SeatSpec],
+    *,
+    options: dict | None = None,
+    host=None,
+    rated: bool = False,
+    is_public: bool = True,
+    computer_speed: str = "normal",
+    turn_seconds: int | None = None,
+    idle_limit: int = 3,
+    state: dict | None = None,
+    seed: bytes | None = None,
+) -> Match:
+    """A new match in status ``waiting`` with its seats; not started.
+
+    ``state`` (an engine ``dump``) and ``seed`` (32 bytes) are for tests only
+    (see ``tests/factories.py``); normally a fresh match and a fresh secret
+    seed. Raises the engine's ``InvalidOptionsError`` (a ValueError) for a bad
+    player count or options.
+    """
+    rules = get_rules(kind)
+    if state is None:
+        engine_state = rules.new_match(len(seats), options)
+    else:
+        engine_state = rules.load(state)
+    dumped = rules.dump(engine_state)
+    seed = seed if seed is not None else fair.new_seed()
+    colours = [s["colour"] for s in rules.view(engine_state, None)["seats"]]
+    if len(colours) != len(seats):
+        raise ValueError(f"{len(seats)} seats for a {len(colours)}-player state")
+    with transaction.atomic():
+        match = Match.objects.create(
+            kind=kind,
+            options=dict(options or {}),
+            host=host,
+            rated=rated,
+            is_public=is_public,
+            computer_speed=computer_speed,
+            turn_seconds=turn_seconds or settings.PARLOUR_TURN_SECONDS[kind],
+            idle_limit=idle_limit,
+            start_state=dumped,
+            state=dumped,
+            seed=seed.hex(),
+            seed_hash=fair.commitment(seed),
+        )
+        Seat.objects.bulk_create(
+            Seat(
+                match=match,
+                index=i,
+                colour=colours[i],
+                user=spec.user,
+                computer_level=spec.computer_level,
+            )
+            for i, spec in enumerate(seats)
+        )
+    return match
+
+
+def start_match(public_id: str) -> Match:
+    """Start a waiting match: draw the opening chance steps, set the first deadline."""
+    with transaction.atomic():
+        match = _lock(public_id)
+        if match.status != Match.Status.WAITING:
+            raise NotAllowed("This match has already started.")
+        change = _Change(match)
+        match.status = Match.Status.ACTIVE
+        match.started_at = timezone.now()
+        change.advance()
+        change.save()
+    return change.match
+
+
+# -- players' moves ----------------------------------------------------------
+
+
+def play_move(public_id: str, user, notation: str, version: int | str | None) -> Match:
+    """Play ``notation`` for ``user``'s seat, made against ``version``.
+
+    Raises ``MatchNotFound``, ``StaleVersion`` (old or missing version: the
+    caller should show the current position), ``NotAllowed`` (no seat, the
+    seat has left, the match is not live), ``NotYourTurn`` or ``BadMove``
+    (does not parse, or the rules forbid it). Nothing changes on any error.
+    """
+    version = _parse_version(version)
+    with transaction.atomic():
+        match = _lock(public_id)
+        if version != match.version:
+            raise StaleVersion(match.version)
+        seat = _user_seat(match, user)
+        _require_live(match)
+        if seat.status != Seat.Status.PLAYING:
+            raise NotAllowed("You have left this match.")
+        change = _Change(match)
+        if change.to_move != seat.index:
+            raise NotYourTurn("It is not your turn.")
+        move = change.parse_legal(notation)
+        change.apply(move, Move.Actor.SEAT, seat.index)
+        change.seat(seat.index).missed_turns = 0
+        change.advance()
+        change.save()
+    return change.match
+
+
+def play_computer_move(public_id: str, version: int, notation: str) -> Match | None:
+    """Play a computer seat's chosen move if the match is still at ``version``.
+
+    Returns None (and changes nothing) when the match moved on, ended, or the
+    seat to move is not a computer: a late or duplicate task is a no-op.
+    """
+    with transaction.atomic():
+        try:
+            match = _lock(public_id)
+        except MatchNotFound:
+            return None
+        if match.version != version or match.status != Match.Status.ACTIVE:
+            return None
+        change = _Change(match)
+        to_move = change.to_move
+        if to_move is None or to_move == CHANCE or not change.seat(to_move).is_computer:
+            return None
+        move = change.parse_legal(notation)
+        change.apply(move, Move.Actor.SEAT, to_move)
+        change.advance()
+        change.save()
+    return change.match
+
+
+# -- the clock -------------------------------------------------------------
+
+
+def expire_turn(public_id: str, version: int) -> Match | None:
+    """The seat to move missed its decision: record ``timeout`` for it.
+
+    Three missed turns in a row (the match's ``idle_limit``) idle the seat
+    out: a ``leave`` follows (NOTES "Idle seats"). No-op (returns None) when
+    the match moved on, is not live, or its deadline has not passed.
+    """
+    with transaction.atomic():
+        try:
+            match = _lock(public_id)
+        except MatchNotFound:
+            return None
+        if (
+            match.version != version
+            or match.status != Match.Status.ACTIVE
+            or match.deadline is None
+            or match.deadline > timezone.now()
+        ):
+            return None
+        change = _Change(match)
+        seat_index = change.to_move
+        if seat_index is None or seat_index == CHANCE:
+            return None
+        change.apply(change.rules.timeout_move(change.state), Move.Actor.SERVER, seat_index)
+        seat = change.seat(seat_index)
+        seat.missed_turns += 1
+        if seat.missed_turns >= match.idle_limit:
+            change.remove_seat(seat_index, Seat.Status.IDLE_OUT)
+        change.advance()
+        change.save()
+    return change.match
+
+
+def overdue_matches(grace_seconds: float = 1.0) -> list[tuple[str, int]]:
+    """(public id, version) of live matches whose deadline passed over
+    ``grace_seconds`` ago: the sweeper expires these when their task was lost."""
+    cutoff = timezone.now() - timedelta(seconds=grace_seconds)
+    return list(
+        Match.objects.filter(status=Match.Status.ACTIVE, deadline__lt=cutoff).values_list(
+            "public_id", "version"
+        )
+    )
+
+
+# -- leaving, pausing ----------------------------------------------------------
+
+
+def leave_match(public_id: str, user) -> Match:
+    """``user`` leaves the match: their pieces leave the board, the others go on
+    (NOTES "Leaving"). A match with no human left is aborted. Any version."""
+    with transaction.atomic():
+        match = _lock(public_id)
+        seat = _user_seat(match, user)
+        _require_live(match)
+        if seat.status != Seat.Status.PLAYING:
+            raise NotAllowed("You have already left this match.")
+        change = _Change(match)
+        change.remove_seat(seat.index, Seat.Status.LEFT)
+        change.advance()
+        change.save()
+    return change.match
+
+
+def pause_match(public_id: str, user, version: int | str | None) -> Match:
+    """The host stops every clock; the remaining time is kept (NOTES "Pauses")."""
+    version = _parse_version(version)
+    with transaction.atomic():
+        match = _lock(public_id)
+        if version != match.version:
+            raise StaleVersion(match.version)
+        if match.host_id is None or user is None or match.host_id != user.pk:
+            raise NotAllowed("Only the host can pause this match.")
+        if match.status != Match.Status.ACTIVE:
+            raise NotAllowed("Only a live match can be paused.")
+        change = _Change(match)
+        now = timezone.now()
+        match.paused_remaining = (
+            max(0.0, (match.deadline - now).total_seconds()) if match.deadline else None
+        )
+        match.deadline = None
+        match.status = Match.Status.PAUSED
+        change.after_commit.append(
+            lambda m=match: _schedule_auto_resume(m.public_id, m.version)
+        )
+        change.save()
+    return change.match
+
+
+def resume_match(public_id: str, user, version: int | str | None, *, auto: bool = False) -> Match:
+    """End a pause: each remaining time becomes a new deadline. ``auto``: the
+    10-minute limit ended it (no user needed)."""
+    version = _parse_version(version)
+    with transaction.atomic():
+        match = _lock(public_id)
+        if version != match.version:
+            raise StaleVersion(match.version)
+        if not auto and (match.host_id is None or user is None or match.host_id != user.pk):
+            raise NotAllowed("Only the host can resume this match.")
+        if match.status != Match.Status.PAUSED:
+            raise NotAllowed("This match is not paused.")
+        change = _Change(match)
+        match.status = Match.Status.ACTIVE
+        remaining = match.paused_remaining
+        match.paused_remaining = None
+        change.advance(remaining=remaining)
+        change.save()
+    return change.match
+
+
+def abort_match(public_id: str, reason: str = "aborted") -> Match:
+    """End a live match with no result (no rating change)."""
+    with transaction.atomic():
+        match = _lock(public_id)
+        _require_live(match)
+        change = _Change(match)
+        change.end(Match.Status.ABORTED, reason)
+        change.save()
+    return change.match
+
+
+# -- internals -----------------------------------------------------------------
+
+
+def _parse_version(version) -> int:
+    try:
+        value = int(version)
+    except (TypeError, ValueError):
+        raise StaleVersion(-1) from None
+    if value < 0:
+        raise StaleVersion(-1)
+    return value
+
+
+def _lock(public_id: str) -> Match:
+    try:
+        return Match.objects.select_for_update().get(public_id=str(public_id)[:16])
+    except Match.DoesNotExist:
+        raise MatchNotFound("There is no such match.") from None
+
+
+def _user_seat(match: Match, user) -> Seat:
+    if user is None or not getattr(user, "is_authenticated", False):
+        raise NotAllowed("Log in to play.")
+    seat = match.seats.filter(user_id=user.pk).first()
+    if seat is None:
+        raise NotAllowed("You have no seat in this match.")
+    return seat
+
+
+def _require_live(match: Match) -> None:
+    if match.status == Match.Status.PAUSED:
+        raise NotAllowed("The match is paused.")
+    if match.status != Match.Status.ACTIVE:
+        raise NotAllowed("The match is not being played.")
+
+
+def _schedule_auto_resume(public_id: str, version: int) -> None:
+    from games import tasks
+
+    tasks.auto_resume.apply_async((public_id, version), countdown=settings.PARLOUR_PAUSE_MAX_SECONDS)
+
+
+@dataclass
+class _Change:
+    """One accepted change to a locked match: plies applied to the engine
+    state, the Move rows they make, seats touched, effects to send after commit."""
+
+    match: Match
+    rules: object = None
+    state: object = None
+    moves: list = field(default_factory=list)
+    seats: dict = field(default_factory=dict)
+    after_commit: list = field(default_factory=list)
+
+    def __post_init__(self):
+        self.rules = get_rules(self.match.kind)
+        self.state = self.rules.load(self.match.state)
+        self.seats = {s.index: s for s in self.match.seats.select_related("user")}
+        self._dirty_seats = set()
+
+    @property
+    def to_move(self):
+        return self.rules.to_move(self.state)
+
+    def seat(self, index: int) -> Seat:
+        self._dirty_seats.add(index)
+        return self.seats[index]
+
+    def parse_legal(self, notation):
+        """The legal move written ``notation``; raises BadMove. Server events
+        (timeout, leave) are never legal for a player."""
+        text = str(notation)[:64]
+        try:
+            move = self.rules.parse_move(text)
+        except EngineError as e:
+            raise BadMove(f"{text!r} is not a move: {e}") from None
+        if move not in self.rules.legal_moves(self.state):
+            raise BadMove(f"{move} is not a legal move now.")
+        return move
+
+    def apply(self, move, actor: str, seat: int | None, chance_index: int | None = None) -> None:
+        self.state = self.rules.play(self.state, move)
+        self.moves.append(
+            Move(
+                match=self.match,
+                ply=self.match.ply_count + len(self.moves),
+                actor=actor,
+                seat=seat,
+                notation=str(move),
+                chance_index=chance_index,
+                version_after=self.match.version + 1,
+            )
+        )
+
+    def remove_seat(self, index: int, status: str) -> None:
+        """The seat leaves (``leave N``); abort when no human remains."""
+        seat = self.seat(index)
+        seat.status = status
+        if not self.rules.is_over(self.state) and self.rules.seat_status(self.state)[index] == "playing":
+            self.apply(self.rules.leave_move(self.state, index), Move.Actor.SERVER, index)
+        humans_left = any(
+            s.user_id and s.status == Seat.Status.PLAYING for s in self.seats.values()
+        )
+        if not humans_left and self.match.status in (Match.Status.ACTIVE, Match.Status.PAUSED):
+            self.end(Match.Status.ABORTED, "no_humans_left")
+
+    def advance(self, remaining: float | None = None) -> None:
+        """Draw chance steps, play forced moves, then set up the next decision."""
+        match = self.match
+        if match.status != Match.Status.ACTIVE:
+            return
+        seed = bytes.fromhex(match.seed)
+        rules = self.rules
+        while True:
+            to_move = rules.to_move(self.state)
+            if to_move is None:
+                outcome = rules.outcome(self.state)
+                self.end(Match.Status.FINISHED, outcome.reason, outcome.ranks)
+                return
+            if to_move == CHANCE:
+                k = rules.chance_count(self.state)
+                self.apply(fair.fair_outcome(rules, self.state, seed, match.public_id),
+                           Move.Actor.CHANCE, None, chance_index=k)
+                continue
+            forced = rules.forced_move(self.state)
+            if forced is not None:
+                self.apply(forced, Move.Actor.SERVER, to_move)
+                continue
+            break
+        seat = self.seats[to_move]
+        version = match.version + 1
+        if seat.is_computer:
+            match.deadline = None
+            self.after_commit.append(lambda: _schedule_computer(match, version))
+        else:
+            seconds = remaining if remaining is not None else match.turn_seconds
+            match.deadline = timezone.now() + timedelta(seconds=seconds)
+            deadline = match.deadline
+            self.after_commit.append(lambda: _schedule_deadline(match.public_id, version, deadline))
+
+    def end(self, status: str, reason: str, ranks=None) -> None:
+        match = self.match
+        match.status = status
+        match.end_reason = reason
+        match.deadline = None
+        match.paused_remaining = None
+        match.finished_at = timezone.now()
+        if ranks is not None:
+            for index, rank in enumerate(ranks):
+                self.seat(index).rank = rank
+        self.after_commit.clear()  # no deadline or computer move for an ended match
+
+    def save(self) -> None:
+        """Write it all, guarded by the version read; effects after commit."""
+        match = self.match
+        old = match.version
+        match.version = old + 1
+        match.ply_count += len(self.moves)
+        match.state = self.rules.dump(self.state)
+        updated = Match.objects.filter(pk=match.pk, version=old).update(
+            status=match.status,
+            state=match.state,
+            version=match.version,
+            ply_count=match.ply_count,
+            deadline=match.deadline,
+            paused_remaining=match.paused_remaining,
+            end_reason=match.end_reason,
+            started_at=match.started_at,
+            finished_at=match.finished_at,
+            updated_at=timezone.now(),
+        )
+        if updated != 1:  # another writer got there first (SQLite path)
+            raise StaleVersion(old + 1)
+        Move.objects.bulk_create(self.moves)
+        for index in self._dirty_seats:
+            s = self.seats[index]
+            Seat.objects.filter(pk=s.pk).update(
+                status=s.status, missed_turns=s.missed_turns, rank=s.rank
+            )
+        from games import push
+
+        public_id, version = match.public_id, match.version
+        transaction.on_commit(lambda: push.match_updated(public_id, version))
+        for effect in self.after_commit:
+            transaction.on_commit(effect)
+        # Plies are counted, never written out: a notation may one day carry a
+        # hidden tile (Rondo), and logs are no place for it.
+        log.info("match %s now v%s, %s plies (+%s)", public_id, version, match.ply_count, len(self.moves))
+
+
+def _schedule_computer(match: Match, version: int) -> None:
+    from games import tasks
+
+    delay = settings.PARLOUR_COMPUTER_DELAYS.get(match.computer_speed, 1.0)
+    tasks.computer_move.apply_async((match.public_id, version), countdown=delay or None)
+
+
+def _schedule_deadline(public_id: str, version: int, deadline) -> None:
+    from games import tasks
+
+    tasks.expire_turn.apply_async((public_id, version), eta=deadline)

@@ -1,0 +1,159 @@
+"""The match WebSocket, ``/ws/match/<public_id>/`` (STYLE habit 8).
+
+Thin and async: a player's message costs one database call (the action, in
+one transaction); a broadcast costs no query and no render here: the
+consumer forwards the frames push.py rendered once per audience.
+
+Client -> server: JSON objects as htmx's ws-send makes them, e.g.
+``{"move": "p2", "version": "17", "HEADERS": {...}}``, or
+``{"type": "sync"}`` to ask for the current position. Server -> client: HTML
+frames of htmx out-of-band elements, each with ``#frame-version``.
+
+Refusal close codes (the page explains them and does not reconnect):
+4001 not allowed (log in / not your match), 4004 no such match, 4008 too
+many messages, 4009 frame too large.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+from limits import parse as parse_rate
+from limits.aio.storage import MemoryStorage
+from limits.aio.strategies import MovingWindowRateLimiter
+
+from games import actions, fragments, push
+from games.models import Match
+
+log = logging.getLogger(__name__)
+
+CLOSE_NOT_ALLOWED = 4001
+CLOSE_NOT_FOUND = 4004
+CLOSE_FLOODING = 4008
+CLOSE_TOO_LARGE = 4009
+
+_limiter = MovingWindowRateLimiter(MemoryStorage())
+
+
+class MatchConsumer(AsyncWebsocketConsumer):
+    async def connect(self):
+        self.public_id = str(self.scope["url_route"]["kwargs"]["public_id"])[:16]
+        self.user = self.scope.get("user")
+        self.groups_joined: list[str] = []
+        self.rate = parse_rate(settings.PARLOUR_WS_RATE)
+        await self.accept()
+        access = await database_sync_to_async(_access)(self.public_id, self.user)
+        if access is None:
+            await self.close(CLOSE_NOT_FOUND)
+            return
+        allowed, self.seat_index = access
+        if not allowed:
+            await self.close(CLOSE_NOT_ALLOWED)
+            return
+        self.groups_joined.append(push.match_group(self.public_id))
+        if self.seat_index is not None:
+            self.groups_joined.append(push.seat_group(self.public_id, self.seat_index))
+        for group in self.groups_joined:
+            await self.channel_layer.group_add(group, self.channel_name)
+        await self.send_snapshot()
+
+    async def disconnect(self, code):
+        for group in self.groups_joined:
+            await self.channel_layer.group_discard(group, self.channel_name)
+
+    async def receive(self, text_data=None, bytes_data=None):
+        raw = text_data if text_data is not None else bytes_data
+        if raw is not None and len(raw) > settings.PARLOUR_WS_MAX_FRAME:
+            log.warning("ws %s: frame of %s bytes refused", self.public_id, len(raw))
+            await self.close(CLOSE_TOO_LARGE)
+            return
+        if not await _limiter.hit(self.rate, "ws", self.channel_name):
+            log.warning("ws %s: flooding, closed", self.public_id)
+            await self.close(CLOSE_FLOODING)
+            return
+        try:
+            data = json.loads(raw)
+        except (TypeError, ValueError):
+            await self.send_error("That message is not valid JSON.")
+            return
+        if not isinstance(data, dict):
+            await self.send_error("Messages are JSON objects.")
+            return
+        kind = data.get("type") or ("move" if "move" in data else None)
+        if kind == "sync":
+            await self.send_snapshot()
+            return
+        if kind != "move":
+            await self.send_error("Unknown message.")
+            return
+        if self.seat_index is None:
+            await self.send_error("You are watching this match; only its players can move.")
+            return
+        notation, version = data.get("move"), data.get("version")
+        if not isinstance(notation, str) or not isinstance(version, (str, int)):
+            await self.send_error("A move needs a move and a version.")
+            return
+        error = await database_sync_to_async(_play)(self.public_id, self.user, notation, version)
+        if error is not None:
+            message, resend = error
+            await self.send_error(message)
+            if resend:
+                await self.send_snapshot()
+
+    async def match_frame(self, event):
+        await self.send(text_data=event["html"])
+
+    async def send_error(self, message: str) -> None:
+        version = await database_sync_to_async(_version)(self.public_id)
+        await self.send(text_data=fragments.error_frame(message, version))
+
+    async def send_snapshot(self) -> None:
+        html = await database_sync_to_async(_snapshot)(self.public_id, self.seat_index)
+        if html:
+            await self.send(text_data=html)
+
+
+def _access(public_id: str, user) -> tuple[bool, int | None] | None:
+    """None: no such match. Else (may watch, own seat index or None)."""
+    match = Match.objects.filter(public_id=public_id).first()
+    if match is None:
+        return None
+    seat = None
+    if user is not None and user.is_authenticated:
+        seat = match.seats.filter(user_id=user.pk).values_list("index", flat=True).first()
+    allowed = match.is_public or seat is not None or bool(user and user.is_authenticated and user.is_staff)
+    return allowed, seat
+
+
+def _play(public_id: str, user, notation: str, version) -> tuple[str, bool] | None:
+    """Play the move; None when accepted, else (message, send the current position)."""
+    try:
+        actions.play_move(public_id, user, notation, version)
+    except actions.StaleVersion as e:
+        return e.message, True
+    except actions.ActionError as e:
+        log.info("ws %s: refused %r: %s", public_id, notation[:64], e.code)
+        return e.message, False
+    return None
+
+
+def _version(public_id: str) -> int:
+    return Match.objects.filter(public_id=public_id).values_list("version", flat=True).first() or 0
+
+
+def _snapshot(public_id: str, seat_index: int | None) -> str:
+    """The full current view for one socket: public frame, and its seat's controls."""
+    match = Match.objects.filter(public_id=public_id).first()
+    if match is None:
+        return ""
+    seats = list(match.seats.select_related("user"))
+    ctx = dict(fragments.public_context(match, seats), frame_kind="snapshot")
+    html = fragments.public_frame(ctx)
+    if seat_index is not None:
+        seat = next(s for s in seats if s.index == seat_index)
+        html += fragments.seat_frame(match, seat)
+    return html

@@ -1,0 +1,25 @@
+from django import forms
+
+from games.models import ComputerLevel, ComputerSpeed, GameKind
+
+
+class SoloMatchForm(forms.Form):
+    """A match against computer players: the user takes seat 0."""
+
+    kind = forms.ChoiceField(label="Game", choices=GameKind.playable)
+    players = forms.TypedChoiceField(
+        label="Players", choices=[(2, "2"), (3, "3"), (4, "4")], coerce=int, initial=4
+    )
+    level_1 = forms.ChoiceField(label="Computer in seat 2", choices=ComputerLevel.choices,
+                                initial=ComputerLevel.NORMAL)
+    level_2 = forms.ChoiceField(label="Computer in seat 3 (3–4 players)", choices=ComputerLevel.choices,
+                                initial=ComputerLevel.NORMAL)
+    level_3 = forms.ChoiceField(label="Computer in seat 4 (4 players)", choices=ComputerLevel.choices,
+                                initial=ComputerLevel.NORMAL)
+    speed = forms.ChoiceField(label="Computer speed", choices=ComputerSpeed.choices,
+                              initial=ComputerSpeed.NORMAL,
+                              help_text="Only how long the computers wait before moving.")
+
+    def computer_levels(self) -> list[str]:
+        n = self.cleaned_data["players"]
+        return [self.cleaned_data[f"level_{i}"] for i in range(1, n)]

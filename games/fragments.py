@@ -1,0 +1,111 @@
+"""HTML fragments of the match page, rendered once per audience (STYLE habit 6).
+
+``public_frame`` holds what every watcher may see (board, dice, status and
+clock, seats, move list, announcement); ``seat_frame`` holds one seat's own
+controls. Both are sequences of htmx out-of-band elements and end with
+``#frame-version``, which the page uses to drop stale frames. The full page
+(``games/match.html``) is built from the same partials.
+"""
+
+from __future__ import annotations
+
+import importlib
+import time
+
+from django.template.loader import render_to_string
+
+from games.engine import CHANCE, get_rules
+from games.models import Match, Move
+from games.record import describe
+
+MOVE_LIST_LENGTH = 60  # lines shown on the page; the replay has all of them
+
+BOARDS = {
+    "ludo": ("games/ludo/board.html", "games.boards.ludo"),
+}
+
+
+def _board_context(kind: str, view: dict) -> tuple[str, dict]:
+    template, module = BOARDS[kind]
+    return template, importlib.import_module(module).board_context(view)
+
+
+def seat_names(seats) -> dict[int, str]:
+    """Seat index -> display name ("ada", "Computer (Strong)")."""
+    return {s.index: s.display_name for s in seats}
+
+
+def public_context(match: Match, seats, state=None) -> dict:
+    """Everything the public partials need, from the match row, its seats
+    (with users) and its engine state (loaded from ``match.state`` if None)."""
+    rules = get_rules(match.kind)
+    if state is None:
+        state = rules.load(match.state)
+    view = rules.view(state, None)
+    board_template, board = _board_context(match.kind, view)
+    names = seat_names(seats)
+    seat_rows = []
+    for s in sorted(seats, key=lambda s: s.index):
+        v = view["seats"][s.index]
+        seat_rows.append({"seat": s, "view": v, "name": names[s.index],
+                          "is_turn": view.get("turn") == s.index and match.status == Match.Status.ACTIVE})
+    to_move = rules.to_move(state)
+    now_ms = int(time.time() * 1000)
+    return {
+        "match": match,
+        "view": view,
+        "board": board,
+        "board_template": board_template,
+        "seat_rows": seat_rows,
+        "names": names,
+        "to_move": to_move,
+        "to_move_name": names.get(to_move) if isinstance(to_move, int) and to_move != CHANCE else None,
+        "deadline_ms": int(match.deadline.timestamp() * 1000) if match.deadline else None,
+        "server_now_ms": now_ms,
+        "winners": [r["name"] for r in seat_rows if r["seat"].rank == 1],
+    }
+
+
+def move_lines(match: Match, names: dict[int, str], moves=None) -> list:
+    """Move-list lines: of ``moves`` if given, else the last MOVE_LIST_LENGTH plies."""
+    if moves is None:
+        moves = list(Move.objects.filter(match=match).order_by("-ply")[: MOVE_LIST_LENGTH + 1])[::-1]
+    roller = None
+    return describe(match.kind, moves, names, roller)
+
+
+def public_frame(ctx: dict, new_moves=None) -> str:
+    """The public frame. ``new_moves``: the Move rows this change added (their
+    lines are appended to the list); None: a snapshot that replaces the list."""
+    match = ctx["match"]
+    if new_moves is None:
+        ctx = dict(ctx, lines=move_lines(match, ctx["names"]), snapshot=True)
+    else:
+        ctx = dict(ctx, lines=move_lines(match, ctx["names"], new_moves), snapshot=False)
+    return render_to_string("games/match_parts.html#public_frame", ctx)
+
+
+def seat_frame(match: Match, seat, state=None, request=None, page: bool = False) -> str:
+    """The controls of ``seat`` (a Seat row): its legal moves as buttons when
+    it is to move, else what it waits for; plus leave. ``page``: for the full
+    page (no frame version; forms get the request's CSRF token)."""
+    rules = get_rules(match.kind)
+    if state is None:
+        state = rules.load(match.state)
+    view = rules.view(state, seat.index)
+    my_turn = (
+        match.status == Match.Status.ACTIVE
+        and seat.status == "playing"
+        and rules.to_move(state) == seat.index
+    )
+    return render_to_string(
+        "games/match_parts.html#" + ("controls" if page else "seat_frame"),
+        {"match": match, "seat": seat, "seat_view": view, "my_turn": my_turn,
+         "legal": view.get("moves", []) if my_turn else []},
+        request=request,
+    )
+
+
+def error_frame(message: str, version: int) -> str:
+    """An error message for one socket, with the version it refers to."""
+    return render_to_string("games/match_parts.html#error_frame", {"message": message, "version": version})

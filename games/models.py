@@ -1,0 +1,184 @@
+"""The persisted record of matches: Match, Seat, Move.
+
+A match's engine state is stored as the engine's JSON ``dump``; the record
+(every ply, server events and chance outcomes included) plus ``start_state``
+rebuilds it (NOTES "The record is complete"). Only ``games.actions`` writes
+these rows.
+"""
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from games.engine import available_games
+
+PUBLIC_ID_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789"
+
+
+def new_public_id() -> str:
+    """A 10-character id for URLs: 50 random bits, no look-alike characters."""
+    return "".join(secrets.choice(PUBLIC_ID_ALPHABET) for _ in range(10))
+
+
+class GameKind(models.TextChoices):
+    LUDO = "ludo", "Ludo"
+    ROUNDABOUT = "roundabout", "Roundabout"
+    RONDO = "rondo", "Rondo"
+
+    @classmethod
+    def playable(cls) -> list[tuple[str, str]]:
+        """(value, label) of the kinds whose engine is registered."""
+        have = set(available_games())
+        return [(v, label) for v, label in cls.choices if v in have]
+
+
+class ComputerLevel(models.TextChoices):
+    EASY = "easy", "Easy"
+    NORMAL = "normal", "Normal"
+    STRONG = "strong", "Strong"
+
+
+class ComputerSpeed(models.TextChoices):
+    SLOW = "slow", "Slow"
+    NORMAL = "normal", "Normal"
+    FAST = "fast", "Fast"
+
+
+class Match(models.Model):
+    class Status(models.TextChoices):
+        WAITING = "waiting", "Waiting"
+        ACTIVE = "active", "Active"
+        PAUSED = "paused", "Paused"
+        FINISHED = "finished", "Finished"
+        ABORTED = "aborted", "Aborted"
+
+    public_id = models.CharField(max_length=16, unique=True, default=new_public_id, editable=False)
+    kind = models.CharField(max_length=16, choices=GameKind.choices)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING)
+    options = models.JSONField(default=dict, blank=True)
+    rated = models.BooleanField(default=False)
+    is_public = models.BooleanField(default=True, help_text="Anyone may watch a public match.")
+    host = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    computer_speed = models.CharField(
+        max_length=8, choices=ComputerSpeed.choices, default=ComputerSpeed.NORMAL
+    )
+    turn_seconds = models.PositiveIntegerField(default=60, help_text="Seconds per decision.")
+    idle_limit = models.PositiveSmallIntegerField(
+        default=3, help_text="Missed turns in a row that count as leaving."
+    )
+    start_state = models.JSONField(null=True, blank=True)
+    state = models.JSONField(null=True, blank=True)
+    version = models.PositiveIntegerField(default=0)
+    ply_count = models.PositiveIntegerField(default=0)
+    deadline = models.DateTimeField(null=True, blank=True, help_text="Current decision's deadline.")
+    paused_remaining = models.FloatField(
+        null=True, blank=True, help_text="Seconds left on the clock when paused."
+    )
+    # The secret seed (hex): never shown before the match ends (NOTES "Common").
+    seed = models.CharField(max_length=64, editable=False)
+    seed_hash = models.CharField("seed commitment (SHA-256)", max_length=64, editable=False)
+    end_reason = models.CharField(max_length=32, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name_plural = "matches"
+        indexes = [
+            models.Index(fields=["status", "is_public", "-created_at"], name="match_live_public"),
+            models.Index(fields=["status", "deadline"], name="match_deadline"),
+            models.Index(fields=["kind", "status", "-finished_at"], name="match_kind_finished"),
+        ]
+
+    def __str__(self):
+        return f"{self.get_kind_display()} {self.public_id}"
+
+    @property
+    def is_over(self) -> bool:
+        return self.status in (self.Status.FINISHED, self.Status.ABORTED)
+
+    @property
+    def revealed_seed(self) -> str | None:
+        """The seed in hex once the match has ended; None before."""
+        return self.seed if self.is_over else None
+
+
+class Seat(models.Model):
+    class Status(models.TextChoices):
+        PLAYING = "playing", "Playing"
+        LEFT = "left", "Left"
+        IDLE_OUT = "idle_out", "Idled out"
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField()
+    colour = models.CharField(max_length=16)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="seats"
+    )
+    computer_level = models.CharField(max_length=8, choices=ComputerLevel.choices, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
+    missed_turns = models.PositiveSmallIntegerField(default=0, help_text="Missed in a row.")
+    rank = models.PositiveSmallIntegerField(null=True, blank=True)
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["match", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "index"], name="seat_unique_index"),
+            models.UniqueConstraint(
+                fields=["match", "user"], condition=Q(user__isnull=False), name="seat_unique_user"
+            ),
+            models.CheckConstraint(
+                condition=(Q(user__isnull=False) & Q(computer_level=""))
+                | (Q(user__isnull=True) & ~Q(computer_level="")),
+                name="seat_user_xor_computer",
+            ),
+        ]
+        indexes = [models.Index(fields=["user", "-joined_at"], name="seat_user_recent")]
+
+    def __str__(self):
+        return f"{self.match} seat {self.index} ({self.display_name})"
+
+    @property
+    def is_computer(self) -> bool:
+        return not self.user_id
+
+    @property
+    def display_name(self) -> str:
+        if self.user_id:
+            return self.user.username
+        return f"Computer ({self.get_computer_level_display()})"
+
+
+class Move(models.Model):
+    """One ply of the record: a seat's move, a chance outcome or a server event."""
+
+    class Actor(models.TextChoices):
+        SEAT = "seat", "Seat"
+        CHANCE = "chance", "Chance"
+        SERVER = "server", "Server"
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="moves")
+    ply = models.PositiveIntegerField()
+    actor = models.CharField(max_length=8, choices=Actor.choices)
+    seat = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="The seat that moved, or on whose behalf the server did."
+    )
+    notation = models.CharField(max_length=64)
+    chance_index = models.PositiveIntegerField(
+        null=True, blank=True, help_text="k of a chance step (fair draw numbering)."
+    )
+    version_after = models.PositiveIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["match", "ply"]
+        constraints = [models.UniqueConstraint(fields=["match", "ply"], name="move_unique_ply")]
+
+    def __str__(self):
+        return f"{self.match} ply {self.ply}: {self.notation}"

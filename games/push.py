@@ -1,0 +1,54 @@
+"""The only caller of the channel layer for games (STYLE habits 4 and 6).
+
+Called after commit. Each change is rendered once per audience: the public
+frame once for the match's group (every socket of the match, spectators
+included), and each human seat's controls once for that seat's group.
+Group messages carry only what every member of the group may see, and the
+match version.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+
+from games import fragments
+from games.models import Match, Move
+
+log = logging.getLogger(__name__)
+
+EVENT = "match.frame"  # consumers handle it as ``match_frame``
+
+
+def match_group(public_id: str) -> str:
+    """The group every socket of a match joins."""
+    return f"match.{public_id}"
+
+
+def seat_group(public_id: str, index: int) -> str:
+    """The group of the sockets of the user in seat ``index``."""
+    return f"match.{public_id}.seat.{index}"
+
+
+def match_updated(public_id: str, version: int) -> None:
+    """Send the frames of ``version`` (after commit). If the match has moved
+    on meanwhile, the newer frames are on their way and this sends nothing."""
+    match = Match.objects.filter(public_id=public_id, version=version).first()
+    if match is None:
+        return
+    seats = list(match.seats.select_related("user"))
+    new_moves = list(Move.objects.filter(match=match, version_after=version).order_by("ply"))
+    ctx = fragments.public_context(match, seats)
+    messages = [(match_group(public_id), fragments.public_frame(ctx, new_moves))]
+    for seat in seats:
+        if seat.user_id:
+            messages.append((seat_group(public_id, seat.index), fragments.seat_frame(match, seat)))
+    async_to_sync(_send_all)(messages, version)
+
+
+async def _send_all(messages: list[tuple[str, str]], version: int) -> None:
+    layer = get_channel_layer()
+    for group, html in messages:
+        await layer.group_send(group, {"type": EVENT, "version": version, "html": html})

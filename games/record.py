@@ -1,0 +1,56 @@
+"""The match record in words, for the move list, announcements and replays.
+
+Each game says how its notation reads (see the game's rules page). Only the
+public notation is described: a record entry that hides something from some
+viewers must be filtered before it reaches here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class RecordLine:
+    """One line of the move list: ``ply`` (0-based), the seat it concerns
+    (or None), and ``text`` in English."""
+
+    ply: int
+    seat: int | None
+    text: str
+
+
+def describe(kind: str, moves, names: dict[int, str], roller: int | None = None) -> list[RecordLine]:
+    """Lines for ``moves`` (Move rows or objects with ply, actor, seat,
+    notation), in order. ``names`` maps seat index to a display name;
+    ``roller`` is the seat that rolled just before ``moves[0]`` if that is a
+    die outcome. A seat's roll and its die read as one line."""
+    if kind == "ludo":
+        return _ludo(moves, names, roller)
+    return [RecordLine(m.ply, m.seat, m.notation) for m in moves]
+
+
+def _ludo(moves, names, roller):
+    lines = []
+    for m in moves:
+        n = m.notation
+        who = names.get(m.seat, f"Seat {m.seat}") if m.seat is not None else ""
+        if n == "roll":
+            roller = m.seat
+            continue
+        if n.startswith("s"):
+            seat = int(n[1:])
+            lines.append(RecordLine(m.ply, seat, f"{names.get(seat, seat)} starts."))
+        elif n.startswith("d"):
+            rolled = names.get(roller, "") if roller is not None else ""
+            lines.append(RecordLine(m.ply, roller, f"{rolled} rolled {n[1:]}.".strip()))
+        elif n.startswith("p"):
+            forced = " (the only move)" if m.actor == "server" else ""
+            lines.append(RecordLine(m.ply, m.seat, f"{who} moved piece {n[1:]}{forced}."))
+        elif n == "timeout":
+            lines.append(RecordLine(m.ply, m.seat, f"{who} ran out of time."))
+        elif n.startswith("leave"):
+            lines.append(RecordLine(m.ply, m.seat, f"{who} left the match."))
+        else:
+            lines.append(RecordLine(m.ply, m.seat, f"{who} {n}".strip()))
+    return lines

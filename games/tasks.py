@@ -1,0 +1,71 @@
+"""Celery tasks: turn deadlines, computer moves, the deadline sweeper.
+
+Tasks carry ids and the match version they were scheduled for, never model
+instances (STYLE habit 4); each checks the version and does nothing if the
+match moved on, so a late, repeated or lost-and-swept task is harmless.
+Nothing relies on revoking a task.
+"""
+
+import logging
+import random
+import secrets
+
+from celery import shared_task
+from django.conf import settings
+
+from games import actions
+from games.engine import get_rules
+from games.models import Match
+
+log = logging.getLogger(__name__)
+
+
+@shared_task(ignore_result=True)
+def expire_turn(public_id: str, version: int) -> None:
+    """The decision at ``version`` ran out of time (or nothing, if it moved on)."""
+    actions.expire_turn(public_id, version)
+
+
+@shared_task(ignore_result=True)
+def sweep_deadlines() -> None:
+    """Celery beat, every PARLOUR_SWEEP_SECONDS: expire turns whose deadline
+    passed but whose task was lost (a killed worker)."""
+    for public_id, version in actions.overdue_matches():
+        if actions.expire_turn(public_id, version) is not None:
+            log.warning("swept an overdue deadline: match %s v%s", public_id, version)
+
+
+@shared_task(ignore_result=True)
+def auto_resume(public_id: str, version: int) -> None:
+    """A pause ends by itself after PARLOUR_PAUSE_MAX_SECONDS (NOTES "Pauses")."""
+    try:
+        actions.resume_match(public_id, None, version, auto=True)
+    except actions.ActionError:
+        pass  # resumed, ended or changed meanwhile
+
+
+@shared_task(ignore_result=True)
+def computer_move(public_id: str, version: int) -> None:
+    """Let the computer seat to move at ``version`` choose and play.
+
+    The bot sees only its seat's view and the legal moves (NOTES "Computer
+    players"); it thinks outside any transaction, then the move is played
+    only if the match is still at ``version``.
+    """
+    from games import bots
+
+    match = Match.objects.filter(public_id=public_id, version=version, status=Match.Status.ACTIVE).first()
+    if match is None:
+        return
+    rules = get_rules(match.kind)
+    state = rules.load(match.state)
+    seat_index = rules.to_move(state)
+    seat = match.seats.filter(index=seat_index).first() if isinstance(seat_index, int) else None
+    if seat is None or not seat.is_computer:
+        return
+    legal = rules.legal_moves(state)
+    view = rules.view(state, seat_index)
+    rng = random.Random(secrets.randbits(64))
+    budget = settings.PARLOUR_BOT_BUDGET_MS if seat.computer_level == "strong" else None
+    move = bots.choose_move(match.kind, seat.computer_level, view, seat_index, legal, rng, budget_ms=budget)
+    actions.play_computer_move(public_id, version, str(move))

@@ -1,0 +1,120 @@
+"""Play page, match page, and the no-JavaScript move/leave/pause forms.
+
+Views parse, call one action, render (STYLE habit 3). With JavaScript the
+match page sends moves over its WebSocket instead (consumers.py).
+"""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.template import TemplateDoesNotExist
+from django.template.loader import get_template
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+
+from games import actions, fragments
+from games.forms import SoloMatchForm
+from games.models import Match
+
+
+@require_http_methods(["GET", "POST"])
+def play(request):
+    """GET: the solo-match form and live public matches. POST: start a match."""
+    form = SoloMatchForm(request.POST if request.method == "POST" else None)
+    if request.method == "POST":
+        if not request.user.is_authenticated:
+            return redirect("/login/?next=/play/")
+        if form.is_valid():
+            seats = [actions.SeatSpec(user=request.user)] + [
+                actions.SeatSpec(computer_level=level) for level in form.computer_levels()
+            ]
+            match = actions.create_match(
+                form.cleaned_data["kind"], seats, host=request.user,
+                computer_speed=form.cleaned_data["speed"],
+            )
+            actions.start_match(match.public_id)
+            return redirect("match", public_id=match.public_id)
+    live = (
+        Match.objects.filter(status=Match.Status.ACTIVE, is_public=True)
+        .order_by("-created_at")
+        .prefetch_related("seats__user")[:20]
+    )
+    status = 400 if form.is_bound and form.errors else 200
+    return render(request, "games/play.html", {"form": form, "live": live}, status=status)
+
+
+def visible_match(public_id: str, user) -> Match:
+    """The match if ``user`` may watch it (public, a seat of theirs, or staff); else 404."""
+    match = Match.objects.filter(public_id=str(public_id)[:16]).first()
+    if match is None:
+        raise Http404("No such match.")
+    if match.is_public or (user.is_authenticated and (
+        user.is_staff or match.seats.filter(user_id=user.pk).exists()
+    )):
+        return match
+    raise Http404("No such match.")
+
+
+@require_safe
+def match_page(request, public_id):
+    match = visible_match(public_id, request.user)
+    seats = list(match.seats.select_related("user"))
+    ctx = fragments.public_context(match, seats)
+    my_seat = next((s for s in seats if request.user.is_authenticated and s.user_id == request.user.pk), None)
+    ctx.update(
+        lines=fragments.move_lines(match, ctx["names"]),
+        snapshot=True,
+        frame_kind="snapshot",
+        my_seat=my_seat,
+        controls_html=fragments.seat_frame(match, my_seat, request=request, page=True) if my_seat else "",
+    )
+    return render(request, "games/match.html", ctx)
+
+
+def _act(request, public_id, action, *args):
+    try:
+        action(public_id, request.user, *args)
+    except actions.ActionError as e:
+        messages.error(request, e.message)
+    return redirect("match", public_id=public_id)
+
+
+@login_required
+@require_POST
+def match_move(request, public_id):
+    return _act(request, public_id, actions.play_move, request.POST.get("move", ""),
+                request.POST.get("version"))
+
+
+@login_required
+@require_POST
+def match_leave(request, public_id):
+    return _act(request, public_id, actions.leave_match)
+
+
+@login_required
+@require_POST
+def match_pause(request, public_id):
+    return _act(request, public_id, actions.pause_match, request.POST.get("version"))
+
+
+@login_required
+@require_POST
+def match_resume(request, public_id):
+    return _act(request, public_id, actions.resume_match, request.POST.get("version"))
+
+
+@require_safe
+def rules_page(request, kind):
+    try:
+        template = get_template(f"games/rules_{kind}.html") if kind.isalpha() else None
+    except TemplateDoesNotExist:
+        template = None
+    if template is None:
+        raise Http404("No rules page for that game.")
+    return render(request, f"games/rules_{kind}.html")
+
+
+@require_safe
+def rules_index(request):
+    return render(request, "games/rules_index.html")

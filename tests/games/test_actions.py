@@ -1,0 +1,323 @@
+"""The match actions: the only writers. Versions, races, deadlines, leaving,
+finishing exactly once; effects only after commit."""
+
+import threading
+from datetime import timedelta
+
+import pytest
+from django.db import close_old_connections
+from django.utils import timezone
+
+from games import actions, push
+from games.engine import fair
+from games.models import Match, Move, Seat
+from tests.factories import SEED, ludo_state, make_match, make_user
+
+
+@pytest.fixture
+def sent(monkeypatch):
+    """Frames push.py sends, as (group, version, html), instead of the channel layer."""
+    frames = []
+
+    async def capture(messages, version):
+        frames.extend((group, version, html) for group, html in messages)
+
+    monkeypatch.setattr(push, "_send_all", capture)
+    return frames
+
+
+@pytest.fixture
+def scheduled(monkeypatch):
+    """Celery tasks the actions schedule, as (task name, args, options)."""
+    from games import tasks
+
+    calls = []
+    for name in ("expire_turn", "computer_move", "auto_resume"):
+        task = getattr(tasks, name)
+        monkeypatch.setattr(
+            task, "apply_async",
+            lambda args, _n=name, **kw: calls.append((_n, tuple(args), kw)),
+        )
+    return calls
+
+
+def moves_of(match):
+    return list(Move.objects.filter(match=match).order_by("ply").values_list("actor", "seat", "notation"))
+
+
+@pytest.mark.django_db
+class TestStart:
+    def test_start_draws_the_starting_seat_fairly_and_sets_a_deadline(
+        self, django_capture_on_commit_callbacks, sent, scheduled
+    ):
+        with django_capture_on_commit_callbacks(execute=True):
+            match = make_match(seats=("human", "human"), start=False)
+            match = actions.start_match(match.public_id)
+        first = Move.objects.get(match=match, ply=0)
+        assert first.actor == "chance" and first.chance_index == 0
+        assert first.notation == f"s{fair.draw(SEED, match.public_id, 0, [1, 1])}"
+        assert match.status == "active" and match.version == 1 and match.started_at
+        assert match.deadline is not None
+        assert scheduled[-1][0] == "expire_turn" and scheduled[-1][1] == (match.public_id, 1)
+        assert scheduled[-1][2]["eta"] == match.deadline
+        groups = {g for g, _, _ in sent}
+        assert groups == {push.match_group(match.public_id), push.seat_group(match.public_id, 0),
+                          push.seat_group(match.public_id, 1)}
+
+    def test_a_computer_to_move_gets_a_task_not_a_deadline(self, django_capture_on_commit_callbacks,
+                                                           scheduled):
+        with django_capture_on_commit_callbacks(execute=True):
+            match = make_match(seats=("human", "easy"), state=ludo_state(turn=1))
+        assert match.deadline is None
+        assert scheduled == [("computer_move", (match.public_id, 1), {"countdown": None})]
+
+    def test_starting_twice_is_refused(self):
+        match = make_match()
+        with pytest.raises(actions.NotAllowed):
+            actions.start_match(match.public_id)
+
+
+@pytest.mark.django_db
+class TestPlay:
+    def test_roll_is_followed_by_its_chance_step_in_one_version(self, django_capture_on_commit_callbacks,
+                                                                 sent, scheduled):
+        match = make_match(seats=("human", "human"), state=ludo_state())
+        user = match.seats.get(index=0).user
+        with django_capture_on_commit_callbacks(execute=True) as callbacks:
+            after = actions.play_move(match.public_id, user, "roll", match.version)
+        assert after.version == match.version + 1
+        rows = list(Move.objects.filter(match=match).order_by("ply"))
+        assert [(r.actor, r.notation) for r in rows[:2]] == [
+            ("seat", "roll"), ("chance", f"d{fair.draw(SEED, match.public_id, 1, [1] * 6) + 1}")]
+        assert all(r.version_after == after.version for r in rows)
+        assert callbacks, "effects go out on commit"
+        public = [html for g, v, html in sent if g == push.match_group(match.public_id)]
+        assert public and all(v == after.version for _, v, _ in sent)
+        assert f'data-version="{after.version}"' in public[-1]
+        assert match.seed not in "".join(html for _, _, html in sent)
+
+    def test_stale_or_repeated_submission_changes_nothing(self):
+        match = make_match(seats=("human", "human"), state=ludo_state())
+        user = match.seats.get(index=0).user
+        actions.play_move(match.public_id, user, "roll", match.version)
+        before = Match.objects.get(pk=match.pk)
+        with pytest.raises(actions.StaleVersion) as e:
+            actions.play_move(match.public_id, user, "roll", match.version)
+        assert e.value.current == before.version
+        after = Match.objects.get(pk=match.pk)
+        assert (after.version, after.state, after.ply_count) == (before.version, before.state, before.ply_count)
+
+    @pytest.mark.parametrize("notation", ["", "p9", "fly away", "timeout", "leave 1", "d6", "x" * 500, "p0"])
+    def test_malformed_illegal_or_server_only_moves_are_refused(self, notation):
+        match = make_match(seats=("human", "human"), state=ludo_state())
+        user = match.seats.get(index=0).user
+        with pytest.raises(actions.BadMove):
+            actions.play_move(match.public_id, user, notation, match.version)
+        assert Match.objects.get(pk=match.pk).version == match.version
+
+    @pytest.mark.parametrize("version", [None, "", "abc", -1, "1e3", 10**9])
+    def test_bad_versions_are_stale(self, version):
+        match = make_match(seats=("human", "human"), state=ludo_state())
+        user = match.seats.get(index=0).user
+        with pytest.raises(actions.StaleVersion):
+            actions.play_move(match.public_id, user, "roll", version)
+
+    def test_other_peoples_seats_and_strangers_are_refused(self):
+        match = make_match(seats=("human", "human"), state=ludo_state())
+        other = match.seats.get(index=1).user
+        with pytest.raises(actions.NotYourTurn):
+            actions.play_move(match.public_id, other, "roll", match.version)
+        with pytest.raises(actions.NotAllowed):
+            actions.play_move(match.public_id, make_user(), "roll", match.version)
+        with pytest.raises(actions.MatchNotFound):
+            actions.play_move("nosuchmatch", other, "roll", match.version)
+        assert Match.objects.get(pk=match.pk).version == match.version
+
+    def test_forced_move_is_played_for_the_seat_and_recorded_as_the_servers(self):
+        # Seat 0 has one piece out; rolling anything but 6 leaves one move.
+        state = ludo_state(pieces=[[5, -1, -1, -1], [-1] * 4])
+        match = make_match(seats=("human", "human"), state=state)
+        user = match.seats.get(index=0).user
+        die = fair.draw(SEED, match.public_id, 1, [1] * 6) + 1
+        actions.play_move(match.public_id, user, "roll", match.version)
+        rows = moves_of(match)
+        if die != 6:
+            assert rows[2] == ("server", 0, "p0")
+
+    def test_computer_move_after_a_human_moved_is_a_no_op(self):
+        match = make_match(seats=("human", "human"), state=ludo_state())
+        old = match.version
+        actions.play_move(match.public_id, match.seats.get(index=0).user, "roll", old)
+        assert actions.play_computer_move(match.public_id, old, "roll") is None
+        assert actions.play_computer_move(match.public_id, old + 1, "roll") is None  # a human is to move
+
+    def test_computer_move_plays_at_its_version(self):
+        match = make_match(seats=("human", "easy"), state=ludo_state(turn=1))
+        after = actions.play_computer_move(match.public_id, match.version, "roll")
+        assert after.version == match.version + 1
+        assert moves_of(match)[0] == ("seat", 1, "roll")
+
+
+@pytest.mark.django_db
+class TestDeadlines:
+    def _overdue(self, match):
+        Match.objects.filter(pk=match.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+
+    def test_expiry_records_a_timeout_and_is_idempotent(self):
+        match = make_match(seats=("human", "human"), state=ludo_state())
+        assert actions.expire_turn(match.public_id, match.version) is None  # not due yet
+        self._overdue(match)
+        after = actions.expire_turn(match.public_id, match.version)
+        assert after.version == match.version + 1
+        assert moves_of(match)[0] == ("server", 0, "timeout")
+        assert Seat.objects.get(match=match, index=0).missed_turns == 1
+        assert actions.expire_turn(match.public_id, match.version) is None  # duplicate task
+
+    def test_three_missed_turns_idle_the_seat_out_and_the_other_wins(self):
+        match = make_match(seats=("human", "human"), state=ludo_state())
+        for _ in range(3):
+            m = Match.objects.get(pk=match.pk)
+            # seat 1 plays its turns; seat 0 keeps missing
+            while m.status == "active" and m.state["turn"] == 1:
+                seat1 = m.seats.get(index=1)
+                notation = "roll" if m.state["phase"] == "roll" else None
+                if notation is None:
+                    from games.engine import get_rules
+                    rules = get_rules("ludo")
+                    notation = str(rules.legal_moves(rules.load(m.state))[0])
+                actions.play_move(m.public_id, seat1.user, notation, m.version)
+                m = Match.objects.get(pk=match.pk)
+            self._overdue(m)
+            actions.expire_turn(m.public_id, m.version)
+        m = Match.objects.get(pk=match.pk)
+        seat0 = m.seats.get(index=0)
+        assert seat0.status == "idle_out"
+        assert m.status == "finished" and m.end_reason == "last_player_standing"
+        assert m.seats.get(index=1).rank == 1 and seat0.rank == 2
+        assert [r[2] for r in moves_of(m) if r[0] == "server"][-2:] == ["timeout", "leave 0"]
+
+    def test_a_solo_match_whose_human_idles_out_is_aborted(self):
+        match = make_match(seats=("human", "easy", "easy"), state=ludo_state(3), idle_limit=1)
+        self._overdue(match)
+        after = actions.expire_turn(match.public_id, match.version)
+        assert after.status == "aborted" and after.end_reason == "no_humans_left"
+        assert after.deadline is None
+
+    def test_overdue_matches_lists_only_live_overdue_ones(self):
+        match = make_match(seats=("human", "human"), state=ludo_state())
+        assert (match.public_id, match.version) not in actions.overdue_matches()
+        self._overdue(match)
+        Match.objects.filter(pk=match.pk).update(deadline=timezone.now() - timedelta(seconds=5))
+        assert (match.public_id, match.version) in actions.overdue_matches()
+
+
+@pytest.mark.django_db
+class TestLeaveAndFinish:
+    def test_leaving_removes_the_pieces_and_the_last_player_wins(self):
+        match = make_match(seats=("human", "human", "human"), state=ludo_state(3, pieces=[[3, -1, -1, -1]] * 3))
+        users = {s.index: s.user for s in match.seats.all()}
+        actions.leave_match(match.public_id, users[1])
+        m = Match.objects.get(pk=match.pk)
+        assert m.status == "active" and m.seats.get(index=1).status == "left"
+        assert m.state["left"] == [1]
+        with pytest.raises(actions.NotAllowed):
+            actions.leave_match(match.public_id, users[1])
+        actions.leave_match(match.public_id, users[2])
+        m = Match.objects.get(pk=match.pk)
+        assert m.status == "finished"
+        assert [m.seats.get(index=i).rank for i in range(3)] == [1, 3, 2]
+
+    def test_the_winning_move_finishes_the_match_once(self):
+        state = ludo_state(phase="move", die=1, pieces=[[56, 56, 56, 55], [-1] * 4], autoplay_forced=False)
+        match = make_match(seats=("human", "human"), state=state)
+        user = match.seats.get(index=0).user
+        after = actions.play_move(match.public_id, user, "p3", match.version)
+        assert after.status == "finished" and after.end_reason == "finished"
+        assert after.finished_at and after.deadline is None
+        assert [s.rank for s in after.seats.order_by("index")] == [1, 2]
+        with pytest.raises(actions.StaleVersion):
+            actions.play_move(match.public_id, user, "p3", match.version)
+        with pytest.raises(actions.NotAllowed):
+            actions.leave_match(match.public_id, user)
+        assert after.revealed_seed == SEED.hex()
+
+
+@pytest.mark.django_db
+class TestPause:
+    def test_pause_keeps_the_remaining_time_and_resume_sets_a_new_deadline(self, scheduled):
+        match = make_match(seats=("human", "human"), state=ludo_state(), turn_seconds=60)
+        host = match.seats.get(index=0).user
+        Match.objects.filter(pk=match.pk).update(host=host)
+        with pytest.raises(actions.NotAllowed):
+            actions.pause_match(match.public_id, match.seats.get(index=1).user, match.version)
+        paused = actions.pause_match(match.public_id, host, match.version)
+        assert paused.status == "paused" and paused.deadline is None
+        assert 55 < paused.paused_remaining <= 60
+        with pytest.raises(actions.NotAllowed):
+            actions.play_move(match.public_id, host, "roll", paused.version)
+        resumed = actions.resume_match(match.public_id, host, paused.version)
+        assert resumed.status == "active"
+        left = (resumed.deadline - timezone.now()).total_seconds()
+        assert 50 < left <= paused.paused_remaining + 1
+
+
+def _race(*fns):
+    """Run ``fns`` at the same instant in threads; return their results or exceptions."""
+    barrier = threading.Barrier(len(fns))
+    results = [None] * len(fns)
+
+    def run(i, fn):
+        barrier.wait()
+        try:
+            results[i] = fn()
+        except Exception as e:  # the loser's error is the result
+            results[i] = e
+        finally:
+            close_old_connections()
+
+    threads = [threading.Thread(target=run, args=(i, fn)) for i, fn in enumerate(fns)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    return results
+
+
+@pytest.mark.django_db(transaction=True)
+class TestRaces:
+    def test_double_submit_from_two_tabs_applies_once(self):
+        match = make_match(seats=("human", "human"), state=ludo_state())
+        user = match.seats.get(index=0).user
+        results = _race(*[lambda: actions.play_move(match.public_id, user, "roll", match.version)] * 2)
+        assert sum(isinstance(r, Match) for r in results) == 1
+        assert sum(isinstance(r, actions.StaleVersion) for r in results) == 1
+        assert [r[2] for r in moves_of(match)].count("roll") == 1
+        assert Match.objects.get(pk=match.pk).version == match.version + 1
+
+    def test_a_move_and_its_deadline_racing_exactly_one_wins(self):
+        match = make_match(seats=("human", "human"), state=ludo_state())
+        Match.objects.filter(pk=match.pk).update(deadline=timezone.now() - timedelta(milliseconds=1))
+        user = match.seats.get(index=0).user
+        results = _race(
+            lambda: actions.play_move(match.public_id, user, "roll", match.version),
+            lambda: actions.expire_turn(match.public_id, match.version),
+        )
+        applied = [r for r in results if isinstance(r, Match)]
+        assert len(applied) == 1
+        notations = [r[2] for r in moves_of(match)]
+        assert ("roll" in notations) != ("timeout" in notations)
+        assert Match.objects.get(pk=match.pk).version == match.version + 1
+
+    def test_two_paths_finishing_at_once_finish_once(self):
+        state = ludo_state(phase="move", die=1, pieces=[[56, 56, 56, 55], [-1] * 4], autoplay_forced=False)
+        match = make_match(seats=("human", "human"), state=state)
+        users = {s.index: s.user for s in match.seats.all()}
+        results = _race(
+            lambda: actions.play_move(match.public_id, users[0], "p3", match.version),
+            lambda: actions.leave_match(match.public_id, users[1]),
+        )
+        m = Match.objects.get(pk=match.pk)
+        assert m.status == "finished"
+        assert sum(1 for r in results if isinstance(r, Match)) == 1
+        assert m.version == match.version + 1
+        assert sorted(s.rank for s in m.seats.all()) == [1, 2]

@@ -1,0 +1,189 @@
+"""The match WebSocket with the real Redis channel layer: audiences, bad
+frames, refusals. Each test drives WebsocketCommunicator against the ASGI app."""
+
+import json
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.routing import URLRouter
+from channels.testing import WebsocketCommunicator
+
+from config.asgi import application
+from games import actions
+from games.models import Match
+from games.routing import websocket_urlpatterns
+from tests.factories import ludo_state, make_match, make_user
+
+pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
+
+router = URLRouter(websocket_urlpatterns)
+
+
+async def connect(match, user=None, app=router, headers=None):
+    comm = WebsocketCommunicator(app, f"/ws/match/{match.public_id}/", headers=headers or [])
+    if user is not None:
+        comm.scope["user"] = user
+    else:
+        from django.contrib.auth.models import AnonymousUser
+
+        comm.scope["user"] = AnonymousUser()
+    connected, _ = await comm.connect(timeout=5)
+    assert connected
+    return comm
+
+
+async def frames_until_version(comm, version, timeout=5):
+    """Frames received until one carries ``version`` (inclusive)."""
+    got = []
+    while True:
+        text = await comm.receive_from(timeout=timeout)
+        got.append(text)
+        if f'id="frame-version" data-version="{version}"' in text:
+            return got
+
+
+@sync_to_async
+def two_player_match(**kw):
+    match = make_match(seats=("human", "human"), state=ludo_state(), **kw)
+    return match, {s.index: s.user for s in match.seats.select_related("user")}
+
+
+async def test_each_audience_gets_only_its_own_frames():
+    match, users = await two_player_match()
+    other, _ = await two_player_match()
+    spectator = await connect(match)
+    seat0 = await connect(match, users[0])
+    seat1 = await connect(match, users[1])
+    elsewhere = await connect(other)
+    for comm, has_controls, can_roll in ((spectator, False, False), (seat0, True, True),
+                                         (seat1, True, False), (elsewhere, False, False)):
+        snap = await comm.receive_from(timeout=5)
+        assert 'data-kind="snapshot"' in snap
+        assert ('id="controls"' in snap) == has_controls
+        assert ("Roll the die" in snap) == can_roll
+
+    await sync_to_async(actions.play_move)(match.public_id, users[0], "roll", match.version)
+    v = match.version + 1
+    spec_frames = await frames_until_version(spectator, v)
+    assert all('id="controls"' not in f for f in spec_frames)
+    assert any('id="board"' in f for f in spec_frames)
+    s0 = "".join(await frames_until_version(seat0, v) + await frames_until_version(seat0, v))
+    s1 = "".join(await frames_until_version(seat1, v) + await frames_until_version(seat1, v))
+    assert 'id="controls"' in s0 and 'id="controls"' in s1
+    assert await elsewhere.receive_nothing(timeout=0.5)
+    assert await spectator.receive_nothing(timeout=0.3)
+    m = await sync_to_async(Match.objects.get)(pk=match.pk)
+    assert m.seed not in s0 + s1 + "".join(spec_frames)
+    for comm in (spectator, seat0, seat1, elsewhere):
+        await comm.disconnect()
+
+
+async def test_a_move_over_the_socket_is_applied_and_broadcast():
+    match, users = await two_player_match()
+    seat0 = await connect(match, users[0])
+    await seat0.receive_from(timeout=5)
+    await seat0.send_to(text_data=json.dumps({"move": "roll", "version": str(match.version),
+                                               "HEADERS": {"HX-Request": "true"}}))
+    frames = await frames_until_version(seat0, match.version + 1)
+    assert frames
+    m = await sync_to_async(Match.objects.get)(pk=match.pk)
+    assert m.version == match.version + 1
+    await seat0.disconnect()
+
+
+@pytest.mark.parametrize(
+    ("payload", "message"),
+    [
+        ("not json{", "not valid JSON"),
+        ("[1, 2]", "JSON objects"),
+        ('{"type": "dance"}', "Unknown message"),
+        ('{"move": 5, "version": "1"}', "needs a move and a version"),
+        ('{"move": "p9", "version": "1"}', None),
+        ('{"move": "timeout", "version": "1"}', None),
+    ],
+)
+async def test_bad_frames_get_an_error_frame_and_change_nothing(payload, message):
+    match, users = await two_player_match()
+    seat0 = await connect(match, users[0])
+    await seat0.receive_from(timeout=5)
+    payload = payload.replace('"version": "1"', f'"version": "{match.version}"')
+    await seat0.send_to(text_data=payload)
+    reply = await seat0.receive_from(timeout=5)
+    assert 'id="match-error"' in reply and 'data-kind="error"' in reply
+    if message:
+        assert message in reply
+    m = await sync_to_async(Match.objects.get)(pk=match.pk)
+    assert m.version == match.version
+    await seat0.disconnect()
+
+
+async def test_out_of_turn_and_stale_moves_get_errors_and_the_current_position():
+    match, users = await two_player_match()
+    seat1 = await connect(match, users[1])
+    await seat1.receive_from(timeout=5)
+    await seat1.send_to(text_data=json.dumps({"move": "roll", "version": match.version}))
+    assert "not your turn" in await seat1.receive_from(timeout=5)
+    seat0 = await connect(match, users[0])
+    await seat0.receive_from(timeout=5)
+    await seat0.send_to(text_data=json.dumps({"move": "roll", "version": match.version - 1}))
+    reply = await seat0.receive_from(timeout=5)
+    assert "moved on" in reply
+    assert 'data-kind="snapshot"' in await seat0.receive_from(timeout=5)
+    await seat0.disconnect()
+    await seat1.disconnect()
+
+
+async def test_spectators_cannot_move():
+    match, _ = await two_player_match()
+    spectator = await connect(match, await sync_to_async(make_user)())
+    await spectator.receive_from(timeout=5)
+    await spectator.send_to(text_data=json.dumps({"move": "roll", "version": match.version}))
+    assert "only its players can move" in await spectator.receive_from(timeout=5)
+    await spectator.disconnect()
+
+
+async def test_oversized_frames_close_with_4009():
+    match, users = await two_player_match()
+    seat0 = await connect(match, users[0])
+    await seat0.receive_from(timeout=5)
+    await seat0.send_to(text_data="x" * 10_000)
+    out = await seat0.receive_output(timeout=5)
+    assert out == {"type": "websocket.close", "code": 4009}
+
+
+async def test_flooding_closes_with_4008():
+    match, users = await two_player_match()
+    seat0 = await connect(match, users[0])
+    await seat0.receive_from(timeout=5)
+    for _ in range(40):
+        await seat0.send_to(text_data='{"type": "sync"}')
+    codes = []
+    for _ in range(60):
+        out = await seat0.receive_output(timeout=5)
+        if out["type"] == "websocket.close":
+            codes.append(out["code"])
+            break
+    assert codes == [4008]
+
+
+async def test_private_matches_refuse_outsiders_with_4001_and_unknown_matches_4004():
+    match, users = await two_player_match(is_public=False)
+    outsider = await connect(match, await sync_to_async(make_user)())
+    assert await outsider.receive_output(timeout=5) == {"type": "websocket.close", "code": 4001}
+    member = await connect(match, users[1])
+    assert 'data-kind="snapshot"' in await member.receive_from(timeout=5)
+    await member.disconnect()
+
+    class Missing:
+        public_id = "nosuchmatch"
+
+    missing = await connect(Missing())
+    assert await missing.receive_output(timeout=5) == {"type": "websocket.close", "code": 4004}
+
+
+async def test_foreign_origins_are_refused_by_the_full_stack():
+    match, _ = await two_player_match()
+    comm = WebsocketCommunicator(application, f"/ws/match/{match.public_id}/",
+                                 headers=[(b"origin", b"http://evil.example"), (b"host", b"localhost")])
+    connected, _ = await comm.connect(timeout=5)
+    assert not connected

@@ -1,0 +1,446 @@
+/* Parlour match page: live updates over the htmx WebSocket extension.
+ *
+ * Loaded with `defer` after htmx 2.0.11 and htmx-ext-ws 2.0.4. Without this
+ * file (or without JavaScript) the page still works: move forms post and the
+ * page reloads. DOM contract (templates/games/match.html):
+ *
+ *   <div id="match" data-match-id data-version hx-ext="ws" ws-connect="/ws/match/<id>/">
+ *   every frame: elements with hx-swap-oob="true", including
+ *     <div id="frame-version" data-version="N" hx-swap-oob="true"></div>
+ *   error frames: <div id="match-error" hx-swap-oob="true" role="alert">
+ *   <p id="connection-status" role="status">          we write Live / Reconnecting… / why it closed
+ *   <time id="clock" data-deadline="ms" data-server-now="ms">   we count it down
+ *   <form id="device-settings"> with input[name=sound] and select[name=dice_style]
+ *   move forms: <form method="post" action="/m/<id>/move/" ws-send> (hidden move, version)
+ *
+ * Facts about ws.js 2.0.4 this relies on (read in its source):
+ *   - it reconnects by itself only after close codes 1006, 1011, 1012, 1013, waiting
+ *     htmx.config.wsReconnectDelay(retryCount) ms; every other close is final, so we
+ *     reconnect after those ourselves (socketWrapper.reconnect), except 4000-4999;
+ *   - it opens a socket whenever #match is processed and still has ws-connect, so on a
+ *     refusal we remove that attribute;
+ *   - htmx:wsBeforeMessage is cancelable (preventDefault: nothing is swapped);
+ *     settle tasks have run when htmx:wsAfterMessage fires;
+ *   - a ws-send form's submit is handled by a listener on the form itself, which
+ *     cancels the browser's post; htmx:wsAfterSend fires on the form once sent.
+ */
+(function () {
+  "use strict";
+
+  var REFUSED = {
+    4001: "You are not allowed to join this match.",
+    4003: "You are banned from playing.",
+    4004: "There is no such match.",
+    4008: "Disconnected: too many messages. Reload the page to continue.",
+    4009: "Disconnected: a message was too large. Reload the page to continue.",
+  };
+  var EXTENSION_RETRIES = [1006, 1011, 1012, 1013]; // ws.js reconnects after these itself
+  var BACKOFF_BASE_MS = 500;
+  var BACKOFF_CAP_MS = 10000;
+  var BUSY_TIMEOUT_MS = 10000; // re-enable a sent form's buttons if no frame ever answers
+  var URGENT_MS = 10000;
+  var KEYS = { sound: "parlour.sound", dice: "parlour.dice_style" };
+  var DICE_STYLES = ["pips", "numbers"];
+
+  var live = false; // the socket is open
+  var stopped = false; // refused by the server (4xxx): never reconnect
+  var failures = 0; // closes since the last frame arrived
+  var ourTimer = null;
+  var pendingVersion = null;
+  var focusHome = null; // id of the element around the move form that had focus
+  var settings = { sound: false, dice: "pips" };
+  var audioCtx = null;
+  var clock = { el: null, key: "", deadline: 0, serverNow: 0, arrived: 0, text: null };
+
+  function byId(id) {
+    return document.getElementById(id);
+  }
+
+  function matchEl() {
+    return byId("match");
+  }
+
+  function currentVersion() {
+    var m = matchEl();
+    var v = m ? parseInt(m.getAttribute("data-version"), 10) : NaN;
+    return isNaN(v) ? -1 : v;
+  }
+
+  /** The frame's version (the data-version of #frame-version), or null. */
+  function frameVersion(text) {
+    var tag = /<[^>]*\bid="frame-version"[^>]*>/.exec(text);
+    var v = tag && /\bdata-version="(\d+)"/.exec(tag[0]);
+    return v ? parseInt(v[1], 10) : null;
+  }
+
+  /** Full-jitter exponential backoff in ms for the n-th retry, capped near 10 s. */
+  function backoff(n) {
+    var ceiling = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * Math.pow(2, Math.min(n, 10)));
+    return Math.round(250 + Math.random() * ceiling);
+  }
+
+  if (window.htmx) {
+    window.htmx.config.wsReconnectDelay = function (retryCount) {
+      return backoff(Math.max(retryCount, failures));
+    };
+  }
+
+  // --- Connection status -----------------------------------------------------
+
+  function setStatus(state, text) {
+    var m = matchEl();
+    if (m) m.setAttribute("data-connection", state);
+    var el = byId("connection-status");
+    if (!el) return;
+    el.classList.remove("is-connecting", "is-live", "is-reconnecting", "is-closed");
+    el.classList.add("is-" + state);
+    if (el.textContent !== text) el.textContent = text;
+  }
+
+  /** The socket ws.js currently holds for ``elt`` (its internal data), if any. */
+  function currentSocket(elt) {
+    var data = elt && elt["htmx-internal-data"];
+    return data && data.webSocket ? data.webSocket.socket : null;
+  }
+
+  function stop(elt, code, reason) {
+    stopped = true;
+    live = false;
+    clearTimeout(ourTimer);
+    ourTimer = null;
+    // ws.js opens a new socket whenever the element is processed with ws-connect.
+    elt.removeAttribute("ws-connect");
+    elt.removeAttribute("data-ws-connect");
+    releaseForms();
+    setStatus("closed", REFUSED[code] || reason || "Disconnected by the server. Reload the page to try again.");
+  }
+
+  document.addEventListener("htmx:wsConnecting", function () {
+    if (stopped) return;
+    setStatus(failures > 0 ? "reconnecting" : "connecting", failures > 0 ? "Reconnecting…" : "Connecting…");
+  });
+
+  document.addEventListener("htmx:wsOpen", function () {
+    if (stopped) return;
+    live = true;
+    clearTimeout(ourTimer);
+    ourTimer = null;
+    setStatus("live", "Live");
+  });
+
+  document.addEventListener("htmx:wsClose", function (evt) {
+    var elt = evt.target;
+    var closeEvent = evt.detail && evt.detail.event;
+    var sock = currentSocket(elt);
+    // A socket ws.js already replaced (it closes the old one on reconnect): not news.
+    if (closeEvent && sock && closeEvent.target && closeEvent.target !== sock) return;
+    live = false;
+    releaseForms();
+    if (stopped) return;
+    var code = closeEvent ? closeEvent.code : 1006;
+    if (code >= 4000 && code <= 4999) {
+      stop(elt, code, closeEvent.reason);
+      return;
+    }
+    if (!document.body.contains(elt)) return; // the page dropped the socket element
+    failures += 1;
+    setStatus("reconnecting", "Reconnecting…");
+    if (EXTENSION_RETRIES.indexOf(code) < 0 && !ourTimer) {
+      var wrapper = evt.detail.socketWrapper;
+      ourTimer = setTimeout(function () {
+        ourTimer = null;
+        if (!stopped && !live && document.body.contains(elt) && elt.hasAttribute("ws-connect")) {
+          wrapper.reconnect();
+        }
+      }, backoff(failures));
+    }
+  });
+
+  // --- Frames: drop stale ones, then note the version ------------------------
+
+  document.addEventListener("htmx:wsBeforeMessage", function (evt) {
+    var text = evt.detail && evt.detail.message;
+    pendingVersion = null;
+    if (typeof text !== "string") return;
+    var v = frameVersion(text);
+    // An error frame is for this socket only; show it even if it names an older version.
+    if (v !== null && v < currentVersion() && text.indexOf('id="match-error"') < 0) {
+      evt.preventDefault();
+      return;
+    }
+    pendingVersion = v;
+    rememberFocus();
+  });
+
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    failures = 0;
+    var previous = currentVersion();
+    if (pendingVersion !== null && pendingVersion > previous) {
+      matchEl().setAttribute("data-version", String(pendingVersion));
+      if (previous >= 0) playTone();
+    }
+    pendingVersion = null;
+    releaseForms();
+    readClock(false);
+    restoreFocus();
+  });
+
+  // --- Move forms --------------------------------------------------------------
+
+  function isMoveForm(el) {
+    return el && el.tagName === "FORM" && (el.hasAttribute("ws-send") || el.hasAttribute("data-ws-send"));
+  }
+
+  // Not connected: keep htmx away from the submit so the browser posts the form
+  // (the page reloads with the current state) instead of queueing it unseen.
+  document.addEventListener(
+    "submit",
+    function (evt) {
+      if (isMoveForm(evt.target) && !live) evt.stopPropagation();
+    },
+    true
+  );
+
+  document.addEventListener("htmx:wsAfterSend", function (evt) {
+    var form = evt.target;
+    if (!isMoveForm(form)) return;
+    var home = form.closest("[id]");
+    focusHome = home ? home.id : null;
+    var controls = form.querySelectorAll("button, input[type=submit]");
+    for (var i = 0; i < controls.length; i++) {
+      if (!controls[i].disabled) {
+        controls[i].disabled = true;
+        controls[i].setAttribute("data-busy", "");
+      }
+    }
+    form.setAttribute("aria-busy", "true");
+    form._parlourBusy = setTimeout(function () {
+      release(form);
+    }, BUSY_TIMEOUT_MS);
+  });
+
+  function release(form) {
+    clearTimeout(form._parlourBusy);
+    form.removeAttribute("aria-busy");
+    var controls = form.querySelectorAll("[data-busy]");
+    for (var i = 0; i < controls.length; i++) {
+      controls[i].disabled = false;
+      controls[i].removeAttribute("data-busy");
+    }
+  }
+
+  function releaseForms() {
+    var forms = document.querySelectorAll("form[aria-busy]");
+    for (var i = 0; i < forms.length; i++) release(forms[i]);
+  }
+
+  // Keyboard users keep their place: a swap that replaces the focused move form
+  // leaves focus on <body>; put it on the first control of what replaced it.
+  function rememberFocus() {
+    var active = document.activeElement;
+    var form = active && active.closest ? active.closest("form") : null;
+    if (isMoveForm(form)) {
+      var home = form.closest("[id]");
+      focusHome = home ? home.id : null;
+    }
+  }
+
+  function restoreFocus() {
+    var id = focusHome;
+    focusHome = null;
+    var active = document.activeElement;
+    if (!id || (active && active !== document.body)) return;
+    var home = byId(id);
+    var target = home && home.querySelector("button:not([disabled]), input[type=submit]:not([disabled])");
+    if (target) target.focus({ preventScroll: true });
+  }
+
+  // --- Countdown -----------------------------------------------------------------
+
+  function arrivalTime(initial) {
+    // The first page's clock was written when the server rendered it, which is
+    // about when the response started arriving; later ones arrive as we read them.
+    if (initial && window.performance && performance.getEntriesByType) {
+      var nav = performance.getEntriesByType("navigation")[0];
+      if (nav && nav.responseStart > 0) return nav.responseStart;
+    }
+    return performance.now();
+  }
+
+  /** Re-read #clock when it was replaced or its attributes changed. */
+  function readClock(initial) {
+    var el = byId("clock");
+    if (!el) {
+      clock.el = null;
+      return;
+    }
+    var deadline = el.getAttribute("data-deadline") || "";
+    var serverNow = el.getAttribute("data-server-now") || "";
+    var key = deadline + "|" + serverNow;
+    if (el === clock.el && key === clock.key) return; // unchanged: keep its arrival time
+    clock.el = el;
+    clock.key = key;
+    clock.deadline = parseInt(deadline, 10);
+    clock.serverNow = parseInt(serverNow, 10);
+    clock.arrived = arrivalTime(initial);
+    clock.text = null;
+    tick();
+  }
+
+  function pad(n) {
+    return n < 10 ? "0" + n : String(n);
+  }
+
+  function tick() {
+    readClock(false);
+    var el = clock.el;
+    if (!el) return;
+    if (isNaN(clock.deadline) || isNaN(clock.serverNow)) {
+      el.classList.remove("urgent");
+      return;
+    }
+    // Remaining on the server's clock: deadline - (server now + time since it arrived).
+    var left = clock.deadline - clock.serverNow - (performance.now() - clock.arrived);
+    if (left < 0) left = 0;
+    var secs = Math.ceil(left / 1000);
+    var text = pad(Math.floor(secs / 60)) + ":" + pad(secs % 60);
+    if (text !== clock.text) {
+      clock.text = text;
+      el.textContent = text;
+    }
+    el.classList.toggle("urgent", left < URGENT_MS);
+  }
+
+  // --- Device settings (this browser only) -----------------------------------------
+
+  function stored(key) {
+    try {
+      return window.localStorage.getItem(key);
+    } catch (e) {
+      return null;
+    }
+  }
+
+  function store(key, value) {
+    try {
+      window.localStorage.setItem(key, value);
+    } catch (e) {
+      /* private mode or storage full: the setting lasts for this page only */
+    }
+  }
+
+  function applyDiceStyle() {
+    var body = document.body;
+    DICE_STYLES.forEach(function (style) {
+      body.classList.toggle("dice-" + style, style === settings.dice);
+    });
+  }
+
+  function readForm(form) {
+    var sound = form.elements.namedItem("sound");
+    var dice = form.elements.namedItem("dice_style");
+    if (sound) settings.sound = !!sound.checked;
+    if (dice && DICE_STYLES.indexOf(dice.value) >= 0) settings.dice = dice.value;
+  }
+
+  function initSettings() {
+    var sound = stored(KEYS.sound);
+    var dice = stored(KEYS.dice);
+    var form = byId("device-settings");
+    if (form) {
+      var box = form.elements.namedItem("sound");
+      var select = form.elements.namedItem("dice_style");
+      if (box && sound !== null) box.checked = sound === "1";
+      if (select && DICE_STYLES.indexOf(dice) >= 0) select.value = dice;
+      readForm(form);
+      form.addEventListener("change", function () {
+        var wasOn = settings.sound;
+        readForm(form);
+        store(KEYS.sound, settings.sound ? "1" : "0");
+        store(KEYS.dice, settings.dice);
+        applyDiceStyle();
+        if (settings.sound && !wasOn) playTone(); // also unlocks audio: this is a user gesture
+      });
+      form.addEventListener("submit", function (evt) {
+        evt.preventDefault(); // nothing goes to the server
+      });
+    } else {
+      if (sound !== null) settings.sound = sound === "1";
+      if (DICE_STYLES.indexOf(dice) >= 0) settings.dice = dice;
+    }
+    applyDiceStyle();
+  }
+
+  // --- Sound: a short tone, no audio files ---------------------------------------------
+
+  function audio() {
+    if (!audioCtx) {
+      var Ctx = window.AudioContext || window.webkitAudioContext;
+      if (!Ctx) return null;
+      try {
+        audioCtx = new Ctx();
+      } catch (e) {
+        return null;
+      }
+    }
+    if (audioCtx.state === "suspended" && audioCtx.resume) {
+      audioCtx.resume().catch(function () {});
+    }
+    return audioCtx;
+  }
+
+  function playTone() {
+    if (!settings.sound) return;
+    var ctx = audio();
+    if (!ctx) return;
+    var t = ctx.currentTime;
+    var osc = ctx.createOscillator();
+    var gain = ctx.createGain();
+    osc.type = "sine";
+    osc.frequency.setValueAtTime(880, t);
+    osc.frequency.exponentialRampToValueAtTime(660, t + 0.12);
+    gain.gain.setValueAtTime(0.0001, t);
+    gain.gain.exponentialRampToValueAtTime(0.2, t + 0.01);
+    gain.gain.exponentialRampToValueAtTime(0.0001, t + 0.18);
+    osc.connect(gain);
+    gain.connect(ctx.destination);
+    osc.start(t);
+    osc.stop(t + 0.2);
+  }
+
+  // Browsers start audio only from a user gesture: wake it on the first one.
+  function unlockAudio() {
+    if (settings.sound) audio();
+    if (audioCtx && audioCtx.state === "running") {
+      document.removeEventListener("pointerdown", unlockAudio, true);
+      document.removeEventListener("keydown", unlockAudio, true);
+    }
+  }
+  document.addEventListener("pointerdown", unlockAudio, true);
+  document.addEventListener("keydown", unlockAudio, true);
+
+  // --- Start -----------------------------------------------------------------------------
+
+  function init() {
+    initSettings();
+    var m = matchEl();
+    if (m && window.htmx && m.hasAttribute("ws-connect")) setStatus("connecting", "Connecting…");
+    readClock(true);
+    setInterval(tick, 250);
+    // htmx swaps outside the socket (a plain hx-get) also replace #clock.
+    document.addEventListener("htmx:afterSettle", function () {
+      readClock(false);
+    });
+  }
+
+  // A match page restored from the back/forward cache shows an old position.
+  window.addEventListener("pageshow", function (evt) {
+    if (evt.persisted && matchEl()) window.location.reload();
+  });
+
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", init);
+  } else {
+    init();
+  }
+})();

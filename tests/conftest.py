@@ -52,8 +52,19 @@ def live_server_url(daphne_server, transactional_db):
 
 
 @pytest.fixture
+def celery_beat(transactional_db):
+    """Celery beat (the deadline sweeper) as a real process."""
+    svc = services.start_celery_beat()
+    yield svc
+    svc.stop()
+
+
+@pytest.fixture
 def celery_worker(transactional_db):
     """A real Celery worker process on the test Redis and the test database."""
+    from config.celery import app
+
+    app.control.purge()  # tasks left by earlier tests name matches that are gone
     svc = services.start_celery_worker()
     yield svc
     svc.stop()

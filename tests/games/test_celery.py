@@ -1,0 +1,59 @@
+"""Turn deadlines and computer moves through a real Celery worker on the
+embedded Redis, against the test database; and the sweeper that catches a
+deadline whose worker was killed."""
+
+import signal
+import time
+
+import pytest
+
+from games.models import Match, Move
+from tests import services
+from tests.factories import ludo_state, make_match
+
+pytestmark = pytest.mark.slow
+
+
+def timeouts(match):
+    return list(Move.objects.filter(match=match, notation="timeout").values_list("seat", flat=True))
+
+
+def test_a_short_deadline_expires_the_turn(celery_worker):
+    match = make_match(seats=("human", "human"), state=ludo_state(), turn_seconds=2)
+    started = time.monotonic()
+    services.wait_for(lambda: timeouts(match), 2 + 10, what="the turn to expire")
+    assert time.monotonic() - started >= 1.5  # not before its deadline
+    m = Match.objects.get(pk=match.pk)
+    assert timeouts(match) == [0]
+    assert m.seats.get(index=0).missed_turns == 1
+    assert m.state["turn"] == 1 and m.deadline is not None
+
+
+def test_computers_move_through_the_worker(celery_worker):
+    match = make_match(seats=("human", "easy", "easy"), state=ludo_state(3, turn=1))
+    services.wait_for(
+        lambda: Move.objects.filter(match=match, actor="seat", seat=2).exists(), 20,
+        what="both computers to move",
+    )
+    m = Match.objects.get(pk=match.pk)
+    assert m.status == "active" and m.state["turn"] == 0 and m.deadline is not None
+
+
+def test_the_sweeper_expires_a_deadline_whose_worker_was_killed(celery_worker, celery_beat):
+    match = make_match(seats=("human", "human"), state=ludo_state(), turn_seconds=4)
+    deadline = Match.objects.get(pk=match.pk).deadline
+    services.wait_for(lambda: "games.tasks.expire_turn" in celery_worker.log(), 10,
+                      what="the worker to take the deadline task")
+    celery_worker.kill(signal.SIGKILL)
+    celery_worker.proc.wait(10)
+    replacement = services.start_celery_worker("celery-worker-2")
+    try:
+        services.wait_for(lambda: timeouts(match), 4 + 10, what="the sweeper to expire the turn")
+        from django.utils import timezone
+
+        assert timezone.now() >= deadline
+        time.sleep(2)  # a second sweep must not expire it again
+        assert timeouts(match) == [0]
+        assert "swept an overdue deadline" in replacement.log()
+    finally:
+        replacement.stop()

@@ -105,7 +105,8 @@ class TestPlay:
             actions.play_move(match.public_id, user, "roll", match.version)
         assert e.value.current == before.version
         after = Match.objects.get(pk=match.pk)
-        assert (after.version, after.state, after.ply_count) == (before.version, before.state, before.ply_count)
+        assert (after.version, after.state, after.ply_count) == (
+            before.version, before.state, before.ply_count)
 
     @pytest.mark.parametrize("notation", ["", "p9", "fly away", "timeout", "leave 1", "d6", "x" * 500, "p0"])
     def test_malformed_illegal_or_server_only_moves_are_refused(self, notation):
@@ -214,7 +215,8 @@ class TestDeadlines:
 @pytest.mark.django_db
 class TestLeaveAndFinish:
     def test_leaving_removes_the_pieces_and_the_last_player_wins(self):
-        match = make_match(seats=("human", "human", "human"), state=ludo_state(3, pieces=[[3, -1, -1, -1]] * 3))
+        state = ludo_state(3, pieces=[[3, -1, -1, -1]] * 3)
+        match = make_match(seats=("human", "human", "human"), state=state)
         users = {s.index: s.user for s in match.seats.all()}
         actions.leave_match(match.public_id, users[1])
         m = Match.objects.get(pk=match.pk)

@@ -43,10 +43,13 @@ def make_match(
     state: dict | None = None,
     seed: bytes = SEED,
     start: bool = True,
+    public_id: str | None = None,
     **options,
 ) -> Match:
     """A match with ``seats`` ("human" or a computer level per seat); humans
     are ``users`` in order (made if not given). Started unless ``start=False``.
+    ``public_id`` fixes the match id, and with the seed every chance outcome
+    (NOTES "Provably fair randomness"), so a browser test is repeatable.
     Extra keyword arguments go to ``actions.create_match``."""
     users = list(users or [])
     specs = []
@@ -57,6 +60,9 @@ def make_match(
         else:
             specs.append(actions.SeatSpec(computer_level=s))
     match = actions.create_match(kind, specs, state=state, seed=seed, **options)
+    if public_id is not None:
+        Match.objects.filter(pk=match.pk).update(public_id=public_id)
+        match.public_id = public_id
     if start:
         match = actions.start_match(match.public_id)
     return match

@@ -46,7 +46,6 @@
   var stopped = false; // refused by the server (4xxx): never reconnect
   var failures = 0; // closes since the last frame arrived
   var ourTimer = null;
-  var pendingVersion = null;
   var focusHome = null; // id of the element around the move form that had focus
   var settings = { sound: false, dice: "pips" };
   var audioCtx = null;
@@ -64,13 +63,6 @@
     var m = matchEl();
     var v = m ? parseInt(m.getAttribute("data-version"), 10) : NaN;
     return isNaN(v) ? -1 : v;
-  }
-
-  /** The frame's version (the data-version of #frame-version), or null. */
-  function frameVersion(text) {
-    var tag = /<[^>]*\bid="frame-version"[^>]*>/.exec(text);
-    var v = tag && /\bdata-version="(\d+)"/.exec(tag[0]);
-    return v ? parseInt(v[1], 10) : null;
   }
 
   /** Full-jitter exponential backoff in ms for the n-th retry, capped near 10 s. */
@@ -158,28 +150,77 @@
 
   // --- Frames: drop stale ones, then note the version ------------------------
 
+  // Frame kinds (data-kind on #frame-version): "snapshot" (the whole public
+  // position, replaces the move list), "update" (one change: appends its moves
+  // to the list), "seat" (this seat's controls), "error" (this socket only).
+  // Public and seat frames travel separately, so each keeps its own version.
+  var publicVersion = currentVersion();
+  var seatVersion = currentVersion();
+  var pending = null;
+  var openSocket = null;
+
+  /** Every #frame-version tag of a frame: [{v: int, kind: str}]. */
+  function frameTags(text) {
+    var re = /<[^>]*\bid="frame-version"[^>]*>/g;
+    var tags = [];
+    var m;
+    while ((m = re.exec(text))) {
+      var v = /\bdata-version="(\d+)"/.exec(m[0]);
+      var k = /\bdata-kind="(\w+)"/.exec(m[0]);
+      if (v) tags.push({ v: parseInt(v[1], 10), kind: k ? k[1] : "update" });
+    }
+    return tags;
+  }
+
+  document.addEventListener("htmx:wsOpen", function (evt) {
+    openSocket = evt.detail && evt.detail.socketWrapper;
+  });
+
   document.addEventListener("htmx:wsBeforeMessage", function (evt) {
     var text = evt.detail && evt.detail.message;
-    pendingVersion = null;
+    pending = null;
     if (typeof text !== "string") return;
-    var v = frameVersion(text);
-    // An error frame is for this socket only; show it even if it names an older version.
-    if (v !== null && v < currentVersion() && text.indexOf('id="match-error"') < 0) {
-      evt.preventDefault();
-      return;
+    var tags = frameTags(text);
+    if (!tags.length) return;
+    var next = { pub: null, seat: null, sync: false };
+    for (var i = 0; i < tags.length; i++) {
+      var t = tags[i];
+      if (t.kind === "error") {
+        // An error frame is for this socket only; show it whatever version it names.
+        rememberFocus();
+        return;
+      }
+      if (t.kind === "snapshot") {
+        if (t.v < publicVersion) { evt.preventDefault(); return; }
+        next.pub = t.v;
+      } else if (t.kind === "seat") {
+        if (t.v < seatVersion) { evt.preventDefault(); return; }
+        next.seat = t.v;
+      } else {
+        // An update appends its moves: apply each version once, in order.
+        if (t.v <= publicVersion) { evt.preventDefault(); return; }
+        if (t.v > publicVersion + 1) next.sync = true; // a frame went missing
+        next.pub = t.v;
+      }
     }
-    pendingVersion = v;
+    pending = next;
     rememberFocus();
   });
 
   document.addEventListener("htmx:wsAfterMessage", function () {
     failures = 0;
     var previous = currentVersion();
-    if (pendingVersion !== null && pendingVersion > previous) {
-      matchEl().setAttribute("data-version", String(pendingVersion));
-      if (previous >= 0) playTone();
+    if (pending) {
+      if (pending.pub !== null) publicVersion = Math.max(publicVersion, pending.pub);
+      if (pending.seat !== null) seatVersion = Math.max(seatVersion, pending.seat);
+      var now = Math.max(publicVersion, seatVersion);
+      if (now > previous) {
+        matchEl().setAttribute("data-version", String(now));
+        if (previous >= 0) playTone();
+      }
+      if (pending.sync && openSocket) openSocket.send(JSON.stringify({ type: "sync" }));
     }
-    pendingVersion = null;
+    pending = null;
     releaseForms();
     readClock(false);
     restoreFocus();

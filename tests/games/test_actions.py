@@ -323,3 +323,46 @@ class TestRaces:
         assert sum(1 for r in results if isinstance(r, Match)) == 1
         assert m.version == match.version + 1
         assert sorted(s.rank for s in m.seats.all()) == [1, 2]
+
+
+@pytest.mark.django_db
+def test_a_whole_match_of_computers_and_timeouts_rebuilds_from_its_record_and_verifies(monkeypatch):
+    """Start state + record (server events and chance included) rebuild the final
+    state, and every chance outcome checks out against the revealed seed."""
+    from games import tasks
+    from games.engine import get_rules
+
+    monkeypatch.setattr(actions, "_schedule_computer", lambda match, version: None)
+    monkeypatch.setattr(actions, "_schedule_deadline", lambda *a: None)
+    match = make_match(seats=("human", "easy", "normal", "normal"), state=None, start=True)
+    rules = get_rules("ludo")
+    human = match.seats.get(index=0).user
+    human_decisions = 0
+    for _ in range(20000):
+        m = Match.objects.get(pk=match.pk)
+        if m.status != "active":
+            break
+        if m.deadline is None:
+            tasks.computer_move(m.public_id, m.version)
+            continue
+        human_decisions += 1
+        if human_decisions % 5 == 0:  # now and then the human lets the clock run out
+            Match.objects.filter(pk=m.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+            actions.expire_turn(m.public_id, m.version)
+        else:
+            legal = rules.legal_moves(rules.load(m.state))
+            actions.play_move(m.public_id, human, str(legal[-1]), m.version)
+    m = Match.objects.get(pk=match.pk)
+    assert m.status == "finished"
+    assert Move.objects.filter(match=m, notation="timeout").exists()
+    record = list(Move.objects.filter(match=m).order_by("ply").values_list("notation", flat=True))
+    state = rules.load(m.start_state)
+    for notation in record:
+        state = rules.play(state, notation)
+    assert rules.dump(state) == m.state
+    report = fair.verify_record("ludo", m.revealed_seed, m.public_id, m.start_state, record, m.seed_hash)
+    assert report.ok and report.chance_steps == Move.objects.filter(match=m, actor="chance").count()
+    tampered = list(record)
+    die_at = next(i for i, n in enumerate(record) if n.startswith("d"))
+    tampered[die_at] = "d6" if record[die_at] != "d6" else "d1"
+    assert not fair.verify_record("ludo", m.revealed_seed, m.public_id, m.start_state, tampered).ok

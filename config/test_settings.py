@@ -1,6 +1,6 @@
 """Settings for the test suite: never the development database or Redis.
 
-The tests start their own embedded redis-server on ``var/test/redis.sock``
+The tests start their own embedded redis-server on ``var/test/run-<pid>/redis.sock``
 unless ``REDIS_URL`` is set (then they use that server, with their own
 channel prefix and Celery queue, so a development worker never takes a test
 task). The SQLite test database is a file, so the daphne and Celery processes
@@ -8,6 +8,7 @@ that the tests start can share it.
 """
 
 import os
+from pathlib import Path
 
 os.environ.setdefault("SECRET_KEY", "test-" + "k3y-" * 14)
 os.environ.setdefault("DEBUG", "0")
@@ -22,7 +23,12 @@ os.environ.setdefault("PARLOUR_SWEEP_SECONDS", "1")
 from .settings import *  # noqa: E402,F403
 from .settings import DATABASES, VAR_DIR, _celery_url  # noqa: E402
 
-TEST_VAR_DIR = VAR_DIR / "test"
+# One folder per test session (its children inherit it), so two sessions in
+# one checkout never share a database file or a Redis socket.
+if not os.environ.get("PARLOUR_TEST_RUN_DIR"):
+    os.environ["PARLOUR_TEST_RUN_DIR"] = str(VAR_DIR / "test" / f"run-{os.getpid()}")
+TEST_VAR_DIR = Path(os.environ["PARLOUR_TEST_RUN_DIR"])
+TEST_VAR_DIR.mkdir(parents=True, exist_ok=True)
 EMBEDDED_REDIS_SOCKET = TEST_VAR_DIR / "redis.sock"
 if not os.environ.get("PARLOUR_TEST_REDIS_URL"):
     # The session fixture starts this server (or points it at $REDIS_URL).

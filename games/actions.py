@@ -30,6 +30,9 @@ from games.models import Match, Move, Seat
 log = logging.getLogger(__name__)
 
 
+#: The most plies one player action may hold (a Rondo turn: 5 placements + draw).
+MAX_PLIES_PER_ACTION = 12
+
 # -- errors ------------------------------------------------------------------
 
 
@@ -98,6 +101,7 @@ def create_match(
     computer_speed: str = "normal",
     turn_seconds: int | None = None,
     idle_limit: int = 3,
+    theme: str = "plain",
     state: dict | None = None,
     seed: bytes | None = None,
 ) -> Match:
@@ -128,6 +132,7 @@ def create_match(
             computer_speed=computer_speed,
             turn_seconds=turn_seconds or settings.PARLOUR_TURN_SECONDS[kind],
             idle_limit=idle_limit,
+            theme=theme,
             start_state=dumped,
             state=dumped,
             seed=seed.hex(),
@@ -163,8 +168,12 @@ def start_match(public_id: str) -> Match:
 # -- players' moves ----------------------------------------------------------
 
 
-def play_move(public_id: str, user, notation: str, version: int | str | None) -> Match:
+def play_move(public_id: str, user, notation: str | list[str], version: int | str | None) -> Match:
     """Play ``notation`` for ``user``'s seat, made against ``version``.
+
+    ``notation`` may be a list: a turn of several plies by the same seat (a
+    Rondo chain), applied in order in one transaction, all or nothing (at most
+    MAX_PLIES_PER_ACTION).
 
     Raises ``MatchNotFound``, ``StaleVersion`` (old or missing version: the
     caller should show the current position), ``NotAllowed`` (no seat, the
@@ -181,10 +190,13 @@ def play_move(public_id: str, user, notation: str, version: int | str | None) ->
         if seat.status != Seat.Status.PLAYING:
             raise NotAllowed("You have left this match.")
         change = _Change(match)
-        if change.to_move != seat.index:
-            raise NotYourTurn("It is not your turn.")
-        move = change.parse_legal(notation)
-        change.apply(move, Move.Actor.SEAT, seat.index)
+        notations = notation if isinstance(notation, list) else [notation]
+        if not 1 <= len(notations) <= MAX_PLIES_PER_ACTION:
+            raise BadMove(f"Send between 1 and {MAX_PLIES_PER_ACTION} moves at once.")
+        for text in notations:
+            if change.to_move != seat.index:
+                raise NotYourTurn("It is not your turn.")
+            change.apply(change.parse_legal(text), Move.Actor.SEAT, seat.index)
         change.seat(seat.index).missed_turns = 0
         change.advance()
         change.save()

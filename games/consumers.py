@@ -5,7 +5,8 @@ one transaction); a broadcast costs no query and no render here: the
 consumer forwards the frames push.py rendered once per audience.
 
 Client -> server: JSON objects as htmx's ws-send makes them, e.g.
-``{"move": "p2", "version": "17", "HEADERS": {...}}``, or
+``{"move": "p2", "version": "17", "HEADERS": {...}}`` (``"moves": [...]``
+for a turn of several plies), or
 ``{"type": "sync"}`` to ask for the current position. Server -> client: HTML
 frames of htmx out-of-band elements, each with ``#frame-version``.
 
@@ -83,7 +84,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         if not isinstance(data, dict):
             await self.send_error("Messages are JSON objects.")
             return
-        kind = data.get("type") or ("move" if "move" in data else None)
+        kind = data.get("type") or ("move" if "move" in data or "moves" in data else None)
         if kind == "sync":
             await self.send_snapshot()
             return
@@ -93,8 +94,10 @@ class MatchConsumer(AsyncWebsocketConsumer):
         if self.seat_index is None:
             await self.send_error("You are watching this match; only its players can move.")
             return
-        notation, version = data.get("move"), data.get("version")
-        if not isinstance(notation, str) or not isinstance(version, (str, int)):
+        notation, version = data.get("moves", data.get("move")), data.get("version")
+        if isinstance(notation, list) and not all(isinstance(n, str) for n in notation):
+            notation = None
+        if not isinstance(notation, (str, list)) or not isinstance(version, (str, int)):
             await self.send_error("A move needs a move and a version.")
             return
         error = await database_sync_to_async(_play)(self.public_id, self.user, notation, version)
@@ -136,7 +139,7 @@ def _play(public_id: str, user, notation: str, version) -> tuple[str, bool] | No
     except actions.StaleVersion as e:
         return e.message, True
     except actions.ActionError as e:
-        log.info("ws %s: refused %r: %s", public_id, notation[:64], e.code)
+        log.info("ws %s: refused a move: %s", public_id, e.code)
         return e.message, False
     return None
 

@@ -101,7 +101,8 @@ def seat_frame(match: Match, seat, state=None, request=None, page: bool = False)
     return render_to_string(
         "games/match_parts.html#" + ("controls" if page else "seat_frame"),
         {"match": match, "seat": seat, "seat_view": view, "my_turn": my_turn,
-         "legal": view.get("moves", []) if my_turn else [], "frame_kind": "seat"},
+         "legal": view.get("moves", []) if my_turn else [], "frame_kind": "seat",
+         "controls_template": f"games/{match.kind}/controls.html"},
         request=request,
     )
 

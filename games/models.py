@@ -66,6 +66,9 @@ class Match(models.Model):
     computer_speed = models.CharField(
         max_length=8, choices=ComputerSpeed.choices, default=ComputerSpeed.NORMAL
     )
+    theme = models.CharField(
+        max_length=32, default="plain", help_text="Cosmetic board theme (NOTES \"Board themes\")."
+    )
     turn_seconds = models.PositiveIntegerField(default=60, help_text="Seconds per decision.")
     idle_limit = models.PositiveSmallIntegerField(
         default=3, help_text="Missed turns in a row that count as leaving."

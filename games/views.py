@@ -82,7 +82,8 @@ def _act(request, public_id, action, *args):
 @login_required
 @require_POST
 def match_move(request, public_id):
-    return _act(request, public_id, actions.play_move, request.POST.get("move", ""),
+    moves = request.POST.getlist("move")
+    return _act(request, public_id, actions.play_move, moves if len(moves) > 1 else (moves or [""])[0],
                 request.POST.get("version"))
 
 

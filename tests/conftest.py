@@ -23,7 +23,7 @@ hsettings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.g
 
 @pytest.fixture(scope="session", autouse=True)
 def redis_server():
-    """The test Redis: the embedded server on var/test/redis.sock, or $REDIS_URL."""
+    """The test Redis: the embedded server on var/test/run-<pid>/redis.sock, or $REDIS_URL."""
     from config import embedded_redis
 
     if os.environ.get("REDIS_URL"):
@@ -34,6 +34,15 @@ def redis_server():
     yield settings.REDIS_URL
     proc.terminate()
     proc.wait(10)
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """Remove this session's folder (test database, Redis socket, service logs)
+    when everything passed; keep it to read the logs otherwise."""
+    import shutil
+
+    if exitstatus == 0 and getattr(settings, "TEST_VAR_DIR", None):
+        shutil.rmtree(settings.TEST_VAR_DIR, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")

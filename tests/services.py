@@ -18,7 +18,7 @@ from pathlib import Path
 from django.db import connection
 
 ROOT = Path(__file__).resolve().parent.parent
-LOG_DIR = ROOT / "var" / "test" / "logs"
+LOG_DIR = Path(os.environ.get("PARLOUR_TEST_RUN_DIR", ROOT / "var" / "test")) / "logs"
 
 
 def free_port() -> int:

@@ -145,6 +145,19 @@ class TestPlay:
         if die != 6:
             assert rows[2] == ("server", 0, "p0")
 
+    def test_several_plies_in_one_action_apply_all_or_nothing(self):
+        state = ludo_state(pieces=[[5, 9, -1, -1], [-1] * 4], autoplay_forced=False)
+        match = make_match(seats=("human", "human"), state=state)
+        user = match.seats.get(index=0).user
+        with pytest.raises(actions.NotYourTurn):  # after a roll the die is the chance step's
+            actions.play_move(match.public_id, user, ["roll", "roll"], match.version)
+        assert Match.objects.get(pk=match.pk).version == match.version
+        assert not Move.objects.filter(match=match).exists()
+        with pytest.raises(actions.BadMove):
+            actions.play_move(match.public_id, user, ["roll"] * 13, match.version)
+        after = actions.play_move(match.public_id, user, ["roll"], match.version)
+        assert after.version == match.version + 1
+
     def test_computer_move_after_a_human_moved_is_a_no_op(self):
         match = make_match(seats=("human", "human"), state=ludo_state())
         old = match.version

@@ -1,0 +1,3 @@
+"""Ranked queues."""
+
+__all__: list[str] = []

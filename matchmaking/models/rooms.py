@@ -1,0 +1,3 @@
+"""Private rooms, their members and invites."""
+
+__all__: list[str] = []

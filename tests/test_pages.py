@@ -50,3 +50,13 @@ def test_unknown_url_is_a_404_page(client):
 
 def test_admin_login_page(client):
     assert client.get("/admin/login/").status_code == 200
+
+
+def test_security_headers_and_a_content_security_policy(client):
+    resp = client.get("/")
+    csp = resp["Content-Security-Policy"]
+    assert "script-src 'self'" in csp and "unsafe-inline" not in csp and "unsafe-eval" not in csp
+    assert "frame-ancestors 'none'" in csp
+    assert resp["X-Content-Type-Options"] == "nosniff"
+    assert resp["X-Frame-Options"] == "DENY"
+    assert resp["Referrer-Policy"] == "same-origin"

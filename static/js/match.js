@@ -226,6 +226,19 @@
     restoreFocus();
   });
 
+  // Forms that ask first (leaving a match) carry the question in data-confirm.
+  document.addEventListener(
+    "submit",
+    function (evt) {
+      var q = evt.target && evt.target.getAttribute && evt.target.getAttribute("data-confirm");
+      if (q && !window.confirm(q)) {
+        evt.preventDefault();
+        evt.stopPropagation();
+      }
+    },
+    true
+  );
+
   // --- Move forms --------------------------------------------------------------
 
   function isMoveForm(el) {

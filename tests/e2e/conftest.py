@@ -32,3 +32,12 @@ def browser_type_launch_args(browser_type_launch_args):
     if path:
         args["executable_path"] = path
     return args
+
+
+@pytest.fixture
+def csp_violations(page):
+    """Console messages in which Chromium reports a Content-Security-Policy
+    violation on ``page`` (the test asserts there are none)."""
+    found = []
+    page.on("console", lambda msg: found.append(msg.text) if "Content Security Policy" in msg.text else None)
+    return found

@@ -35,7 +35,7 @@ def screenshots(tmp_path_factory):
 
 
 def test_one_person_plays_three_fast_computers_to_the_result(page, live_server_url, celery_worker,
-                                                              screenshots):
+                                                              screenshots, csp_violations):
     # Seat 0 is one step from home with three pieces home; the computers are in base.
     state = ludo_state(4, pieces=[[56, 56, 56, 53], [-1] * 4, [-1] * 4, [-1] * 4])
     # With the test seed and this id the human first rolls 4 (no move), so the
@@ -68,6 +68,7 @@ def test_one_person_plays_three_fast_computers_to_the_result(page, live_server_u
     assert sorted(ranks.values()).count(1) == 1
     expect(status).to_contain_text(m.seed)
     assert Move.objects.filter(match=m, actor="seat", seat__in=[1, 2, 3]).exists()
+    assert csp_violations == []
 
 
 def test_two_people_see_each_others_moves_live_and_reload_resumes(browser, live_server_url):

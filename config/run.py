@@ -30,7 +30,8 @@ def main() -> int:
         manager.add_process("redis", shlex.join(embedded_redis.command(sock)), env=env)
     beat_file = settings.VAR_DIR / "run" / "celerybeat-schedule"
     manager.add_process("web", f"{py} -m daphne -b {host} -p {port} config.asgi:application", env=env)
-    manager.add_process("worker", f"{py} -m celery -A config worker -l info -c 2", env=env)
+    queues = f"{settings.CELERY_TASK_DEFAULT_QUEUE},{settings.PARLOUR_LIVE_QUEUE}"
+    manager.add_process("worker", f"{py} -m celery -A config worker -l info -c 2 -Q {queues}", env=env)
     manager.add_process("beat", f"{py} -m celery -A config beat -l info -s {beat_file}", env=env)
     print(f"\n  Parlour is starting at http://{host}:{port}/  (Ctrl-C stops everything)\n", flush=True)
     manager.loop()

@@ -7,6 +7,7 @@ on a unix socket under ``var/run/`` (started by ``make run``).
 """
 
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 import environ
 from django.core.exceptions import ImproperlyConfigured
@@ -105,8 +106,15 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         }
     )
 else:
-    # No persistent connections under ASGI: each request/consumer call closes its own.
+    # No persistent connections under ASGI; DATABASE_POOL=1 turns on Django's
+    # connection pool for psycopg 3 instead (the production layout does).
     DATABASES["default"]["CONN_MAX_AGE"] = 0
+    if env.bool("DATABASE_POOL", default=False):
+        DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+            "min_size": env.int("DATABASE_POOL_MIN", default=2),
+            "max_size": env.int("DATABASE_POOL_MAX", default=10),
+            "timeout": 10,
+        }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Redis: channel layer and Celery broker ---------------------------------
@@ -116,11 +124,14 @@ EMBEDDED_REDIS_SOCKET = VAR_DIR / "run" / "redis.sock"
 REDIS_URL = env.str("REDIS_URL", default="") or f"unix://{EMBEDDED_REDIS_SOCKET}"
 
 
-def _celery_url(redis_url: str) -> str:
-    """Kombu names a unix-socket Redis ``redis+socket://``; redis-py names it ``unix://``."""
-    if redis_url.startswith("unix://"):
-        return "redis+socket://" + redis_url.removeprefix("unix://")
-    return redis_url
+def _celery_url(redis_url: str, db: int = 1) -> str:
+    """The broker URL for Redis database ``db`` of the server at ``redis_url``
+    (the channel layer uses the database ``redis_url`` names, 0 by default).
+    Kombu names a unix-socket Redis ``redis+socket://``; redis-py ``unix://``."""
+    parts = urlsplit(redis_url)
+    if parts.scheme == "unix":
+        return f"redis+socket://{parts.path}?virtual_host={db}"
+    return urlunsplit((parts.scheme, parts.netloc, f"/{db}", parts.query, ""))
 
 
 CHANNEL_LAYERS = {
@@ -131,6 +142,11 @@ CHANNEL_LAYERS = {
 }
 
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="") or _celery_url(REDIS_URL)
+# Turn deadlines and computer moves have a queue of their own, so slow work
+# (pairing waves, housekeeping) never delays a clock. Workers take both.
+CELERY_TASK_DEFAULT_QUEUE = "parlour"
+PARLOUR_LIVE_QUEUE = "parlour-live"
+CELERY_TASK_ROUTES = {"games.tasks.*": {"queue": PARLOUR_LIVE_QUEUE}}
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True

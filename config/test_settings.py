@@ -44,6 +44,8 @@ CHANNEL_LAYERS = {
 }
 CELERY_BROKER_URL = _celery_url(REDIS_URL)
 CELERY_TASK_DEFAULT_QUEUE = "parlour-test"
+PARLOUR_LIVE_QUEUE = "parlour-test-live"
+CELERY_TASK_ROUTES = {"games.tasks.*": {"queue": PARLOUR_LIVE_QUEUE}}
 
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["TEST"] = {"NAME": str(TEST_VAR_DIR / "test.sqlite3")}

@@ -73,7 +73,10 @@ def celery_worker(transactional_db):
     """A real Celery worker process on the test Redis and the test database."""
     from config.celery import app
 
-    app.control.purge()  # tasks left by earlier tests name matches that are gone
+    # Tasks left by earlier tests name matches that are gone: start empty.
+    with app.connection_for_write() as conn:
+        for queue in (settings.CELERY_TASK_DEFAULT_QUEUE, settings.PARLOUR_LIVE_QUEUE):
+            conn.default_channel.queue_purge(queue)
     svc = services.start_celery_worker()
     yield svc
     svc.stop()

@@ -136,7 +136,8 @@ def start_celery_worker(name: str = "celery-worker", concurrency: int = 1, **env
     svc = Service(
         name,
         [sys.executable, "-m", "celery", "-A", "config", "worker", "-l", "info",
-         "-c", str(concurrency), "-Q", settings.CELERY_TASK_DEFAULT_QUEUE,
+         "-c", str(concurrency), "-Q",
+         f"{settings.CELERY_TASK_DEFAULT_QUEUE},{settings.PARLOUR_LIVE_QUEUE}",
          "-n", f"{name}-{os.getpid()}@%h", "--without-gossip", "--without-mingle"],
         service_env(**env),
     )

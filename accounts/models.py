@@ -1,8 +1,11 @@
 """Users and their public profiles. This app's models know no other app."""
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractUser, UserManager
 from django.db import models
 from django.db.models.functions import Lower
+
+from accounts import elo
 
 
 class User(AbstractUser):
@@ -21,3 +24,37 @@ class User(AbstractUser):
 
     def __str__(self):
         return self.username
+
+
+class Rating(models.Model):
+    """A user's current Elo rating in one game kind (issue 5 "Elo").
+
+    ``kind`` is the game kind string ("ludo", "roundabout", "rondo"); this app
+    knows no other app, so it is a plain string here. ``rating`` and ``peak``
+    are rating points, unrounded (round only for display). Only
+    ``games.rating`` changes these rows, in the match's finishing transaction.
+    """
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings")
+    kind = models.CharField(max_length=16)
+    rating = models.FloatField(default=elo.INITIAL_RATING)
+    games = models.PositiveIntegerField("rated games played", default=0)
+    peak = models.FloatField(default=elo.INITIAL_RATING)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "kind"], name="rating_unique_user_kind")]
+        indexes = [models.Index(fields=["kind", "-rating"], name="rating_leaderboard")]
+
+    def __str__(self):
+        return f"{self.user} {self.kind} {self.display}"
+
+    @property
+    def provisional(self) -> bool:
+        """Fewer than 20 rated games (K = 40, shown with a "?")."""
+        return elo.is_provisional(self.games)
+
+    @property
+    def display(self) -> str:
+        """The rating rounded, "1500?" while provisional."""
+        return elo.display(self.rating, self.games)

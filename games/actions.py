@@ -501,6 +501,11 @@ class _Change:
             for index, rank in enumerate(ranks):
                 self.seat(index).rank = rank
         self.after_commit.clear()  # no deadline or computer move for an ended match
+        if status == Match.Status.FINISHED and match.rated:
+            from games.rating import rate_match
+
+            # In this transaction: the result and the ratings commit together.
+            rate_match(match, self.seats.values())
 
     def save(self) -> None:
         """Write it all, guarded by the version read; effects after commit."""

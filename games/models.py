@@ -185,3 +185,28 @@ class Move(models.Model):
 
     def __str__(self):
         return f"{self.match} ply {self.ply}: {self.notation}"
+
+
+class RatingChange(models.Model):
+    """One player's Elo change from one rated match (issue 5 "Elo"): recorded
+    beside the match, exactly once per (match, user). ``before``, ``after`` and
+    ``delta`` are rating points, unrounded. Written only by ``games.rating``."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rating_changes")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes"
+    )
+    kind = models.CharField(max_length=16, choices=GameKind.choices)
+    before = models.FloatField()
+    after = models.FloatField()
+    delta = models.FloatField()
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["match", "user"], name="rating_change_unique_match_user")
+        ]
+        indexes = [models.Index(fields=["user", "kind", "created"], name="rating_change_user_kind")]
+
+    def __str__(self):
+        return f"{self.user} {self.kind} {self.before:.0f} -> {self.after:.0f} ({self.match})"

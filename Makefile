@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 PYTEST_ARGS ?=
 export PYTHON
 
-.PHONY: install run test lint migrate bench-engine bench-bots bench-live clean
+.PHONY: install run cluster test lint migrate bench-engine bench-bots bench-live clean
 
 $(PY):
 	@py="$$(scripts/find-python)" && echo "Using $$py" && "$$py" -m venv $(VENV)
@@ -20,13 +20,16 @@ $(STAMP): $(PY) pyproject.toml
 
 install: $(STAMP)
 
-migrate run: export DEBUG ?= 1
+migrate run cluster: export DEBUG ?= 1
 
 migrate: install
 	$(PY) manage.py migrate --noinput
 
 run: migrate
 	$(PY) -m config.run
+
+cluster: migrate
+	$(PY) -m config.cluster
 
 test: install
 	@$(PY) -m config.browser_check || $(PY) -m playwright install chromium || true

@@ -28,7 +28,7 @@ from .board import (
     SEAT_COLOURS,
 )
 from .moves import LEAVE, TIMEOUT, LudoMove, parse_move
-from .state import LudoState, initial, make, next_seat
+from .state import LudoState, advance, initial, next_seat
 
 CELL_OF = tuple(tuple((13 * c + p) % 52 for p in range(RING_LAST + 1)) for c in range(4))
 
@@ -122,19 +122,7 @@ class LudoRules(Rules):
             if phase == "move":
                 return self._move_piece(state, move.value)
             if phase == "roll":
-                return make(
-                    state.players,
-                    "die",
-                    state.turn,
-                    state.die,
-                    state.sixes,
-                    state.pieces,
-                    state.left,
-                    -1,
-                    "",
-                    state.chance_count,
-                    state.autoplay_forced,
-                )
+                return advance(state, "die", state.turn, state.die, state.sixes)
             return self._started(state, move.value)
         if move.kind == "leave":
             return self._leave(state, move.value)
@@ -167,19 +155,7 @@ class LudoRules(Rules):
         # NOTES "Seats and colours": if the drawn seat has left, the next remaining seat starts.
         if seat in state.left:
             seat = next_seat(seat, state.players, state.left)
-        return make(
-            state.players,
-            "roll",
-            seat,
-            0,
-            0,
-            state.pieces,
-            state.left,
-            -1,
-            "",
-            state.chance_count + 1,
-            state.autoplay_forced,
-        )
+        return advance(state, "roll", seat, 0, 0, k=state.chance_count + 1)
 
     def _rolled(self, state: LudoState, die: int) -> LudoState:
         """Rules 8 and 10: a third six forfeits the roll; no move passes the
@@ -188,61 +164,13 @@ class LudoRules(Rules):
         seat = state.turn
         sixes = state.sixes + 1 if die == 6 else 0
         if sixes == 3:
-            return make(
-                state.players,
-                "roll",
-                next_seat(seat, state.players, state.left),
-                die,
-                0,
-                state.pieces,
-                state.left,
-                -1,
-                "",
-                k,
-                state.autoplay_forced,
-            )
-        nxt = make(
-            state.players,
-            "move",
-            seat,
-            die,
-            sixes,
-            state.pieces,
-            state.left,
-            -1,
-            "",
-            k,
-            state.autoplay_forced,
-        )
+            return advance(state, "roll", next_seat(seat, state.players, state.left), die, 0, k=k)
+        nxt = advance(state, "move", seat, die, sixes, k=k)
         if nxt.legal:
             return nxt
         if die == 6:
-            return make(
-                state.players,
-                "roll",
-                seat,
-                die,
-                sixes,
-                state.pieces,
-                state.left,
-                -1,
-                "",
-                k,
-                state.autoplay_forced,
-            )
-        return make(
-            state.players,
-            "roll",
-            next_seat(seat, state.players, state.left),
-            die,
-            0,
-            state.pieces,
-            state.left,
-            -1,
-            "",
-            k,
-            state.autoplay_forced,
-        )
+            return advance(state, "roll", seat, die, sixes, k=k)
+        return advance(state, "roll", next_seat(seat, state.players, state.left), die, 0, k=k)
 
     def _move_piece(self, state: LudoState, piece: int) -> LudoState:
         """Rules 2-9: enter on a 6, exact roll home, capture on unsafe ring
@@ -260,10 +188,8 @@ class LudoRules(Rules):
             cell = CELL_OF[colours[seat]][to]
             if cell not in SAFE_CELLS:
                 for other in range(players):
-                    if other == seat:
-                        continue
                     q = RING_PROGRESS[colours[other]][cell]
-                    if q is None:
+                    if other == seat or q is None:
                         continue
                     b = PIECES_PER_SEAT * other
                     for j in range(b, b + PIECES_PER_SEAT):
@@ -272,64 +198,16 @@ class LudoRules(Rules):
         elif to == HOME:
             b = PIECES_PER_SEAT * seat
             if pieces[b] == pieces[b + 1] == pieces[b + 2] == pieces[b + 3] == HOME:
-                return make(
-                    players,
-                    "over",
-                    -1,
-                    die,
-                    0,
-                    tuple(pieces),
-                    state.left,
-                    seat,
-                    "finished",
-                    state.chance_count,
-                    state.autoplay_forced,
-                )
+                return advance(state, "over", -1, die, 0, tuple(pieces), winner=seat, reason="finished")
         if die == 6:
-            return make(
-                players,
-                "roll",
-                seat,
-                die,
-                state.sixes,
-                tuple(pieces),
-                state.left,
-                -1,
-                "",
-                state.chance_count,
-                state.autoplay_forced,
-            )
-        return make(
-            players,
-            "roll",
-            next_seat(seat, players, state.left),
-            die,
-            0,
-            tuple(pieces),
-            state.left,
-            -1,
-            "",
-            state.chance_count,
-            state.autoplay_forced,
-        )
+            return advance(state, "roll", seat, die, state.sixes, tuple(pieces))
+        return advance(state, "roll", next_seat(seat, players, state.left), die, 0, tuple(pieces))
 
     def _timeout(self, state: LudoState) -> LudoState:
         """Rule 12: a missed roll or piece choice ends the turn; earlier moves stay."""
         if state.phase not in ("roll", "move"):
             raise IllegalMoveError(f"timeout is not possible here: {self._no_seat(state)}")
-        return make(
-            state.players,
-            "roll",
-            next_seat(state.turn, state.players, state.left),
-            state.die,
-            0,
-            state.pieces,
-            state.left,
-            -1,
-            "",
-            state.chance_count,
-            state.autoplay_forced,
-        )
+        return advance(state, "roll", next_seat(state.turn, state.players, state.left), state.die, 0)
 
     def _leave(self, state: LudoState, seat: int) -> LudoState:
         """NOTES "Leaving": the leaver's pieces leave the board; if it was that
@@ -347,19 +225,15 @@ class LudoRules(Rules):
         pieces = list(state.pieces)
         pieces[PIECES_PER_SEAT * seat : PIECES_PER_SEAT * (seat + 1)] = [BASE] * PIECES_PER_SEAT
         pieces = tuple(pieces)
-        k, auto = state.chance_count, state.autoplay_forced
         remaining = [s for s in range(players) if s not in left]
         if len(remaining) == 1:
-            return make(
-                players, "over", -1, state.die, 0, pieces, left, remaining[0], "last_player_standing", k, auto
-            )
+            return advance(state, "over", -1, state.die, 0, pieces, left, winner=remaining[0],
+                           reason="last_player_standing")  # fmt: skip
         if state.phase == "start":
-            return make(players, "start", -1, 0, 0, pieces, left, -1, "", k, auto)
+            return advance(state, "start", -1, 0, 0, pieces, left)
         if seat == state.turn:
-            return make(
-                players, "roll", next_seat(seat, players, left), state.die, 0, pieces, left, -1, "", k, auto
-            )
-        return make(players, state.phase, state.turn, state.die, state.sixes, pieces, left, -1, "", k, auto)
+            return advance(state, "roll", next_seat(seat, players, left), state.die, 0, pieces, left)
+        return advance(state, state.phase, state.turn, state.die, state.sixes, pieces, left)
 
     @staticmethod
     def _no_seat(state: LudoState) -> str:

@@ -112,6 +112,30 @@ def make(players, phase, turn, die, sixes, pieces, left, winner, reason, k, auto
     return LudoState(players, "over", -1, die, 0, pieces, left, winner, reason, k, autoplay, None, ())
 
 
+def advance(
+    state: LudoState,
+    phase: str,
+    turn: int,
+    die: int,
+    sixes: int,
+    pieces=None,
+    left=None,
+    k=None,
+    winner: int = -1,
+    reason: str = "",
+) -> LudoState:
+    """The state after ``state`` with these fields changed; ``pieces``,
+    ``left`` and the chance count ``k`` stay as they were unless given."""
+    return make(
+        state.players, phase, turn, die, sixes,
+        state.pieces if pieces is None else pieces,
+        state.left if left is None else left,
+        winner, reason,
+        state.chance_count if k is None else k,
+        state.autoplay_forced,
+    )  # fmt: skip
+
+
 def initial(players: int, autoplay: bool) -> LudoState:
     """A new match: all pieces in base, the starting seat not yet drawn."""
     return make(players, "start", -1, 0, 0, (BASE,) * (PIECES_PER_SEAT * players), (), -1, "", 0, autoplay)

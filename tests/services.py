@@ -105,9 +105,10 @@ def wait_for(predicate, timeout: float, interval: float = 0.1, what: str = "cond
         time.sleep(interval)
 
 
-def start_daphne(name: str = "daphne", **env) -> tuple[Service, str]:
-    """Start daphne serving config.asgi on a free port; returns (service, base URL)."""
-    port = free_port()
+def start_daphne(name: str = "daphne", port: int | None = None, **env) -> tuple[Service, str]:
+    """Start daphne serving config.asgi on ``port`` (default: a free one);
+    returns (service, base URL) once /healthz answers 200."""
+    port = port or free_port()
     svc = Service(
         name,
         [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
@@ -155,3 +156,59 @@ def start_celery_beat(name: str = "celery-beat", **env) -> Service:
         [sys.executable, "-m", "celery", "-A", "config", "beat", "-l", "info", "-s", str(schedule)],
         service_env(**env),
     )
+
+
+class WsPlayer:
+    """A real WebSocket client (the ``websockets`` package) on a match socket,
+    logged in as ``user`` (None: anonymous), with the Origin a browser sends."""
+
+    def __init__(self, base_url: str, user=None):
+        from django.conf import settings
+        from django.test import Client
+
+        self.base_url = base_url
+        self.headers = []
+        if user is not None:
+            client = Client()
+            client.force_login(user)
+            cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
+            self.headers.append(("Cookie", f"{settings.SESSION_COOKIE_NAME}={cookie}"))
+        self.ws = None
+        self.frames: list[str] = []
+
+    def connect(self, public_id: str):
+        from websockets.sync.client import connect
+
+        url = self.base_url.replace("http://", "ws://") + f"/ws/match/{public_id}/"
+        self._connection = connect(url, origin=self.base_url, additional_headers=self.headers,
+                                   proxy=None, open_timeout=10)
+        self.ws = self._connection.__enter__()
+        return self
+
+    def send(self, **message) -> None:
+        import json
+
+        self.ws.send(json.dumps(message))
+
+    def receive(self, timeout: float = 10) -> str:
+        text = self.ws.recv(timeout=timeout)
+        self.frames.append(text)
+        return text
+
+    def until(self, predicate, timeout: float = 10) -> str:
+        """Receive frames until ``predicate(frame)`` holds; returns that frame."""
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"no matching frame within {timeout} s; last: {self.frames[-1:]}")
+            frame = self.receive(left)
+            if predicate(frame):
+                return frame
+
+    def until_version(self, version: int, timeout: float = 10) -> str:
+        return self.until(lambda f: f'data-version="{version}"' in f and 'data-kind="error"' not in f, timeout)
+
+    def close(self) -> None:
+        if self.ws is not None:
+            self.ws.close()

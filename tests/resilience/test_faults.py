@@ -1,0 +1,144 @@
+"""Several processes and broken ones: two daphne processes and two Celery
+workers on one database and one Redis; a Redis restart; a client that was
+offline. Real processes, real sockets (the ``websockets`` client)."""
+
+import signal
+import time
+
+import pytest
+
+from config import embedded_redis
+from games.models import Match, Move
+from tests import services
+from tests.factories import ludo_state, make_match
+
+pytestmark = [pytest.mark.slow, pytest.mark.resilience]
+
+
+def seat_users(match):
+    return {s.index: s.user for s in match.seats.select_related("user")}
+
+
+def current(match):
+    return Match.objects.get(pk=match.pk)
+
+
+@pytest.fixture
+def two_servers(transactional_db, django_db_blocker):
+    with django_db_blocker.unblock():
+        one, url1 = services.start_daphne("daphne-1")
+        two, url2 = services.start_daphne("daphne-2")
+    yield url1, url2
+    one.stop()
+    two.stop()
+
+
+@pytest.fixture
+def two_workers(transactional_db):
+    from config.celery import app
+    from django.conf import settings
+
+    with app.connection_for_write() as conn:
+        for queue in (settings.CELERY_TASK_DEFAULT_QUEUE, settings.PARLOUR_LIVE_QUEUE):
+            conn.default_channel.queue_purge(queue)
+    workers = [services.start_celery_worker(f"worker-{i}") for i in (1, 2)]
+    beat = services.start_celery_beat()
+    yield workers
+    for svc in (*workers, beat):
+        svc.stop()
+
+
+def test_two_servers_two_workers_one_match(two_servers, two_workers):
+    url1, url2 = two_servers
+    match = make_match(seats=("human", "human"), state=ludo_state(), turn_seconds=3)
+    users = seat_users(match)
+    a = services.WsPlayer(url1, users[0]).connect(match.public_id)
+    b = services.WsPlayer(url2, users[1]).connect(match.public_id)
+    a.until_version(match.version)
+    b.until_version(match.version)
+    # A (on server 1) rolls; B (on server 2) sees it.
+    a.send(move="roll", version=str(match.version))
+    b.until_version(match.version + 1)
+    a.until_version(match.version + 1)
+    # Then nobody moves: deadlines fire through the workers, each exactly once.
+    start = current(match).version
+    services.wait_for(lambda: current(match).version >= start + 2, 3 * 2 + 15,
+                      what="two deadlines to expire")
+    b.until_version(start + 2, timeout=10)
+    a.until_version(start + 2, timeout=10)
+    rows = list(Move.objects.filter(match=match).order_by("ply").values_list("ply", "notation", "version_after"))
+    assert [p for p, _, _ in rows] == list(range(len(rows)))
+    per_version = {}
+    for _, notation, version in rows:
+        per_version.setdefault(version, []).append(notation)
+    assert all(v.count("timeout") <= 1 for v in per_version.values())
+    assert sorted(per_version) == list(range(min(per_version), max(per_version) + 1))
+    a.close()
+    b.close()
+
+
+def test_redis_restart_mid_match_recovers_by_itself(transactional_db, django_db_blocker):
+    sock = services.LOG_DIR.parent / "redis-2.sock"
+    url = f"unix://{sock}"
+    redis_proc = embedded_redis.start(sock)
+    with django_db_blocker.unblock():
+        server, base = services.start_daphne("daphne-redis2", PARLOUR_TEST_REDIS_URL=url)
+    try:
+        match = make_match(seats=("human", "human"), state=ludo_state())
+        users = seat_users(match)
+        a = services.WsPlayer(base, users[0]).connect(match.public_id)
+        b = services.WsPlayer(base, users[1]).connect(match.public_id)
+        a.until_version(match.version)
+        b.until_version(match.version)
+
+        redis_proc.send_signal(signal.SIGKILL)
+        redis_proc.wait(10)
+        time.sleep(1)
+        redis_proc = embedded_redis.start(sock)
+
+        # After Redis is back, a move is applied and delivered, without any manual step.
+        def moved_and_seen():
+            m = current(match)
+            if m.version == match.version:
+                a.send(move="roll", version=str(match.version))
+            try:
+                b.until_version(match.version + 1, timeout=2)
+                return True
+            except (AssertionError, TimeoutError):
+                return False
+
+        services.wait_for(moved_and_seen, 30, interval=0.5, what="a move after the restart to reach B")
+        assert current(match).version == match.version + 1
+        assert Move.objects.filter(match=match, notation="roll").count() == 1
+        a.close()
+        b.close()
+    finally:
+        server.stop()
+        redis_proc.terminate()
+        redis_proc.wait(10)
+
+
+def test_an_offline_client_is_brought_up_to_date_and_its_old_moves_refused(daphne_server, transactional_db):
+    match = make_match(seats=("human", "human", "human"), state=ludo_state(3))
+    users = seat_users(match)
+    from games import actions
+
+    a = services.WsPlayer(daphne_server, users[0]).connect(match.public_id)
+    a.until_version(match.version)
+    seen = match.version
+    a.close()  # offline
+    # Meanwhile the match moves on without it.
+    actions.leave_match(match.public_id, users[2])
+    m = current(match)
+    assert m.version > seen
+    # Back online: the first frame is the current position.
+    a = services.WsPlayer(daphne_server, users[0]).connect(match.public_id)
+    snapshot = a.receive()
+    assert 'data-kind="snapshot"' in snapshot and f'data-version="{m.version}"' in snapshot
+    # A move it queued offline, against the old version, is refused, not applied.
+    a.send(move="roll", version=str(seen))
+    reply = a.until(lambda f: 'data-kind="error"' in f)
+    assert "moved on" in reply
+    assert current(match).version == m.version
+    assert not Move.objects.filter(match=match, notation="roll").exists()
+    a.close()

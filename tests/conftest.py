@@ -71,12 +71,7 @@ def celery_beat(transactional_db):
 @pytest.fixture
 def celery_worker(transactional_db):
     """A real Celery worker process on the test Redis and the test database."""
-    from config.celery import app
-
-    # Tasks left by earlier tests name matches that are gone: start empty.
-    with app.connection_for_write() as conn:
-        for queue in (settings.CELERY_TASK_DEFAULT_QUEUE, settings.PARLOUR_LIVE_QUEUE):
-            conn.default_channel.queue_purge(queue)
+    services.purge_task_queues()
     svc = services.start_celery_worker()
     yield svc
     svc.stop()

@@ -130,6 +130,17 @@ def start_daphne(name: str = "daphne", port: int | None = None, **env) -> tuple[
     return svc, url
 
 
+def purge_task_queues() -> None:
+    """Empty the test Celery queues: tasks left by earlier tests name matches that are gone."""
+    from django.conf import settings
+
+    from config.celery import app
+
+    with app.connection_for_write() as conn:
+        for queue in (settings.CELERY_TASK_DEFAULT_QUEUE, settings.PARLOUR_LIVE_QUEUE):
+            conn.default_channel.queue_purge(queue)
+
+
 def start_celery_worker(name: str = "celery-worker", concurrency: int = 1, **env) -> Service:
     """Start a Celery worker on the test queue; waits until it is ready."""
     from django.conf import settings

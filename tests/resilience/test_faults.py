@@ -35,12 +35,7 @@ def two_servers(transactional_db, django_db_blocker):
 
 @pytest.fixture
 def two_workers(transactional_db):
-    from config.celery import app
-    from django.conf import settings
-
-    with app.connection_for_write() as conn:
-        for queue in (settings.CELERY_TASK_DEFAULT_QUEUE, settings.PARLOUR_LIVE_QUEUE):
-            conn.default_channel.queue_purge(queue)
+    services.purge_task_queues()
     workers = [services.start_celery_worker(f"worker-{i}") for i in (1, 2)]
     beat = services.start_celery_beat()
     yield workers

@@ -218,7 +218,8 @@ class WsPlayer:
                 return frame
 
     def until_version(self, version: int, timeout: float = 10) -> str:
-        return self.until(lambda f: f'data-version="{version}"' in f and 'data-kind="error"' not in f, timeout)
+        return self.until(
+            lambda f: f'data-version="{version}"' in f and 'data-kind="error"' not in f, timeout)
 
     def close(self) -> None:
         if self.ws is not None:

@@ -61,7 +61,8 @@ def test_two_servers_two_workers_one_match(two_servers, two_workers):
                       what="two deadlines to expire")
     b.until_version(start + 2, timeout=10)
     a.until_version(start + 2, timeout=10)
-    rows = list(Move.objects.filter(match=match).order_by("ply").values_list("ply", "notation", "version_after"))
+    rows = list(Move.objects.filter(match=match).order_by("ply")
+                .values_list("ply", "notation", "version_after"))
     assert [p for p, _, _ in rows] == list(range(len(rows)))
     per_version = {}
     for _, notation, version in rows:

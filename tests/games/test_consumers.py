@@ -187,3 +187,16 @@ async def test_foreign_origins_are_refused_by_the_full_stack():
                                  headers=[(b"origin", b"http://evil.example"), (b"host", b"localhost")])
     connected, _ = await comm.connect(timeout=5)
     assert not connected
+
+
+async def test_handshakes_without_an_origin_are_refused_by_the_full_stack():
+    match, _ = await two_player_match()
+    comm = WebsocketCommunicator(application, f"/ws/match/{match.public_id}/",
+                                 headers=[(b"host", b"localhost")])
+    connected, _ = await comm.connect(timeout=5)
+    assert not connected
+    ok = WebsocketCommunicator(application, f"/ws/match/{match.public_id}/",
+                               headers=[(b"origin", b"http://localhost"), (b"host", b"localhost")])
+    connected, _ = await ok.connect(timeout=5)
+    assert connected
+    await ok.disconnect()

@@ -200,3 +200,22 @@ async def test_handshakes_without_an_origin_are_refused_by_the_full_stack():
     connected, _ = await ok.connect(timeout=5)
     assert connected
     await ok.disconnect()
+
+
+async def test_a_flood_on_one_match_leaves_other_matches_working():
+    flooded, f_users = await two_player_match()
+    other, o_users = await two_player_match()
+    flooder = await connect(flooded, f_users[0])
+    watcher = await connect(other, o_users[1])
+    await flooder.receive_from(timeout=5)
+    await watcher.receive_from(timeout=5)
+    for _ in range(60):
+        await flooder.send_to(text_data='{"type": "sync"}')
+    while True:
+        out = await flooder.receive_output(timeout=5)
+        if out["type"] == "websocket.close":
+            assert out["code"] == 4008
+            break
+    await sync_to_async(actions.play_move)(other.public_id, o_users[0], "roll", other.version)
+    assert await frames_until_version(watcher, other.version + 1)
+    await watcher.disconnect()

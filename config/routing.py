@@ -1,5 +1,11 @@
 """WebSocket URL routes of every app."""
 
-from games.routing import websocket_urlpatterns as games_ws
+from django.urls import path
 
-websocket_urlpatterns = [*games_ws]
+from games.routing import websocket_urlpatterns as games_ws
+from matchmaking import queue_consumers
+
+websocket_urlpatterns = [
+    *games_ws,
+    path("ws/queue/", queue_consumers.QueueConsumer.as_asgi()),
+]

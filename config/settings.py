@@ -257,8 +257,16 @@ PARLOUR_BOT_BUDGET_MS = env.int("PARLOUR_BOT_BUDGET_MS", default=200)
 PARLOUR_PAUSE_MAX_SECONDS = 600
 # How often Celery beat sweeps for deadlines whose task was lost (seconds).
 PARLOUR_SWEEP_SECONDS = env.float("PARLOUR_SWEEP_SECONDS", default=5.0)
+# Ranked queues (issue 5): the pairing wave's period, when a waiting entry whose
+# page vanished expires, how long a paired entry is kept (for pages without
+# JavaScript), and the queue socket's heartbeat (all seconds).
+PARLOUR_QUEUE_WAVE_SECONDS = env.float("PARLOUR_QUEUE_WAVE_SECONDS", default=2.0)
+PARLOUR_QUEUE_STALE_SECONDS = 30
+PARLOUR_QUEUE_PAIRED_KEEP_SECONDS = 120
+PARLOUR_QUEUE_HEARTBEAT_SECONDS = 10
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": PARLOUR_SWEEP_SECONDS},
+    "queue-wave": {"task": "matchmaking.tasks.queue_wave", "schedule": PARLOUR_QUEUE_WAVE_SECONDS},
 }
 # WebSocket limits per connection: frame size (bytes) and moves per window.
 PARLOUR_WS_MAX_FRAME = 4096

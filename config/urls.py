@@ -10,4 +10,5 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("", include("accounts.urls")),
     path("", include("games.urls")),
+    path("", include("matchmaking.urls_queue")),
 ]

@@ -1,0 +1,222 @@
+"""Ranked queues: the only writers of QueueEntry (STYLE habit 3).
+
+``join_queue`` / ``leave_queue`` / ``pair_queues`` (issue 5 "Matchmaking").
+Pairing runs on every join and in waves (Celery beat, ``tasks.queue_wave``);
+it seats players with the pure ``pairing.pair`` and creates each ranked match
+through ``games.actions`` (rated, public, the ranked settings of NOTES
+"Ranked settings": the game's default options, turn and idle limits).
+Pushes leave after commit, from ``push.py``. Private rooms have their own
+actions in ``matchmaking/rooms.py``.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.elo import INITIAL_RATING
+from accounts.models import Rating
+from games import actions as game_actions
+from games.engine import get_rules
+from games.models import GameKind, Match
+from matchmaking import pairing
+from matchmaking.models import QueueEntry
+
+log = logging.getLogger(__name__)
+_shuffle = random.SystemRandom().shuffle
+
+
+class QueueError(Exception):
+    """A refused queue action; ``message`` is safe to show. Nothing changed."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Queue:
+    """A ranked queue: game ``kind`` ("ludo") and ``players`` per table (2..4)."""
+
+    kind: str
+    players: int
+
+    @property
+    def label(self) -> str:
+        return f"{GameKind(self.kind).label}, {self.players} players"
+
+    @property
+    def key(self) -> str:
+        return f"{self.kind}-{self.players}"
+
+
+def queues() -> list[Queue]:
+    """Every ranked queue: each registered game with each player count it allows."""
+    return [Queue(kind, n) for kind, _ in GameKind.playable() for n in get_rules(kind).player_counts]
+
+
+def find_queue(kind, players) -> Queue:
+    """The queue named by form or URL input; raises QueueError for anything else."""
+    try:
+        queue = Queue(str(kind), int(players))
+    except (TypeError, ValueError):
+        raise QueueError("Choose a game and a number of players.") from None
+    if queue not in queues():
+        raise QueueError("There is no such ranked queue.")
+    return queue
+
+
+def can_queue(user) -> bool:
+    """May ``user`` join a ranked queue? Signed in and active. (Bans, when
+    they exist, are checked here too.)"""
+    return bool(user is not None and user.is_authenticated and user.is_active)
+
+
+def ranked_options(kind: str) -> dict:
+    """The rule options of a ranked match: the game's defaults (NOTES "Ranked settings")."""
+    return dict(get_rules(kind).default_options)
+
+
+def join_queue(user, kind, players, *, now: datetime | None = None) -> QueueEntry:
+    """Put ``user`` in the (``kind``, ``players``) queue, out of any other
+    (one queue at a time), then pair that queue at once.
+
+    Returns the entry; its ``match`` is set if pairing seated it straight
+    away. Raises QueueError (not allowed, no such queue); nothing changes then.
+    """
+    queue = find_queue(kind, players)
+    if not can_queue(user):
+        raise QueueError("You cannot join a ranked queue.")
+    now = now or timezone.now()
+    with transaction.atomic():
+        rating = (
+            Rating.objects.filter(user=user, kind=queue.kind).values_list("rating", flat=True).first()
+        )
+        QueueEntry.objects.filter(user=user).delete()
+        entry = QueueEntry.objects.create(
+            user=user, kind=queue.kind, players=queue.players,
+            rating=rating if rating is not None else INITIAL_RATING, joined_at=now, seen_at=now,
+        )
+    pair_queues([queue], now=now)
+    entry.refresh_from_db()
+    return entry
+
+
+def leave_queue(user, entry_id: int | None = None) -> bool:
+    """Take ``user`` out of their queue (only entry ``entry_id`` if given: a
+    closing socket must not remove a newer entry). True if an entry went."""
+    if user is None or not user.is_authenticated:
+        return False
+    entries = QueueEntry.objects.filter(user=user, match__isnull=True)
+    if entry_id is not None:
+        entries = entries.filter(pk=entry_id)
+    deleted, _ = entries.delete()
+    return bool(deleted)
+
+
+def mark_seen(user, now: datetime | None = None) -> QueueEntry | None:
+    """The player's queue page is still there (socket heartbeat or reload):
+    returns their entry (waiting or paired), or None."""
+    if user is None or not user.is_authenticated:
+        return None
+    now = now or timezone.now()
+    QueueEntry.objects.filter(user=user, match__isnull=True).update(seen_at=now)
+    return QueueEntry.objects.filter(user=user).select_related("match").first()
+
+
+def expire_stale(now: datetime | None = None) -> int:
+    """Remove waiting entries whose page vanished (no sign for
+    PARLOUR_QUEUE_STALE_SECONDS) and paired entries older than
+    PARLOUR_QUEUE_PAIRED_KEEP_SECONDS. Returns how many went."""
+    now = now or timezone.now()
+    stale = QueueEntry.objects.filter(
+        match__isnull=True, seen_at__lt=now - timedelta(seconds=settings.PARLOUR_QUEUE_STALE_SECONDS)
+    ).delete()[0]
+    done = QueueEntry.objects.filter(
+        match__isnull=False,
+        seen_at__lt=now - timedelta(seconds=settings.PARLOUR_QUEUE_PAIRED_KEEP_SECONDS),
+    ).delete()[0]
+    return stale + done
+
+
+def pair_queues(only: list[Queue] | None = None, *, now: datetime | None = None) -> list[Match]:
+    """Pair the waiting players of ``only`` (default: every queue) and start
+    a ranked match per table. Returns the started matches. Each paired player
+    is sent to their match after commit (``push.queue_paired``).
+    """
+    now = now or timezone.now()
+    started = []
+    for queue in only or queues():
+        with transaction.atomic():
+            entries = list(
+                QueueEntry.objects.select_for_update()
+                .filter(kind=queue.kind, players=queue.players, match__isnull=True)
+                .select_related("user")
+            )
+            if len(entries) < queue.players:
+                continue
+            by_id = {e.pk: e for e in entries}
+            tables = pairing.pair(
+                [pairing.Waiting(e.pk, e.rating, (now - e.joined_at).total_seconds()) for e in entries],
+                queue.players,
+            )
+            for table in tables:
+                started.append(_start_table(queue, [by_id[pk] for pk in table]))
+    return started
+
+
+def _start_table(queue: Queue, entries: list[QueueEntry]) -> Match:
+    from matchmaking import push
+
+    _shuffle(entries)  # seat order (colours) by lot; the start is drawn fairly anyway
+    match = game_actions.create_match(
+        queue.kind,
+        [game_actions.SeatSpec(user=e.user) for e in entries],
+        rated=True,
+        is_public=True,
+        options=ranked_options(queue.kind),
+    )
+    QueueEntry.objects.filter(pk__in=[e.pk for e in entries]).update(match=match, seen_at=timezone.now())
+    match = game_actions.start_match(match.public_id)
+    user_ids, public_id = [e.user_id for e in entries], match.public_id
+    transaction.on_commit(lambda: push.queue_paired(user_ids, public_id))
+    log.info("paired %s players into ranked match %s (%s)", len(entries), public_id, queue.key)
+    return match
+
+
+@dataclass(frozen=True)
+class QueueStatus:
+    """What a waiting player's panel shows: seconds waited, current window
+    (rating points), and how many wait in that queue (them included)."""
+
+    entry: QueueEntry
+    waited: int
+    window: int
+    waiting: int
+
+
+def queue_status(entry: QueueEntry, now: datetime | None = None, waiting: int | None = None) -> QueueStatus:
+    """The panel numbers for ``entry``; ``waiting`` if already counted."""
+    now = now or timezone.now()
+    waited = max(0.0, (now - entry.joined_at).total_seconds())
+    if waiting is None:
+        waiting = QueueEntry.objects.filter(
+            kind=entry.kind, players=entry.players, match__isnull=True
+        ).count()
+    return QueueStatus(entry, int(waited), int(pairing.window(waited)), waiting)
+
+
+def waiting_statuses(now: datetime | None = None) -> list[QueueStatus]:
+    """Every waiting entry's panel numbers (for the wave's live update)."""
+    now = now or timezone.now()
+    entries = list(QueueEntry.objects.filter(match__isnull=True))
+    counts: dict[tuple[str, int], int] = {}
+    for e in entries:
+        counts[(e.kind, e.players)] = counts.get((e.kind, e.players), 0) + 1
+    return [queue_status(e, now, counts[(e.kind, e.players)]) for e in entries]

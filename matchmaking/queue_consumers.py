@@ -1,0 +1,82 @@
+"""The ranked queue WebSocket, ``/ws/queue/`` (STYLE habit 8): thin and async.
+
+A signed-in player's queue panel opens it while they wait. It joins the
+player's group (their numbers, "your match is ready") and their queue's
+group (how many wait); it forwards the frames ``push.py`` rendered. While
+open it marks the entry seen every PARLOUR_QUEUE_HEARTBEAT_SECONDS (the wave
+expires entries whose page vanished); closing it (leaving the page) takes
+the player out of the queue. Nothing the client sends is acted on.
+
+Close codes: 4001 not signed in; a normal close when the player is not
+waiting (the frame says why).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+from django.template.loader import render_to_string
+
+from matchmaking import actions, push
+
+CLOSE_NOT_ALLOWED = 4001
+
+
+class QueueConsumer(AsyncWebsocketConsumer):
+    async def connect(self):
+        self.user = self.scope.get("user")
+        self.entry_id = None
+        self.groups_joined: list[str] = []
+        self.heartbeat = None
+        await self.accept()
+        if self.user is None or not self.user.is_authenticated:
+            await self.close(CLOSE_NOT_ALLOWED)
+            return
+        html, entry = await database_sync_to_async(_snapshot)(self.user)
+        if entry is not None and entry.match_id is None:
+            self.entry_id = entry.pk
+            self.groups_joined = [push.queue_user_group(self.user.pk),
+                                  push.queue_group(entry.kind, entry.players)]
+            for group in self.groups_joined:
+                await self.channel_layer.group_add(group, self.channel_name)
+            self.heartbeat = asyncio.create_task(self._beat())
+        await self.send(text_data=html)
+        if self.entry_id is None:
+            await self.close()
+
+    async def disconnect(self, code):
+        if self.heartbeat is not None:
+            self.heartbeat.cancel()
+        for group in self.groups_joined:
+            await self.channel_layer.group_discard(group, self.channel_name)
+        if self.entry_id is not None:
+            # Leaving the page leaves the queue (only this entry: a newer
+            # one from another page stays).
+            await database_sync_to_async(actions.leave_queue)(self.user, self.entry_id)
+
+    async def receive(self, text_data=None, bytes_data=None):
+        pass  # the panel's forms post; nothing arrives over this socket
+
+    async def queue_frame(self, event):
+        await self.send(text_data=event["html"])
+
+    async def _beat(self):
+        with contextlib.suppress(asyncio.CancelledError):
+            while True:
+                await asyncio.sleep(settings.PARLOUR_QUEUE_HEARTBEAT_SECONDS)
+                await database_sync_to_async(actions.mark_seen)(self.user)
+
+
+def _snapshot(user):
+    """(frame, entry): the player's current panel numbers, or why they are not waiting."""
+    entry = actions.mark_seen(user)
+    if entry is None:
+        return render_to_string(push.PANEL + "gone", {}), None
+    if entry.match_id is not None:
+        return push.redirect_frame(entry.match.public_id), entry
+    status = actions.queue_status(entry)
+    return push.status_frame(status) + push.count_frame(entry.kind, entry.players, status.waiting), entry

@@ -1,0 +1,11 @@
+"""URLs of the ranked queues (rooms have theirs in urls.py)."""
+
+from django.urls import path
+
+from matchmaking import views_queue
+
+urlpatterns = [
+    path("queue/", views_queue.queue_check, name="queue_check"),
+    path("queue/join/", views_queue.queue_join, name="queue_join"),
+    path("queue/leave/", views_queue.queue_leave, name="queue_leave"),
+]

@@ -1,0 +1,21 @@
+/* Parlour ranked queue panel (templates/matchmaking/queue_panel.html).
+ *
+ * The panel is live through the htmx WebSocket extension (/ws/queue/): its
+ * frames are out-of-band swaps. When pairing sends
+ *   <div id="queue-redirect" data-href="/m/<id>/">
+ * this script goes there at once. Without JavaScript the panel refreshes
+ * itself (a <noscript> meta refresh to /queue/, which redirects to the match).
+ * ws.js fires htmx:wsAfterMessage after the frame's swaps have settled.
+ */
+(function () {
+  "use strict";
+
+  function follow() {
+    var ready = document.querySelector("#queue-redirect[data-href]");
+    if (ready) {
+      window.location.assign(ready.getAttribute("data-href"));
+    }
+  }
+
+  document.addEventListener("htmx:wsAfterMessage", follow);
+})();

@@ -1,0 +1,85 @@
+"""The queue WebSocket with the real Redis channel layer: live numbers,
+the redirect when paired, leaving by closing the page, refusals."""
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.routing import URLRouter
+from channels.testing import WebsocketCommunicator
+from django.contrib.auth.models import AnonymousUser
+from django.urls import path
+
+from matchmaking import actions, tasks
+from matchmaking.models import QueueEntry
+from matchmaking.queue_consumers import QueueConsumer
+from tests.factories import make_user
+
+pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
+
+router = URLRouter([path("ws/queue/", QueueConsumer.as_asgi())])
+
+
+@pytest.fixture(autouse=True)
+def no_match_tasks(monkeypatch):
+    from games import tasks as game_tasks
+
+    for name in ("expire_turn", "computer_move", "auto_resume"):
+        monkeypatch.setattr(getattr(game_tasks, name), "apply_async", lambda *a, **k: None)
+
+
+async def connect(user):
+    comm = WebsocketCommunicator(router, "/ws/queue/")
+    comm.scope["user"] = user
+    connected, _ = await comm.connect(timeout=5)
+    assert connected
+    return comm
+
+
+async def test_a_waiting_player_sees_their_numbers_and_leaves_by_closing_the_page():
+    user = await sync_to_async(make_user)()
+    await sync_to_async(actions.join_queue)(user, "ludo", 2)
+    comm = await connect(user)
+    first = await comm.receive_from(timeout=5)
+    assert 'id="queue-status"' in first and "±100" in first
+    assert "<strong>1</strong> player waiting" in first
+    await comm.disconnect()
+    assert not await sync_to_async(QueueEntry.objects.filter(user=user).exists)()
+
+
+async def test_pairing_sends_every_waiting_browser_to_the_match_and_the_wave_updates():
+    a, b, c = [await sync_to_async(make_user)() for _ in range(3)]
+    await sync_to_async(actions.join_queue)(a, "ludo", 2)
+    await sync_to_async(actions.join_queue)(c, "ludo", 3)
+    comm_a, comm_c = await connect(a), await connect(c)
+    await comm_a.receive_from(timeout=5)
+    await comm_c.receive_from(timeout=5)
+    await sync_to_async(tasks.queue_wave)()
+    wave = await comm_a.receive_from(timeout=5)
+    assert "queue-count" in wave or "queue-status" in wave
+    entry = await sync_to_async(actions.join_queue)(b, "ludo", 2)
+    public_id = await sync_to_async(lambda: entry.match.public_id)()
+    seen = ""
+    while f'data-href="/m/{public_id}/"' not in seen:
+        seen = await comm_a.receive_from(timeout=5)
+    # The other queue's player only ever hears about their own queue.
+    while not await comm_c.receive_nothing(timeout=0.3):
+        assert public_id not in await comm_c.receive_from(timeout=1)
+    await comm_a.disconnect()
+    await comm_c.disconnect()
+    # Closing after pairing leaves the paired entry alone.
+    assert await sync_to_async(QueueEntry.objects.filter(user=a, match__isnull=False).exists)()
+
+
+async def test_signed_out_sockets_are_refused():
+    comm = WebsocketCommunicator(router, "/ws/queue/")
+    comm.scope["user"] = AnonymousUser()
+    await comm.connect(timeout=5)
+    output = await comm.receive_output(timeout=5)
+    assert output == {"type": "websocket.close", "code": 4001}
+
+
+async def test_a_player_not_waiting_is_told_so_and_the_socket_closes():
+    user = await sync_to_async(make_user)()
+    comm = await connect(user)
+    assert "not in a queue any more" in await comm.receive_from(timeout=5)
+    output = await comm.receive_output(timeout=5)
+    assert output["type"] == "websocket.close"

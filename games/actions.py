@@ -24,6 +24,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from games import ratelimits
 from games.engine import CHANCE, EngineError, fair, get_rules
 from games.models import Match, Move, Seat
 
@@ -32,6 +33,8 @@ log = logging.getLogger(__name__)
 
 #: The most plies one player action may hold (a Rondo turn: 5 placements + draw).
 MAX_PLIES_PER_ACTION = 12
+#: A host may pause one match at most this often (README "Decisions"); kept in Redis.
+PAUSE_RATE = "3/10minute"
 
 # -- errors ------------------------------------------------------------------
 
@@ -77,10 +80,13 @@ class BadMove(ActionError):
 
 @dataclass(frozen=True)
 class SeatSpec:
-    """Who sits in a seat: a user, or a computer level ("easy", "normal", "strong")."""
+    """Who sits in a seat: a user, or a computer level ("easy", "normal", "strong").
+    ``since``: when that user took their seat (a room's join time; default:
+    the match's creation), which orders "longest-seated" (NOTES "Pauses")."""
 
     user: object | None = None
     computer_level: str = ""
+    since: object | None = None
 
     def __post_init__(self):
         if (self.user is None) == (not self.computer_level):
@@ -148,6 +154,9 @@ def create_match(
             )
             for i, spec in enumerate(seats)
         )
+        for i, spec in enumerate(seats):
+            if spec.since is not None:  # auto_now_add ignores a given value
+                Seat.objects.filter(match=match, index=i).update(joined_at=spec.since)
     return match
 
 
@@ -279,17 +288,21 @@ def overdue_matches(grace_seconds: float = 1.0) -> list[tuple[str, int]]:
 
 def leave_match(public_id: str, user) -> Match:
     """``user`` leaves the match: their pieces leave the board, the others go on
-    (NOTES "Leaving"). A match with no human left is aborted. Any version."""
+    (NOTES "Leaving"). A match with no human left is aborted. Any version;
+    also while paused. A leaving host hands the role on (NOTES "Pauses")."""
     with transaction.atomic():
         match = _lock(public_id)
         seat = _user_seat(match, user)
-        _require_live(match)
+        if match.status != Match.Status.PAUSED:
+            _require_live(match)
         if seat.status != Seat.Status.PLAYING:
             raise NotAllowed("You have already left this match.")
         change = _Change(match)
         change.remove_seat(seat.index, Seat.Status.LEFT)
         change.advance()
         change.save()
+        if match.status == Match.Status.PAUSED and change.rules.is_over(change.state):
+            match.status = Match.Status.ACTIVE  # the last player left wins: the pause ends with the match
     return change.match
 
 
@@ -306,6 +319,8 @@ def pause_match(public_id: str, user, version: int | str | None) -> Match:
             raise NotAllowed("Only a live match can be paused.")
         change = _Change(match)
         now = timezone.now()
+        if not ratelimits.hit(PAUSE_RATE, "pause", match.public_id, user.pk):
+            raise NotAllowed("You have paused this match often lately; wait a few minutes.")
         match.paused_remaining = (
             max(0.0, (match.deadline - now).total_seconds()) if match.deadline else None
         )
@@ -461,6 +476,13 @@ class _Change:
         match = self.match
         if match.status != Match.Status.ACTIVE:
             return
+    def _pass_host(self) -> None:
+        """The host role passes to the longest-seated human still playing
+        (NOTES "Pauses"); None when there is none."""
+        stayers = [s for s in self.seats.values() if s.user_id and s.status == Seat.Status.PLAYING]
+        stayers.sort(key=lambda s: (s.joined_at, s.index))
+        self.match.host = stayers[0].user if stayers else None
+
         seed = bytes.fromhex(match.seed)
         rules = self.rules
         while True:
@@ -526,6 +548,7 @@ class _Change:
             finished_at=match.finished_at,
             updated_at=timezone.now(),
         )
+            host_id=match.host_id,
         if updated != 1:  # another writer got there first (SQLite path)
             raise StaleVersion(old + 1)
         Move.objects.bulk_create(self.moves)

@@ -7,7 +7,8 @@ consumer forwards the frames push.py rendered once per audience.
 Client -> server: JSON objects as htmx's ws-send makes them, e.g.
 ``{"move": "p2", "version": "17", "HEADERS": {...}}`` (``"moves": [...]``
 for a turn of several plies), or
-``{"type": "sync"}`` to ask for the current position. Server -> client: HTML
+``{"type": "sync"}`` to ask for the current position, or
+``{"type": "chat", "id": "<preset id>"}`` (games.chat; players only). Server -> client: HTML
 frames of htmx out-of-band elements, each with ``#frame-version``.
 
 Refusal close codes (the page explains them and does not reconnect):
@@ -27,7 +28,7 @@ from limits import parse as parse_rate
 from limits.aio.storage import MemoryStorage
 from limits.aio.strategies import MovingWindowRateLimiter
 
-from games import actions, fragments, push
+from games import actions, chat, fragments, push
 from games.models import Match
 
 log = logging.getLogger(__name__)
@@ -88,6 +89,9 @@ class MatchConsumer(AsyncWebsocketConsumer):
         if kind == "sync":
             await self.send_snapshot()
             return
+        if kind == "chat":
+            await self.receive_chat(data.get("id"))
+            return
         if kind != "move":
             await self.send_error("Unknown message.")
             return
@@ -106,6 +110,19 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self.send_error(message)
             if resend:
                 await self.send_snapshot()
+
+    async def receive_chat(self, message_id) -> None:
+        """A preset chat message from a player: only an id from games.chat,
+        rate-limited per person; shown to everyone watching the match."""
+        if self.seat_index is None:
+            await self.send_error("Only the players of this match can chat.")
+            return
+        try:
+            await chat.check_chat(self.user, message_id)
+        except chat.ChatRefused as e:
+            await self.send_error(e.message)
+            return
+        await push.send_chat(self.public_id, chat.chat_line(self.user.username, message_id))
 
     async def match_frame(self, event):
         await self.send(text_data=event["html"])

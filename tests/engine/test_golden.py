@@ -61,6 +61,7 @@ def test_golden_playthrough(kind):
     got = json.loads(json.dumps(playthrough(kind)))
     if os.environ.get("UPDATE_GOLDEN"):
         path.write_text(json.dumps(got, indent=1, sort_keys=True) + "\n")
+    assert path.exists(), f"no golden playthrough for {kind}: create it with UPDATE_GOLDEN=1, then read it"
     expected = json.loads(path.read_text())
     assert got["moves"] == expected["moves"]
     assert got == expected

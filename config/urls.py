@@ -11,4 +11,5 @@ urlpatterns = [
     path("", include("accounts.urls")),
     path("", include("games.urls")),
     path("", include("matchmaking.urls_queue")),
+    path("", include("matchmaking.urls")),
 ]

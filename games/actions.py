@@ -299,10 +299,10 @@ def leave_match(public_id: str, user) -> Match:
             raise NotAllowed("You have already left this match.")
         change = _Change(match)
         change.remove_seat(seat.index, Seat.Status.LEFT)
-        change.advance()
-        change.save()
         if match.status == Match.Status.PAUSED and change.rules.is_over(change.state):
             match.status = Match.Status.ACTIVE  # the last player left wins: the pause ends with the match
+        change.advance()
+        change.save()
     return change.match
 
 
@@ -317,10 +317,10 @@ def pause_match(public_id: str, user, version: int | str | None) -> Match:
             raise NotAllowed("Only the host can pause this match.")
         if match.status != Match.Status.ACTIVE:
             raise NotAllowed("Only a live match can be paused.")
-        change = _Change(match)
-        now = timezone.now()
         if not ratelimits.hit(PAUSE_RATE, "pause", match.public_id, user.pk):
             raise NotAllowed("You have paused this match often lately; wait a few minutes.")
+        change = _Change(match)
+        now = timezone.now()
         match.paused_remaining = (
             max(0.0, (match.deadline - now).total_seconds()) if match.deadline else None
         )
@@ -463,6 +463,8 @@ class _Change:
         """The seat leaves (``leave N``); abort when no human remains."""
         seat = self.seat(index)
         seat.status = status
+        if seat.user_id and seat.user_id == self.match.host_id:
+            self._pass_host()
         if not self.rules.is_over(self.state) and self.rules.seat_status(self.state)[index] == "playing":
             self.apply(self.rules.leave_move(self.state, index), Move.Actor.SERVER, index)
         humans_left = any(
@@ -471,11 +473,6 @@ class _Change:
         if not humans_left and self.match.status in (Match.Status.ACTIVE, Match.Status.PAUSED):
             self.end(Match.Status.ABORTED, "no_humans_left")
 
-    def advance(self, remaining: float | None = None) -> None:
-        """Draw chance steps, play forced moves, then set up the next decision."""
-        match = self.match
-        if match.status != Match.Status.ACTIVE:
-            return
     def _pass_host(self) -> None:
         """The host role passes to the longest-seated human still playing
         (NOTES "Pauses"); None when there is none."""
@@ -483,6 +480,11 @@ class _Change:
         stayers.sort(key=lambda s: (s.joined_at, s.index))
         self.match.host = stayers[0].user if stayers else None
 
+    def advance(self, remaining: float | None = None) -> None:
+        """Draw chance steps, play forced moves, then set up the next decision."""
+        match = self.match
+        if match.status != Match.Status.ACTIVE:
+            return
         seed = bytes.fromhex(match.seed)
         rules = self.rules
         while True:
@@ -543,12 +545,12 @@ class _Change:
             ply_count=match.ply_count,
             deadline=match.deadline,
             paused_remaining=match.paused_remaining,
+            host_id=match.host_id,
             end_reason=match.end_reason,
             started_at=match.started_at,
             finished_at=match.finished_at,
             updated_at=timezone.now(),
         )
-            host_id=match.host_id,
         if updated != 1:  # another writer got there first (SQLite path)
             raise StaleVersion(old + 1)
         Move.objects.bulk_create(self.moves)

@@ -1,5 +1,6 @@
 from django import forms
 
+from games import themes
 from games.models import ComputerLevel, ComputerSpeed, GameKind
 
 
@@ -19,6 +20,21 @@ class SoloMatchForm(forms.Form):
     speed = forms.ChoiceField(label="Computer speed", choices=ComputerSpeed.choices,
                               initial=ComputerSpeed.NORMAL,
                               help_text="Only how long the computers wait before moving.")
+    theme = forms.ChoiceField(label="Board", choices=themes.choices, initial=themes.PLAIN, required=False,
+                              help_text="Map backdrops are for Ludo; the board's rules never change.")
+
+    def clean_theme(self):
+        return self.cleaned_data.get("theme") or themes.PLAIN
+
+    def clean(self):
+        data = super().clean()
+        kind, theme = data.get("kind"), data.get("theme")
+        if kind and theme:
+            try:
+                themes.check(theme, kind)
+            except ValueError as e:
+                self.add_error("theme", str(e))
+        return data
 
     def computer_levels(self) -> list[str]:
         n = self.cleaned_data["players"]

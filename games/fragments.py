@@ -14,6 +14,7 @@ import time
 
 from django.template.loader import render_to_string
 
+from games import themes
 from games.engine import CHANCE, get_rules
 from games.models import Match, Move
 from games.record import describe
@@ -63,6 +64,7 @@ def public_context(match: Match, seats, state=None) -> dict:
         "deadline_ms": int(match.deadline.timestamp() * 1000) if match.deadline else None,
         "server_now_ms": now_ms,
         "winners": [r["name"] for r in seat_rows if r["seat"].rank == 1],
+        "theme": themes.get(match.theme),  # cosmetic backdrop, kept out of the board's cached grid
     }
 
 

@@ -48,6 +48,13 @@ def match_updated(public_id: str, version: int) -> None:
     async_to_sync(_send_all)(messages, version)
 
 
+async def send_chat(public_id: str, html: str) -> None:
+    """One preset chat line (games.chat, already rendered) to everyone
+    watching the match. Chat is not stored, so there is no commit to wait for."""
+    event = {"type": EVENT, "version": None, "html": html}
+    await get_channel_layer().group_send(match_group(public_id), event)
+
+
 async def _send_all(messages: list[tuple[str, str]], version: int) -> None:
     layer = get_channel_layer()
     for group, html in messages:

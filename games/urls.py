@@ -9,6 +9,7 @@ urlpatterns = [
     path("m/<str:public_id>/leave/", views.match_leave, name="match_leave"),
     path("m/<str:public_id>/pause/", views.match_pause, name="match_pause"),
     path("m/<str:public_id>/resume/", views.match_resume, name="match_resume"),
+    path("boards/<str:name>.svg", views.board_backdrop, name="board_backdrop"),
     path("rules/", views.rules_index, name="rules_index"),
     path("rules/<str:kind>/", views.rules_page, name="rules"),
 ]

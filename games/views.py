@@ -6,13 +6,14 @@ match page sends moves over its WebSocket instead (consumers.py).
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.template import TemplateDoesNotExist
 from django.template.loader import get_template
+from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from games import actions, fragments
+from games import actions, chat, fragments, themes
 from games.forms import SoloMatchForm
 from games.models import Match
 
@@ -30,7 +31,7 @@ def play(request):
             ]
             match = actions.create_match(
                 form.cleaned_data["kind"], seats, host=request.user,
-                computer_speed=form.cleaned_data["speed"],
+                computer_speed=form.cleaned_data["speed"], theme=form.cleaned_data["theme"],
             )
             actions.start_match(match.public_id)
             return redirect("match", public_id=match.public_id)
@@ -67,6 +68,8 @@ def match_page(request, public_id):
         frame_kind="snapshot",
         my_seat=my_seat,
         controls_html=fragments.seat_frame(match, my_seat, request=request, page=True) if my_seat else "",
+        chat_phrases=chat.PHRASES,
+        chat_emoji=chat.EMOJI,
     )
     return render(request, "games/match.html", ctx)
 
@@ -103,6 +106,18 @@ def match_pause(request, public_id):
 @require_POST
 def match_resume(request, public_id):
     return _act(request, public_id, actions.resume_match, request.POST.get("version"))
+
+
+@require_safe
+@cache_control(max_age=86400, public=True)
+def board_backdrop(request, name):
+    """A map theme's backdrop as SVG (games/themes.py: drawn from the vendored
+    Natural Earth data, once per process); 404 for the plain board or an unknown name."""
+    try:
+        svg = themes.backdrop_svg(str(name)[:32])
+    except KeyError:
+        raise Http404("No such board backdrop.") from None
+    return HttpResponse(svg, content_type="image/svg+xml")
 
 
 @require_safe

@@ -5,6 +5,7 @@ position it needs."""
 from __future__ import annotations
 
 import itertools
+from unittest import mock
 
 from accounts.models import User
 from games import actions
@@ -66,3 +67,29 @@ def make_match(
     if start:
         match = actions.start_match(match.public_id)
     return match
+
+
+def start_room_match(host, friends, *, kind: str = "ludo", computers=(), state: dict | None = None,
+                     seed: bytes = SEED, turn_seconds: int | None = None, **room_settings) -> Match:
+    """A private room hosted by ``host`` that ``friends`` join by invite (in
+    order), with computer seats of ``computers`` levels after them, started
+    through ``rooms.do_start_room``. Test-only overrides: the match begins
+    from engine ``state`` (a dump) with ``seed``, and ``turn_seconds`` sets its
+    clock (rooms give Ludo 60 s)."""
+    from matchmaking import rooms
+
+    levels = {1 + len(friends) + i: level for i, level in enumerate(computers)}
+    room = rooms.do_create_room(host, kind, 1 + len(friends) + len(computers), levels, **room_settings)
+    for friend in friends:
+        _invite, token = rooms.do_create_invite(room.code, host)
+        rooms.do_redeem_invite(token, friend)
+    real = actions.create_match
+
+    def create(kind_, seats, **kw):
+        kw.update(state=state, seed=seed)
+        if turn_seconds:
+            kw["turn_seconds"] = turn_seconds
+        return real(kind_, seats, **kw)
+
+    with mock.patch.object(actions, "create_match", create):
+        return rooms.do_start_room(room.code, host)

@@ -80,6 +80,9 @@ class RoomSeat(models.Model):
             ),
         ]
 
+    def __str__(self):
+        return f"{self.room} seat {self.index}"
+
     @property
     def is_empty(self) -> bool:
         return self.user_id is None and not self.computer_level
@@ -102,6 +105,9 @@ class RoomMember(models.Model):
     class Meta:
         ordering = ["room", "joined_at", "pk"]
         constraints = [models.UniqueConstraint(fields=["room", "user"], name="roommember_unique_user")]
+
+    def __str__(self):
+        return f"{self.user} in {self.room} ({self.status})"
 
 
 class Invite(models.Model):
@@ -128,6 +134,9 @@ class Invite(models.Model):
 
     class Meta:
         ordering = ["room", "-created_at", "-pk"]
+
+    def __str__(self):
+        return f"invite {self.pk} to {self.room}"
 
     def state(self, now=None) -> str:
         """``unused``, ``used``, ``expired`` or ``revoked`` at ``now`` (default: now)."""

@@ -1,0 +1,48 @@
+"""Rate limits shared by every process (daphne, Celery): the ``limits``
+library over the project's Redis (README "Decisions").
+
+Used by actions that must hold across processes and restarts: pausing a match
+(games.actions) and redeeming room invites (matchmaking.rooms). Per-socket
+limits (WebSocket flooding, chat) stay in process memory (games.consumers,
+games.chat).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from django.conf import settings
+from limits import RateLimitItem, parse
+from limits.storage import storage_from_string
+from limits.strategies import MovingWindowRateLimiter
+
+KEY_PREFIX = "parlour-limits"
+
+
+def _storage_uri(redis_url: str) -> str:
+    """limits names a unix-socket Redis ``redis+unix://``; redis-py names it ``unix://``."""
+    if redis_url.startswith("unix://"):
+        return "redis+unix://" + redis_url.removeprefix("unix://")
+    return redis_url
+
+
+@cache
+def _limiter() -> MovingWindowRateLimiter:
+    storage = storage_from_string(_storage_uri(settings.REDIS_URL), key_prefix=KEY_PREFIX)
+    return MovingWindowRateLimiter(storage)
+
+
+@cache
+def _item(rate: str) -> RateLimitItem:
+    return parse(rate)
+
+
+def hit(rate: str, *keys: str) -> bool:
+    """Count one attempt against ``rate`` (e.g. ``"3/10minute"``) for ``keys``;
+    False when the limit is already reached (nothing counted then)."""
+    return _limiter().hit(_item(rate), *map(str, keys))
+
+
+def reset() -> None:
+    """Forget every count (tests only)."""
+    _limiter().storage.reset()

@@ -1,0 +1,169 @@
+"""Board themes: cosmetic backdrops behind the board (NOTES "Board themes",
+"Map backdrop"). A theme never changes the rules.
+
+``plain`` is the classic board. The map themes draw a real region behind the
+Ludo board from Natural Earth country boundaries (public domain), vendored as
+``static/vendor/world-atlas/countries-50m.json`` (the world-atlas 2.0.2 npm
+package, ISC): nothing is fetched at run time. The board's path is schematic,
+not road distances (ludo-rules.txt).
+
+A backdrop is one SVG document per theme, rendered once per process and
+served at ``/boards/<theme>.svg``; the board refers to it with an ``<image>``,
+so a pushed board frame grows by one element, not by the map.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from functools import cache
+
+from django.conf import settings
+
+PLAIN = "plain"
+MAP_DATA = settings.BASE_DIR / "static" / "vendor" / "world-atlas" / "countries-50m.json"
+#: The credit the data asks for, shown on the board under every map backdrop.
+MAP_CREDIT = "Map: Made with Natural Earth (public domain), via world-atlas"
+
+
+@dataclass(frozen=True)
+class Theme:
+    """A board theme. ``kinds``: the game kinds it is offered for.
+    ``centre``: (longitude, latitude) in degrees; ``span``: degrees of
+    latitude from the top edge to the bottom edge of the square board."""
+
+    name: str
+    label: str
+    kinds: tuple[str, ...]
+    centre: tuple[float, float] | None = None
+    span: float = 0.0
+
+    @property
+    def is_map(self) -> bool:
+        return self.centre is not None
+
+    @property
+    def credit(self) -> str:
+        return MAP_CREDIT if self.is_map else ""
+
+
+THEMES: dict[str, Theme] = {
+    t.name: t
+    for t in (
+        Theme(PLAIN, "Plain board", ("ludo", "roundabout", "rondo")),
+        Theme("south_asia", "Map: South Asia", ("ludo",), centre=(80.0, 21.0), span=34.0),
+        Theme("europe", "Map: Europe", ("ludo",), centre=(10.0, 50.0), span=30.0),
+    )
+}
+
+
+def choices(kind: str | None = None) -> list[tuple[str, str]]:
+    """(name, label) of the themes offered for ``kind`` (all themes if None)."""
+    return [(t.name, t.label) for t in THEMES.values() if kind is None or kind in t.kinds]
+
+
+def get(name: str) -> Theme:
+    """The theme called ``name``; unknown names give the plain board."""
+    return THEMES.get(name) or THEMES[PLAIN]
+
+
+def check(name: str, kind: str) -> str:
+    """``name`` if it is a theme offered for ``kind``; raises ValueError otherwise."""
+    theme = THEMES.get(name)
+    if theme is None or kind not in theme.kinds:
+        raise ValueError(f"{name!r} is not a board theme for {kind}.")
+    return name
+
+
+# -- drawing a map backdrop -----------------------------------------------------
+
+SIZE = 15  # the Ludo board's viewBox, grid units
+_MIN_STEP = 0.04  # grid units: closer points are dropped (about 1.5 px on a 36rem board)
+
+
+@cache
+def _topology() -> dict:
+    with open(MAP_DATA, encoding="utf-8") as f:
+        return json.load(f)
+
+
+@cache
+def _arcs() -> tuple[tuple[tuple[float, float], ...], ...]:
+    """Every arc of the topology as (longitude, latitude) points (TopoJSON
+    arcs are quantised and delta-encoded)."""
+    topo = _topology()
+    (sx, sy), (tx, ty) = topo["transform"]["scale"], topo["transform"]["translate"]
+    arcs = []
+    for arc in topo["arcs"]:
+        x = y = 0
+        points = []
+        for dx, dy in arc:
+            x += dx
+            y += dy
+            points.append((x * sx + tx, y * sy + ty))
+        arcs.append(tuple(points))
+    return tuple(arcs)
+
+
+def _ring(indexes, arcs) -> list[tuple[float, float]]:
+    points: list[tuple[float, float]] = []
+    for i in indexes:
+        arc = arcs[i] if i >= 0 else arcs[~i][::-1]
+        points.extend(arc[1:] if points else arc)
+    return points
+
+
+def _path(rings, project) -> str:
+    parts = []
+    for ring in rings:
+        kept = []
+        for lon, lat in ring:
+            x, y = project(lon, lat)
+            if kept and abs(x - kept[-1][0]) < _MIN_STEP and abs(y - kept[-1][1]) < _MIN_STEP:
+                continue
+            kept.append((x, y))
+        if len(kept) < 3:
+            continue
+        xs, ys = [p[0] for p in kept], [p[1] for p in kept]
+        if max(xs) < -1 or min(xs) > SIZE + 1 or max(ys) < -1 or min(ys) > SIZE + 1:
+            continue  # wholly off the board
+        parts.append("M" + "L".join(f"{x:.2f} {y:.2f}" for x, y in kept) + "Z")
+    return "".join(parts)
+
+
+@cache
+def backdrop_svg(name: str) -> str:
+    """The backdrop of map theme ``name`` as a standalone SVG document
+    (viewBox 0 0 15 15, the Ludo board's grid units): sea, then each
+    country whose outline reaches the board, in an equirectangular
+    projection centred on the theme's centre. Raises KeyError for an unknown
+    or plain theme. Rendered once per process."""
+    theme = THEMES[name]
+    if not theme.is_map:
+        raise KeyError(name)
+    lon0, lat0 = theme.centre
+    scale = SIZE / theme.span  # grid units per degree of latitude
+    stretch = math.cos(math.radians(lat0))
+
+    def project(lon, lat):
+        return SIZE / 2 + (lon - lon0) * stretch * scale, SIZE / 2 - (lat - lat0) * scale
+
+    arcs = _arcs()
+    paths = []
+    for geometry in _topology()["objects"]["countries"]["geometries"]:
+        polygons = geometry.get("arcs") or []
+        if geometry.get("type") == "Polygon":
+            polygons = [polygons]
+        rings = [_ring(ring, arcs) for polygon in polygons for ring in polygon]
+        d = _path(rings, project)
+        if d:
+            paths.append(d)
+    body = "".join(f'<path d="{d}"/>' for d in paths)
+    return (
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 15 15" width="600" height="600">'
+        f"<title>{theme.label} ({MAP_CREDIT})</title>"
+        '<rect width="15" height="15" fill="#cfe3ee"/>'
+        '<g fill="#e7e0c9" stroke="#9c8f6a" stroke-width=".03" stroke-linejoin="round" '
+        f'fill-rule="evenodd">{body}</g></svg>'
+    )

@@ -1,0 +1,123 @@
+"""The room lobby WebSocket, ``/ws/room/<code>/`` (STYLE habit 8).
+
+Only the room's active members may connect (the code alone is not enough).
+Server -> client: htmx out-of-band frames rendered once per audience by
+room_push (seats and status for everyone; each member's own controls).
+Client -> server: ``{"type": "chat", "id": "<preset id>"}`` (games.chat; any
+other payload is refused) or ``{"type": "sync"}``. Lobby changes themselves
+are plain form posts (views_rooms.py).
+
+Close codes as the match socket: 4001 not a member (or removed), 4004 no such
+room, 4008 too many messages, 4009 frame too large.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+from django.template.loader import render_to_string
+from limits import parse as parse_rate
+from limits.aio.storage import MemoryStorage
+from limits.aio.strategies import MovingWindowRateLimiter
+
+from games import chat
+from matchmaking import room_push, rooms
+from matchmaking.models import Room
+
+log = logging.getLogger(__name__)
+
+CLOSE_NOT_ALLOWED = 4001
+CLOSE_NOT_FOUND = 4004
+CLOSE_FLOODING = 4008
+CLOSE_TOO_LARGE = 4009
+
+_limiter = MovingWindowRateLimiter(MemoryStorage())
+
+
+class RoomConsumer(AsyncWebsocketConsumer):
+    async def connect(self):
+        self.code = str(self.scope["url_route"]["kwargs"]["code"]).upper()[:8]
+        self.user = self.scope.get("user")
+        self.groups_joined: list[str] = []
+        await self.accept()
+        access = await database_sync_to_async(_access)(self.code, self.user)
+        if access is None:
+            await self.close(CLOSE_NOT_FOUND)
+            return
+        if not access:
+            await self.close(CLOSE_NOT_ALLOWED)
+            return
+        self.groups_joined = [room_push.room_group(self.code),
+                              room_push.member_group(self.code, self.user.pk)]
+        for group in self.groups_joined:
+            await self.channel_layer.group_add(group, self.channel_name)
+        await self.send_snapshot()
+
+    async def disconnect(self, code):
+        for group in self.groups_joined:
+            await self.channel_layer.group_discard(group, self.channel_name)
+
+    async def receive(self, text_data=None, bytes_data=None):
+        raw = text_data if text_data is not None else bytes_data
+        if raw is not None and len(raw) > settings.PARLOUR_WS_MAX_FRAME:
+            await self.close(CLOSE_TOO_LARGE)
+            return
+        if not await _limiter.hit(parse_rate(settings.PARLOUR_WS_RATE), "room-ws", self.channel_name):
+            await self.close(CLOSE_FLOODING)
+            return
+        try:
+            data = json.loads(raw)
+        except (TypeError, ValueError):
+            data = None
+        kind = data.get("type") if isinstance(data, dict) else None
+        if kind == "sync":
+            await self.send_snapshot()
+        elif kind == "chat":
+            try:
+                await chat.check_chat(self.user, data.get("id"))
+            except chat.ChatRefused as e:
+                await self.send_error(e.message)
+                return
+            await room_push.send_chat(self.code, chat.chat_line(self.user.username, data["id"]))
+        else:
+            await self.send_error("Unknown message.")
+
+    async def room_frame(self, event):
+        await self.send(text_data=event["html"])
+
+    async def room_closed(self, event):
+        await self.send(text_data=event["html"])
+        await self.close(CLOSE_NOT_ALLOWED)
+
+    async def send_error(self, message: str) -> None:
+        await self.send(text_data=render_to_string("matchmaking/room_parts.html#error_frame",
+                                                   {"message": message}))
+
+    async def send_snapshot(self) -> None:
+        html = await database_sync_to_async(_snapshot)(self.code, self.user)
+        if html:
+            await self.send(text_data=html)
+
+
+def _access(code: str, user) -> bool | None:
+    """None: no such room. Else whether ``user`` is an active member."""
+    room = Room.objects.filter(code=code).first()
+    if room is None:
+        return None
+    return rooms.is_member(room, user)
+
+
+def _snapshot(code: str, user) -> str:
+    from matchmaking import views_rooms
+
+    room = Room.objects.filter(code=code).select_related("host", "match").first()
+    if room is None or not rooms.is_member(room, user):
+        return ""
+    ctx = views_rooms.lobby_context(room)
+    mine = views_rooms.member_context(ctx, user)
+    return (render_to_string("matchmaking/room_parts.html#public_frame", ctx)
+            + render_to_string("matchmaking/room_parts.html#member_frame", mine))

@@ -1,0 +1,417 @@
+"""Room actions: the only writers of rooms, seats, members and invites
+(STYLE habit 3: ``check_*`` validates, ``do_*`` changes in one transaction).
+
+Rules (ludo-rules.txt "Game settings and rooms"; NOTES "Common"):
+
+- A signed-in player creates a room with its settings and takes seat 0 as its
+  host. The room code is a name, **not an invite**: nothing joins by code.
+- Joining needs an invite: a single-use link with a random token (only its
+  SHA-256 is stored), valid INVITE_LIFETIME unless revoked. Redeeming is one
+  conditional UPDATE inside the room's lock, so the same link used twice, in
+  sequence or at once, seats one person; expired, revoked, used and unknown
+  links all get the same refusal (INVITE_REFUSED). Attempts are rate-limited
+  per user and per IP address (REDEEM_RATES, in Redis: games.ratelimits).
+- In the lobby the host removes players (who can never rejoin that room),
+  fills or empties computer seats, and starts when every seat is taken. If
+  the host leaves, the longest-seated human becomes host; a room with no
+  humans closes.
+- A room's match is private (members only) and never rated.
+
+Every accepted change bumps ``Room.version`` and pushes the lobby after
+commit (``room_push``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from games import actions as match_actions
+from games import ratelimits, themes
+from games.engine import EngineError, get_rules
+from games.models import ComputerLevel, GameKind, Match
+from matchmaking.models import Invite, Room, RoomMember, RoomSeat
+
+INVITE_LIFETIME = timedelta(minutes=30)
+INVITE_REFUSED = "This invite link cannot be used. Ask the host of the room for a new one."
+#: Invite redemption attempts (rate, key kind): per signed-in user and per IP address.
+REDEEM_RATES = (("10/10minute", "user"), ("30/10minute", "ip"))
+#: Turn times a room may choose for Roundabout and Rondo (NOTES "Turn timer"); Ludo is always 60 s.
+TURN_SECONDS_CHOICES = (30, 60, 90, 120)
+FIXED_TURN_SECONDS = {"ludo": 60}
+IDLE_LIMIT_CHOICES = (2, 3, 4, 5)
+MAX_OPEN_INVITES = 10
+
+
+class RoomError(Exception):
+    """A refused room action; ``message`` is safe to show. Nothing changed."""
+
+    code = "refused"
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+class RoomNotFound(RoomError):
+    code = "not_found"
+
+
+class NotAllowed(RoomError):
+    code = "not_allowed"
+
+
+class InviteRefused(RoomError):
+    """Every unusable invite link (unknown, used, expired, revoked) gets this, alike."""
+
+    code = "invite_refused"
+
+    def __init__(self):
+        super().__init__(INVITE_REFUSED)
+
+
+class TooManyAttempts(RoomError):
+    code = "rate_limited"
+
+
+# -- settings ----------------------------------------------------------------
+
+
+def check_room_settings(kind: str, seat_count: int, computers: dict[int, str], *,
+                        turn_seconds: int | None = None, idle_limit: int = 3,
+                        options: dict | None = None, theme: str = themes.PLAIN) -> dict:
+    """Validate a room's settings; returns them normalised as keyword
+    arguments of ``Room`` (kind, turn_seconds, idle_limit, options, theme)
+    plus ``seat_count`` and ``computers`` ({seat index 1..n-1: level}).
+
+    Ludo's turn time is always 60 s (the value given is ignored); Roundabout
+    and Rondo take one of TURN_SECONDS_CHOICES. Options are checked by the
+    game's engine (``new_match``). Raises RoomError with the reason.
+    """
+    if kind not in dict(GameKind.playable()):
+        raise RoomError("Choose a game that can be played here.")
+    if seat_count not in (2, 3, 4):
+        raise RoomError("A room has 2, 3 or 4 seats.")
+    for index, level in computers.items():
+        if not 1 <= index < seat_count:
+            raise RoomError("Computer seats are seats 2 to the last; seat 1 is the host's.")
+        if level not in ComputerLevel.values:
+            raise RoomError(f"{level!r} is not a computer level.")
+    if kind in FIXED_TURN_SECONDS:
+        turn_seconds = FIXED_TURN_SECONDS[kind]
+    elif turn_seconds is None:
+        turn_seconds = settings.PARLOUR_TURN_SECONDS[kind]
+    elif turn_seconds not in TURN_SECONDS_CHOICES:
+        raise RoomError("The turn time is 30, 60, 90 or 120 seconds.")
+    if idle_limit not in IDLE_LIMIT_CHOICES:
+        raise RoomError("The idle limit is 2 to 5 missed turns.")
+    rules = get_rules(kind)
+    try:
+        rules.new_match(seat_count, options or {})
+    except (EngineError, ValueError) as e:
+        raise RoomError(f"Those rule options do not work: {e}") from None
+    options = {**getattr(rules, "default_options", {}), **(options or {})}
+    try:
+        themes.check(theme, kind)
+    except ValueError as e:
+        raise RoomError(str(e)) from None
+    return {"kind": kind, "seat_count": seat_count, "computers": dict(computers),
+            "turn_seconds": turn_seconds, "idle_limit": idle_limit, "options": options,
+            "theme": theme}
+
+
+def do_create_room(host, kind: str, seat_count: int, computers: dict[int, str] | None = None,
+                   **settings_) -> Room:
+    """A new open room hosted by ``host`` (signed in), who takes seat 0.
+    Keyword settings as ``check_room_settings``. Raises RoomError."""
+    _require_user(host)
+    checked = check_room_settings(kind, seat_count, computers or {}, **settings_)
+    with transaction.atomic():
+        room = Room.objects.create(
+            host=host, kind=checked["kind"], options=checked["options"],
+            turn_seconds=checked["turn_seconds"], idle_limit=checked["idle_limit"],
+            theme=checked["theme"],
+        )
+        RoomSeat.objects.bulk_create(
+            RoomSeat(room=room, index=i, user=host if i == 0 else None,
+                     computer_level=checked["computers"].get(i, ""))
+            for i in range(checked["seat_count"])
+        )
+        RoomMember.objects.create(room=room, user=host)
+    return room
+
+
+# -- invites -----------------------------------------------------------------
+
+
+def hash_token(token: str) -> str:
+    """SHA-256 (hex) of an invite token: all the database ever holds."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def do_create_invite(code: str, user, *, now=None) -> tuple[Invite, str]:
+    """The host makes a single-use invite; returns (invite, token). The token
+    is shown once (in the link) and never stored. Raises NotAllowed."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        room = _lock(code)
+        _require_host(room, user)
+        _require_open(room)
+        live = Invite.objects.filter(room=room, used_at__isnull=True, revoked_at__isnull=True,
+                                     expires_at__gt=now).count()
+        if live >= MAX_OPEN_INVITES:
+            raise NotAllowed(f"This room already has {MAX_OPEN_INVITES} unused invites; revoke some first.")
+        token = secrets.token_urlsafe(24)
+        invite = Invite.objects.create(room=room, token_hash=hash_token(token), created_by=user,
+                                       created_at=now, expires_at=now + INVITE_LIFETIME)
+        _changed(room)
+    return invite, token
+
+
+def do_revoke_invite(code: str, user, invite_id) -> Invite:
+    """The host revokes an unused invite of the room (a used one stays used).
+    Raises NotAllowed."""
+    with transaction.atomic():
+        room = _lock(code)
+        _require_host(room, user)
+        invite = Invite.objects.filter(room=room, pk=_int(invite_id)).first()
+        if invite is None:
+            raise NotAllowed("There is no such invite in this room.")
+        if invite.used_at or invite.revoked_at:
+            raise NotAllowed("That invite was already used or revoked.")
+        invite.revoked_at = timezone.now()
+        invite.save(update_fields=["revoked_at"])
+        _changed(room)
+    return invite
+
+
+def check_redeem_rate(user, ip: str | None) -> None:
+    """Count one redemption attempt for ``user`` and ``ip``; raises
+    TooManyAttempts past REDEEM_RATES."""
+    keys = {"user": getattr(user, "pk", None), "ip": ip}
+    for rate, kind in REDEEM_RATES:
+        if keys[kind] is not None and not ratelimits.hit(rate, "redeem", kind, keys[kind]):
+            raise TooManyAttempts("Too many invite attempts; wait a few minutes and try again.")
+
+
+def do_redeem_invite(token, user, *, ip: str | None = None, now=None) -> Room:
+    """``user`` (signed in) joins a room with invite ``token``, taking its
+    first empty seat; returns the room.
+
+    A member already in the room just gets the room (the invite stays
+    unused). Raises TooManyAttempts (rate), InviteRefused (unknown, used,
+    expired or revoked: one message for all), NotAllowed (removed from that
+    room, room started or closed, every seat taken: the invite stays unused).
+    """
+    _require_user(user)
+    check_redeem_rate(user, ip)
+    if not isinstance(token, str) or not 16 <= len(token) <= 64:
+        raise InviteRefused()
+    now = now or timezone.now()
+    with transaction.atomic():
+        room_id = (Invite.objects.filter(token_hash=hash_token(token))
+                   .values_list("room_id", flat=True).first())
+        if room_id is None:
+            raise InviteRefused()
+        room = Room.objects.select_for_update().get(pk=room_id)
+        member = RoomMember.objects.filter(room=room, user=user).first()
+        if member is not None and member.status == RoomMember.Status.REMOVED:
+            raise NotAllowed("The host removed you from this room, so you cannot join it again.")
+        if member is not None and member.status == RoomMember.Status.ACTIVE:
+            return room
+        if room.status != Room.Status.OPEN:
+            raise NotAllowed("This room is no longer taking players.")
+        # Single use: only one UPDATE can find the invite unused, unrevoked and unexpired.
+        used = Invite.objects.filter(
+            token_hash=hash_token(token), room=room, used_at__isnull=True, revoked_at__isnull=True,
+            expires_at__gt=now,
+        ).update(used_at=now, used_by=user)
+        if used != 1:
+            raise InviteRefused()
+        seat = (RoomSeat.objects.filter(room=room, user__isnull=True, computer_level="")
+                .order_by("index").first())
+        if seat is None:
+            raise NotAllowed("Every seat in this room is taken.")  # rolls the invite back
+        seat.user = user
+        seat.save(update_fields=["user"])
+        if member is None:
+            RoomMember.objects.create(room=room, user=user, joined_at=now)
+        else:
+            member.status, member.joined_at = RoomMember.Status.ACTIVE, now
+            member.save(update_fields=["status", "joined_at"])
+        _changed(room)
+    return room
+
+
+# -- the lobby ---------------------------------------------------------------
+
+
+def do_remove_player(code: str, host, user_id) -> Room:
+    """The host removes a member from the lobby; they can never rejoin this
+    room. Raises NotAllowed."""
+    with transaction.atomic():
+        room = _lock(code)
+        _require_host(room, host)
+        _require_open(room)
+        if _int(user_id) == host.pk:
+            raise NotAllowed("To leave your own room, use Leave.")
+        member = RoomMember.objects.filter(room=room, user_id=_int(user_id),
+                                           status=RoomMember.Status.ACTIVE).first()
+        if member is None:
+            raise NotAllowed("That player is not in this room.")
+        member.status = RoomMember.Status.REMOVED
+        member.save(update_fields=["status"])
+        RoomSeat.objects.filter(room=room, user_id=member.user_id).update(user=None)
+        removed = member.user_id
+        _changed(room)
+        transaction.on_commit(lambda: _push().member_removed(room.code, removed))
+    return room
+
+
+def do_set_computer(code: str, host, index, level: str) -> Room:
+    """The host puts a computer of ``level`` in empty seat ``index``, or
+    empties a computer seat (``level`` ""). Raises NotAllowed."""
+    with transaction.atomic():
+        room = _lock(code)
+        _require_host(room, host)
+        _require_open(room)
+        seat = RoomSeat.objects.filter(room=room, index=_int(index)).first()
+        if seat is None:
+            raise NotAllowed("There is no such seat.")
+        if seat.user_id is not None:
+            raise NotAllowed("A player sits there; remove them first.")
+        if level and level not in ComputerLevel.values:
+            raise NotAllowed("Choose easy, normal or strong.")
+        seat.computer_level = level or ""
+        seat.save(update_fields=["computer_level"])
+        _changed(room)
+    return room
+
+
+def do_leave_room(code: str, user) -> Room:
+    """A member leaves the lobby, freeing their seat. A leaving host hands the
+    role to the longest-seated human; a room with no humans closes."""
+    with transaction.atomic():
+        room = _lock(code)
+        member = RoomMember.objects.filter(room=room, user_id=getattr(user, "pk", None),
+                                           status=RoomMember.Status.ACTIVE).first()
+        if member is None:
+            raise NotAllowed("You are not in this room.")
+        member.status = RoomMember.Status.LEFT
+        member.save(update_fields=["status"])
+        if room.status == Room.Status.OPEN:
+            RoomSeat.objects.filter(room=room, user_id=user.pk).update(user=None)
+        if room.host_id == user.pk:
+            room.host = _longest_seated(room)
+        if not RoomMember.objects.filter(room=room, status=RoomMember.Status.ACTIVE).exists():
+            room.status = Room.Status.CLOSED
+            room.host = None
+        _changed(room)
+    return room
+
+
+def do_start_room(code: str, host) -> Match:
+    """The host starts the room's match once every seat is taken: a private,
+    unrated match with the room's settings, started at once. Raises NotAllowed."""
+    with transaction.atomic():
+        room = _lock(code)
+        _require_host(room, host)
+        _require_open(room)
+        seats = list(RoomSeat.objects.filter(room=room).select_related("user").order_by("index"))
+        if any(s.is_empty for s in seats):
+            raise NotAllowed("Every seat must be taken before the match can start.")
+        since = dict(RoomMember.objects.filter(room=room, status=RoomMember.Status.ACTIVE)
+                     .values_list("user_id", "joined_at"))
+        specs = [
+            match_actions.SeatSpec(user=s.user, since=since.get(s.user_id))
+            if s.user_id else match_actions.SeatSpec(computer_level=s.computer_level)
+            for s in seats
+        ]
+        match = match_actions.create_match(
+            room.kind, specs, is_public=False, rated=False, host=room.host,
+            turn_seconds=room.turn_seconds, idle_limit=room.idle_limit, options=room.options,
+            theme=room.theme,
+        )
+        match = match_actions.start_match(match.public_id)
+        room.status = Room.Status.PLAYING
+        room.match = match
+        _changed(room)
+    return match
+
+
+# -- reading -------------------------------------------------------------------
+
+
+def room_for_member(code: str, user) -> Room:
+    """The room if ``user`` is an active member; else RoomNotFound / NotAllowed
+    (the code alone shows nothing)."""
+    room = Room.objects.filter(code=str(code).upper()[:8]).select_related("host", "match").first()
+    if room is None:
+        raise RoomNotFound("There is no such room.")
+    if not is_member(room, user):
+        raise NotAllowed("This room is private. To join it you need an invite link from its host.")
+    return room
+
+
+def is_member(room: Room, user) -> bool:
+    if user is None or not getattr(user, "is_authenticated", False):
+        return False
+    return RoomMember.objects.filter(room=room, user_id=user.pk, status=RoomMember.Status.ACTIVE).exists()
+
+
+# -- internals -----------------------------------------------------------------
+
+
+def _push():
+    from matchmaking import room_push
+
+    return room_push
+
+
+def _changed(room: Room) -> None:
+    """Save the room with a new version; push the lobby after commit."""
+    room.version += 1
+    room.save()
+    code, version = room.code, room.version
+    transaction.on_commit(lambda: _push().room_updated(code, version))
+
+
+def _longest_seated(room: Room):
+    member = (RoomMember.objects.filter(room=room, status=RoomMember.Status.ACTIVE)
+              .select_related("user").order_by("joined_at", "pk").first())
+    return member.user if member else None
+
+
+def _lock(code: str) -> Room:
+    room = Room.objects.select_for_update().filter(code=str(code).upper()[:8]).first()
+    if room is None:
+        raise RoomNotFound("There is no such room.")
+    return room
+
+
+def _require_user(user) -> None:
+    if user is None or not getattr(user, "is_authenticated", False):
+        raise NotAllowed("Log in first.")
+
+
+def _require_host(room: Room, user) -> None:
+    _require_user(user)
+    if room.host_id != user.pk:
+        raise NotAllowed("Only the host can do that.")
+
+
+def _require_open(room: Room) -> None:
+    if room.status != Room.Status.OPEN:
+        raise NotAllowed("The room's match has started or the room is closed.")
+
+
+def _int(value) -> int:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return -1

@@ -1,0 +1,179 @@
+"""Room pages: create, lobby, the host's lobby forms, and invite links.
+
+Views parse, call one action (``matchmaking.rooms``), render or redirect
+(STYLE habit 3); every form posts and works without JavaScript. The lobby
+page is live over ``/ws/room/<code>/`` (room_consumers.py).
+"""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+
+from games import chat, themes
+from games.models import ComputerLevel, GameKind
+from matchmaking import rooms
+from matchmaking.models import RoomMember
+from matchmaking.room_forms import RoomForm
+
+NEW_INVITE_SESSION_KEY = "room_new_invite"
+
+
+def lobby_context(room) -> dict:
+    """What every member of ``room`` may see (room_parts.html public partials)."""
+    seats = list(room.seats.select_related("user").order_by("index"))
+    rows = [{"index": s.index, "number": s.index + 1, "user": s.user, "level": s.computer_level,
+             "level_label": ComputerLevel(s.computer_level).label if s.computer_level else "",
+             "is_host": s.user_id is not None and s.user_id == room.host_id, "empty": s.is_empty}
+            for s in seats]
+    return {
+        "room": room,
+        "seat_rows": rows,
+        "open_seats": sum(r["empty"] for r in rows),
+        "kind_label": GameKind(room.kind).label if room.kind in GameKind.values else room.kind,
+        "theme": themes.get(room.theme),
+        "levels": ComputerLevel.choices,
+        "option_lines": _option_lines(room),
+    }
+
+
+def member_context(ctx: dict, user) -> dict:
+    """``ctx`` plus one member's own controls (the host's invites and forms)."""
+    room = ctx["room"]
+    is_host = room.host_id == user.pk
+    invites = []
+    if is_host:
+        now = timezone.now()
+        invites = [{"invite": i, "state": i.state(now)} for i in room.invites.all()[:20]]
+    return dict(ctx, viewer=user, is_host=is_host, invites=invites)
+
+
+def _option_lines(room) -> list[str]:
+    lines = [f"Turn time {room.turn_seconds} s", f"{room.idle_limit} missed turns in a row count as leaving"]
+    o = room.options or {}
+    if "autoplay_forced" in o:
+        lines.append("Forced moves play automatically" if o["autoplay_forced"] else "Forced moves by hand")
+    if "side" in o:
+        lines.append(f"{str(o['side']).capitalize()} side of the board")
+    if "one_change" in o:
+        lines.append("One-change chain rule " + ("on" if o["one_change"] else "off"))
+    lines.append(themes.get(room.theme).label)
+    return lines
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def room_new(request):
+    form = RoomForm(request.POST if request.method == "POST" else None)
+    if request.method == "POST" and form.is_valid():
+        s = form.room_settings
+        try:
+            room = rooms.do_create_room(
+                request.user, s["kind"], s["seat_count"], s["computers"], turn_seconds=s["turn_seconds"],
+                idle_limit=s["idle_limit"], options=s["options"], theme=s["theme"])
+        except rooms.RoomError as e:
+            form.add_error(None, e.message)
+        else:
+            return redirect("room", code=room.code)
+    status = 400 if form.is_bound and form.errors else 200
+    return render(request, "matchmaking/room_new.html", {"form": form}, status=status)
+
+
+@require_safe
+def room_page(request, code):
+    try:
+        room = rooms.room_for_member(code, request.user)
+    except rooms.RoomNotFound as e:
+        return render(request, "matchmaking/room_private.html", {"message": e.message}, status=404)
+    except rooms.RoomError as e:
+        return render(request, "matchmaking/room_private.html", {"message": e.message}, status=403)
+    ctx = member_context(lobby_context(room), request.user)
+    ctx.update(new_invite=request.session.pop(NEW_INVITE_SESSION_KEY, None),
+               chat_phrases=chat.PHRASES, chat_emoji=chat.EMOJI)
+    return render(request, "matchmaking/room.html", ctx)
+
+
+def _act(request, code, action, *args):
+    try:
+        result = action(code, request.user, *args)
+    except rooms.RoomNotFound:
+        messages.error(request, "There is no such room.")
+        return None
+    except rooms.RoomError as e:
+        messages.error(request, e.message)
+        return None
+    return result if result is not None else True
+
+
+@login_required
+@require_POST
+def room_invite(request, code):
+    result = _act(request, code, rooms.do_create_invite)
+    if result:
+        _invite, token = result
+        request.session[NEW_INVITE_SESSION_KEY] = request.build_absolute_uri(
+            reverse("room_join", kwargs={"token": token}))
+    return redirect("room", code=code)
+
+
+@login_required
+@require_POST
+def room_revoke(request, code, invite_id):
+    if _act(request, code, rooms.do_revoke_invite, invite_id):
+        messages.success(request, "Invite revoked.")
+    return redirect("room", code=code)
+
+
+@login_required
+@require_POST
+def room_remove(request, code):
+    _act(request, code, rooms.do_remove_player, request.POST.get("user"))
+    return redirect("room", code=code)
+
+
+@login_required
+@require_POST
+def room_computer(request, code):
+    _act(request, code, rooms.do_set_computer, request.POST.get("seat"), request.POST.get("level", ""))
+    return redirect("room", code=code)
+
+
+@login_required
+@require_POST
+def room_start(request, code):
+    match = _act(request, code, rooms.do_start_room)
+    if match:
+        return redirect("match", public_id=match.public_id)
+    return redirect("room", code=code)
+
+
+@login_required
+@require_POST
+def room_leave(request, code):
+    if _act(request, code, rooms.do_leave_room):
+        messages.success(request, "You left the room.")
+        return redirect("play")
+    return redirect("room", code=code)
+
+
+@require_http_methods(["GET", "POST"])
+def room_join(request, token):
+    """GET: a page with a Join button (the link is not checked, so looking
+    at it tells nothing). POST: redeem the invite."""
+    if not request.user.is_authenticated:
+        return redirect(f"{reverse('login')}?next={request.path}")
+    if request.method == "POST":
+        try:
+            room = rooms.do_redeem_invite(token, request.user, ip=request.META.get("REMOTE_ADDR"))
+        except rooms.RoomError as e:
+            status = 429 if isinstance(e, rooms.TooManyAttempts) else 400
+            return render(request, "matchmaking/room_join.html", {"error": e.message}, status=status)
+        return redirect("room", code=room.code)
+    return render(request, "matchmaking/room_join.html", {})
+
+
+def members_of(room):
+    """Active members, longest-seated first (for templates and tests)."""
+    return list(RoomMember.objects.filter(room=room, status=RoomMember.Status.ACTIVE).select_related("user"))

@@ -1,7 +1,25 @@
 from django import forms
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 
 from accounts.models import User
+
+
+class LoginForm(AuthenticationForm):
+    """Django's log-in form; a banned user with the right password is told
+    why they cannot log in (and until when) instead of "wrong password"."""
+
+    def clean(self):
+        try:
+            return super().clean()
+        except forms.ValidationError:
+            user = User.objects.filter(username__iexact=self.cleaned_data.get("username") or "").first()
+            if user is not None and user.is_banned and user.check_password(
+                self.cleaned_data.get("password") or ""
+            ):
+                from accounts.middleware import ban_message
+
+                raise forms.ValidationError(ban_message(user), code="banned") from None
+            raise
 
 
 class SignUpForm(UserCreationForm):

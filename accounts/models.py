@@ -1,11 +1,17 @@
 """Users and their public profiles. This app's models know no other app."""
 
+from datetime import UTC, datetime
+
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser, UserManager
 from django.db import models
 from django.db.models.functions import Lower
+from django.utils import timezone
 
 from accounts import elo
+
+#: ``banned_until`` of a permanent ban: far enough never to pass.
+BAN_FOREVER = datetime(9999, 1, 1, tzinfo=UTC)
 
 
 class User(AbstractUser):
@@ -13,6 +19,12 @@ class User(AbstractUser):
 
     email = models.EmailField("email address")
     bio = models.CharField(max_length=280, blank=True)
+    # Moderation (issue 9): set only by games.moderation.ban_user / unban_user.
+    banned_until = models.DateTimeField(
+        null=True, blank=True, editable=False,
+        help_text="Banned until this moment; BAN_FOREVER for a permanent ban; empty: not banned.",
+    )
+    ban_reason = models.CharField(max_length=500, blank=True, editable=False)
 
     objects = UserManager()
 
@@ -24,6 +36,15 @@ class User(AbstractUser):
 
     def __str__(self):
         return self.username
+
+    @property
+    def is_banned(self) -> bool:
+        """True while ``banned_until`` is in the future (a suspension ends by itself)."""
+        return self.banned_until is not None and self.banned_until > timezone.now()
+
+    @property
+    def is_banned_forever(self) -> bool:
+        return self.banned_until is not None and self.banned_until >= BAN_FOREVER
 
 
 class Rating(models.Model):

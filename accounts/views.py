@@ -22,7 +22,7 @@ def signup(request):
             # constraint settles it, and the loser gets the form's error.
             form.add_error("username", "That username or email is taken.")
         else:
-            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            login(request, user, backend="accounts.backends.ParlourBackend")
             return redirect("profile", username=user.username)
     return render(request, "accounts/signup.html", {"form": form}, status=400 if form.errors else 200)
 

@@ -66,6 +66,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "accounts.middleware.BannedUserLogoutMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -157,6 +158,8 @@ CELERY_TIMEZONE = "UTC"
 
 # --- Auth -----------------------------------------------------------------
 AUTH_USER_MODEL = "accounts.User"
+# Log-in refuses banned users (issue 9); see accounts/backends.py.
+AUTHENTICATION_BACKENDS = ["accounts.backends.ParlourBackend"]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

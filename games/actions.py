@@ -198,6 +198,8 @@ def play_move(public_id: str, user, notation: str | list[str], version: int | st
         _require_live(match)
         if seat.status != Seat.Status.PLAYING:
             raise NotAllowed("You have left this match.")
+        if seat.user.is_banned:  # issue 9: banned players send no moves
+            raise NotAllowed("Your account is banned, so you cannot play.")
         change = _Change(match)
         notations = notation if isinstance(notation, list) else [notation]
         if not 1 <= len(notations) <= MAX_PLIES_PER_ACTION:
@@ -355,10 +357,11 @@ def resume_match(public_id: str, user, version: int | str | None, *, auto: bool 
 
 
 def abort_match(public_id: str, reason: str = "aborted") -> Match:
-    """End a live match with no result (no rating change)."""
+    """End a live or paused match with no result (no rating change)."""
     with transaction.atomic():
         match = _lock(public_id)
-        _require_live(match)
+        if match.status != Match.Status.PAUSED:
+            _require_live(match)
         change = _Change(match)
         change.end(Match.Status.ABORTED, reason)
         change.save()
@@ -388,7 +391,7 @@ def _lock(public_id: str) -> Match:
 def _user_seat(match: Match, user) -> Seat:
     if user is None or not getattr(user, "is_authenticated", False):
         raise NotAllowed("Log in to play.")
-    seat = match.seats.filter(user_id=user.pk).first()
+    seat = match.seats.filter(user_id=user.pk).select_related("user").first()
     if seat is None:
         raise NotAllowed("You have no seat in this match.")
     return seat

@@ -12,8 +12,9 @@ for a turn of several plies), or
 frames of htmx out-of-band elements, each with ``#frame-version``.
 
 Refusal close codes (the page explains them and does not reconnect):
-4001 not allowed (log in / not your match), 4004 no such match, 4008 too
-many messages, 4009 frame too large.
+4001 not allowed (log in / not your match), 4003 banned (at connect, or
+when a ban arrives on the user's group: accounts.sockets), 4004 no such
+match, 4008 too many messages, 4009 frame too large.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from limits import parse as parse_rate
 from limits.aio.storage import MemoryStorage
 from limits.aio.strategies import MovingWindowRateLimiter
 
+from accounts import sockets
 from games import actions, chat, fragments, push
 from games.models import Match
 
@@ -56,7 +58,12 @@ class MatchConsumer(AsyncWebsocketConsumer):
         if not allowed:
             await self.close(CLOSE_NOT_ALLOWED)
             return
+        if getattr(self.user, "is_banned", False):
+            await self.close(sockets.CLOSE_BANNED)
+            return
         self.groups_joined.append(push.match_group(self.public_id))
+        if self.user is not None and self.user.is_authenticated:
+            self.groups_joined.append(sockets.user_group(self.user.pk))
         if self.seat_index is not None:
             self.groups_joined.append(push.seat_group(self.public_id, self.seat_index))
         for group in self.groups_joined:
@@ -126,6 +133,9 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
     async def match_frame(self, event):
         await self.send(text_data=event["html"])
+
+    async def user_banned(self, event):
+        await self.close(sockets.CLOSE_BANNED)
 
     async def send_error(self, message: str) -> None:
         version = await database_sync_to_async(_version)(self.public_id)

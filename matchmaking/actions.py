@@ -73,9 +73,9 @@ def find_queue(kind, players) -> Queue:
 
 
 def can_queue(user) -> bool:
-    """May ``user`` join a ranked queue? Signed in and active. (Bans, when
-    they exist, are checked here too.)"""
-    return bool(user is not None and user.is_authenticated and user.is_active)
+    """May ``user`` join a ranked queue? Signed in, active and not banned (issue 9)."""
+    return bool(user is not None and user.is_authenticated and user.is_active
+                and not getattr(user, "is_banned", False))
 
 
 def ranked_options(kind: str) -> dict:

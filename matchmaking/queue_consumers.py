@@ -7,7 +7,7 @@ open it marks the entry seen every PARLOUR_QUEUE_HEARTBEAT_SECONDS (the wave
 expires entries whose page vanished); closing it (leaving the page) takes
 the player out of the queue. Nothing the client sends is acted on.
 
-Close codes: 4001 not signed in; a normal close when the player is not
+Close codes: 4001 not signed in; 4003 banned (accounts.sockets); a normal close when the player is not
 waiting (the frame says why).
 """
 
@@ -21,6 +21,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.template.loader import render_to_string
 
+from accounts import sockets
 from matchmaking import actions, push
 
 CLOSE_NOT_ALLOWED = 4001
@@ -36,11 +37,15 @@ class QueueConsumer(AsyncWebsocketConsumer):
         if self.user is None or not self.user.is_authenticated:
             await self.close(CLOSE_NOT_ALLOWED)
             return
+        if getattr(self.user, "is_banned", False):
+            await self.close(sockets.CLOSE_BANNED)
+            return
         html, entry = await database_sync_to_async(_snapshot)(self.user)
         if entry is not None and entry.match_id is None:
             self.entry_id = entry.pk
             self.groups_joined = [push.queue_user_group(self.user.pk),
-                                  push.queue_group(entry.kind, entry.players)]
+                                  push.queue_group(entry.kind, entry.players),
+                                  sockets.user_group(self.user.pk)]
             for group in self.groups_joined:
                 await self.channel_layer.group_add(group, self.channel_name)
             self.heartbeat = asyncio.create_task(self._beat())
@@ -63,6 +68,9 @@ class QueueConsumer(AsyncWebsocketConsumer):
 
     async def queue_frame(self, event):
         await self.send(text_data=event["html"])
+
+    async def user_banned(self, event):
+        await self.close(sockets.CLOSE_BANNED)
 
     async def _beat(self):
         with contextlib.suppress(asyncio.CancelledError):

@@ -7,8 +7,8 @@ Client -> server: ``{"type": "chat", "id": "<preset id>"}`` (games.chat; any
 other payload is refused) or ``{"type": "sync"}``. Lobby changes themselves
 are plain form posts (views_rooms.py).
 
-Close codes as the match socket: 4001 not a member (or removed), 4004 no such
-room, 4008 too many messages, 4009 frame too large.
+Close codes as the match socket: 4001 not a member (or removed), 4003 banned
+(accounts.sockets), 4004 no such room, 4008 too many messages, 4009 frame too large.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from limits import parse as parse_rate
 from limits.aio.storage import MemoryStorage
 from limits.aio.strategies import MovingWindowRateLimiter
 
+from accounts import sockets
 from games import chat
 from matchmaking import room_push, rooms
 from matchmaking.models import Room
@@ -51,8 +52,12 @@ class RoomConsumer(AsyncWebsocketConsumer):
         if not access:
             await self.close(CLOSE_NOT_ALLOWED)
             return
+        if getattr(self.user, "is_banned", False):
+            await self.close(sockets.CLOSE_BANNED)
+            return
         self.groups_joined = [room_push.room_group(self.code),
-                              room_push.member_group(self.code, self.user.pk)]
+                              room_push.member_group(self.code, self.user.pk),
+                              sockets.user_group(self.user.pk)]
         for group in self.groups_joined:
             await self.channel_layer.group_add(group, self.channel_name)
         await self.send_snapshot()
@@ -88,6 +93,9 @@ class RoomConsumer(AsyncWebsocketConsumer):
 
     async def room_frame(self, event):
         await self.send(text_data=event["html"])
+
+    async def user_banned(self, event):
+        await self.close(sockets.CLOSE_BANNED)
 
     async def room_closed(self, event):
         await self.send(text_data=event["html"])

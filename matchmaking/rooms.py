@@ -397,6 +397,8 @@ def _lock(code: str) -> Room:
 def _require_user(user) -> None:
     if user is None or not getattr(user, "is_authenticated", False):
         raise NotAllowed("Log in first.")
+    if getattr(user, "is_banned", False):  # issue 9: no rooms for banned users
+        raise NotAllowed("Your account is banned, so you cannot join or open rooms.")
 
 
 def _require_host(room: Room, user) -> None:

@@ -18,4 +18,13 @@
   }
 
   document.addEventListener("htmx:wsAfterMessage", follow);
+
+  // 4003: the account was banned (issue 9); say so and stop reconnecting.
+  document.addEventListener("htmx:wsClose", function (evt) {
+    var closeEvent = evt.detail && evt.detail.event;
+    if (!closeEvent || closeEvent.code !== 4003) return;
+    evt.target.removeAttribute("ws-connect");
+    var box = document.getElementById("queue-redirect");
+    if (box) box.textContent = "You are banned from playing.";
+  });
 })();

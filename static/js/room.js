@@ -14,6 +14,7 @@
 
   var REFUSED = {
     4001: "You are no longer in this room.",
+    4003: "You are banned from playing.",
     4004: "There is no such room.",
     4008: "Disconnected: too many messages. Reload the page to continue.",
     4009: "Disconnected: a message was too large. Reload the page to continue.",

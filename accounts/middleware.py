@@ -1,0 +1,32 @@
+"""Ends the sessions of banned users (issue 9)."""
+
+from django.contrib import messages
+from django.contrib.auth import logout
+
+from accounts.models import BAN_FOREVER
+
+
+def ban_message(user) -> str:
+    """What a banned person is told (log-in form, logged-out page)."""
+    if user.banned_until >= BAN_FOREVER:
+        when = "This account is banned"
+    else:
+        when = f"This account is suspended until {user.banned_until:%d %B %Y, %H:%M} UTC"
+    return f"{when}. Reason: {user.ban_reason or 'not given'}."
+
+
+class BannedUserLogoutMiddleware:
+    """A signed-in user who has been banned is logged out on their next
+    request (every session of theirs, one by one as each is used) and told
+    why. Sits after AuthenticationMiddleware and MessageMiddleware."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        user = getattr(request, "user", None)
+        if user is not None and user.is_authenticated and getattr(user, "is_banned", False):
+            text = ban_message(user)
+            logout(request)
+            messages.error(request, text)
+        return self.get_response(request)

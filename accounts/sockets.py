@@ -1,0 +1,29 @@
+"""Each signed-in user's own channel-layer group (issue 9).
+
+Every WebSocket consumer of a signed-in user (match, queue, room) joins
+``user_group(user.pk)`` besides its own groups, so something that concerns
+the person rather than one page reaches all their sockets at once: a ban
+sends ``{"type": "user.banned"}`` there and each consumer closes with
+CLOSE_BANNED (4003), which the pages explain and do not reconnect after.
+"""
+
+from __future__ import annotations
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+
+#: WebSocket close code for a banned user (static/js/match.js explains it).
+CLOSE_BANNED = 4003
+#: The event a ban sends; consumers handle it as ``user_banned``.
+BANNED_EVENT = "user.banned"
+
+
+def user_group(user_id: int) -> str:
+    """The group every socket of user ``user_id`` joins."""
+    return f"user.{int(user_id)}"
+
+
+def close_user_sockets(user_id: int) -> None:
+    """Tell every open socket of ``user_id`` to close with CLOSE_BANNED.
+    Call after commit (the ban must be visible to a socket that reconnects)."""
+    async_to_sync(get_channel_layer().group_send)(user_group(user_id), {"type": BANNED_EVENT})

@@ -1,0 +1,319 @@
+"""Moderation actions (issue 9): ban, unban, abort, void, revoke an invite,
+decide a report. The admin (accounts/admin.py, games/admin.py,
+matchmaking/admin.py) parses and calls these; nothing else writes the ban
+fields, RatingVoid or AuditLog rows.
+
+This module combines apps (STYLE "The shape of the system": a ban that
+forfeits seats): it calls ``games.actions`` for matches and, imported when
+used, ``matchmaking`` for queues and rooms. Each action runs in one
+transaction and records one AuditLog row per user it touches; effects on
+sockets leave after commit.
+
+Raises ``ModerationError`` (``message`` is safe to show) and changes nothing
+when refused.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime
+
+from django.db import transaction
+from django.utils import timezone
+
+from accounts import elo, sockets
+from accounts.models import BAN_FOREVER, Rating, User
+from games import actions
+from games.models import AuditLog, Match, RatingChange, RatingVoid, Report, Seat
+
+log = logging.getLogger(__name__)
+
+#: Match.end_reason of a match a moderator aborted (the status line says so).
+ABORT_REASON = "moderator"
+
+
+class ModerationError(Exception):
+    """A refused moderation action; ``message`` is safe to show. Nothing changed."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+def record(actor, action: str, *, target_user=None, target: str = "", reason: str = "") -> AuditLog:
+    """Add one AuditLog row (inside the caller's transaction)."""
+    return AuditLog.objects.create(
+        actor=actor, action=action, target_user=target_user, target=target[:200], reason=reason
+    )
+
+
+def _reason(reason) -> str:
+    text = (reason or "").strip()
+    if not text:
+        raise ModerationError("A reason is required.")
+    return text[:2000]
+
+
+# -- bans ----------------------------------------------------------------------
+
+
+def ban_user(moderator, user: User, until: datetime | None, reason: str, *, now=None) -> list[str]:
+    """Ban ``user`` until ``until`` (an aware datetime; None: for good, stored
+    as BAN_FOREVER) for ``reason`` (required).
+
+    In one transaction: the ban fields, an AuditLog row, every live seat of
+    the user counted as left through ``games.actions.leave_match`` (NOTES
+    "Common", Leaving: "A banned player's seats count as left", so in a ranked
+    match they rank below every seat that stayed), and the user taken out of
+    any ranked queue and any room lobby. After commit every open socket of
+    the user closes with 4003 (accounts.sockets). The login refusal and the
+    session cut-off follow from ``User.is_banned`` (accounts.backends,
+    accounts.middleware).
+
+    Returns the public ids of the matches the user was made to leave.
+    Raises ModerationError: no reason, a past date, the moderator themself,
+    a superuser banned by someone who is not one.
+    """
+    reason = _reason(reason)
+    now = now or timezone.now()
+    until = until or BAN_FOREVER
+    if until <= now:
+        raise ModerationError("The end of a suspension must be in the future.")
+    if moderator is not None and moderator.pk == user.pk:
+        raise ModerationError("You cannot ban yourself.")
+    if user.is_superuser and not getattr(moderator, "is_superuser", False):
+        raise ModerationError("Only a superuser can ban a superuser.")
+    with transaction.atomic():
+        locked = User.objects.select_for_update().get(pk=user.pk)
+        locked.banned_until, locked.ban_reason = until, reason[:500]
+        locked.save(update_fields=["banned_until", "ban_reason"])
+        user.banned_until, user.ban_reason = locked.banned_until, locked.ban_reason
+        left = _leave_live_matches(locked)
+        _leave_matchmaking(locked)
+        span = "for good" if until >= BAN_FOREVER else f"until {until:%Y-%m-%d %H:%M} UTC"
+        record(moderator, AuditLog.Action.BAN, target_user=locked,
+               target=f"user {locked.username} ({span})", reason=reason)
+        user_id = locked.pk
+        transaction.on_commit(lambda: sockets.close_user_sockets(user_id))
+    log.info("user %s banned %s by %s; left %s matches",
+             user.pk, span, getattr(moderator, "pk", None), len(left))
+    return left
+
+
+def unban_user(moderator, user: User, reason: str) -> None:
+    """Lift ``user``'s ban (or suspension): they may log in and play again.
+    Records an AuditLog row. Raises ModerationError (no reason, not banned)."""
+    reason = _reason(reason)
+    with transaction.atomic():
+        locked = User.objects.select_for_update().get(pk=user.pk)
+        if locked.banned_until is None:
+            raise ModerationError(f"{locked.username} is not banned.")
+        locked.banned_until, locked.ban_reason = None, ""
+        locked.save(update_fields=["banned_until", "ban_reason"])
+        user.banned_until, user.ban_reason = None, ""
+        record(moderator, AuditLog.Action.UNBAN, target_user=locked, target=f"user {locked.username}",
+               reason=reason)
+
+
+def _leave_live_matches(user: User) -> list[str]:
+    """Count every live seat of ``user`` as left (their pieces leave, the
+    others go on; a ranked match then rates them as the leaver)."""
+    public_ids = list(
+        Seat.objects.filter(
+            user=user, status=Seat.Status.PLAYING,
+            match__status__in=[Match.Status.ACTIVE, Match.Status.PAUSED],
+        ).values_list("match__public_id", flat=True)
+    )
+    left = []
+    for public_id in public_ids:
+        try:
+            actions.leave_match(public_id, user)
+        except actions.ActionError as e:  # ended meanwhile: nothing to leave
+            log.info("ban: %s not left: %s", public_id, e.code)
+        else:
+            left.append(public_id)
+    return left
+
+
+def _leave_matchmaking(user: User) -> None:
+    """Out of any ranked queue and every room lobby the user is in."""
+    from matchmaking import actions as queue_actions
+    from matchmaking import rooms
+    from matchmaking.models import RoomMember
+
+    queue_actions.leave_queue(user)
+    codes = RoomMember.objects.filter(user=user, status=RoomMember.Status.ACTIVE).values_list(
+        "room__code", flat=True
+    )
+    for code in list(codes):
+        try:
+            rooms.do_leave_room(code, user)
+        except rooms.RoomError as e:
+            log.info("ban: room %s not left: %s", code, e.code)
+
+
+# -- matches -----------------------------------------------------------------
+
+
+def abort_match(moderator, public_id: str, reason: str) -> Match:
+    """End a live (or paused) match with no result and no rating change,
+    through ``games.actions.abort_match``; its players see "Match aborted"
+    (pushed after commit). Records an AuditLog row per human player.
+    Raises ModerationError (no reason, not live)."""
+    reason = _reason(reason)
+    with transaction.atomic():
+        try:
+            match = actions.abort_match(public_id, ABORT_REASON)
+        except actions.ActionError as e:
+            raise ModerationError(f"Match {public_id} cannot be aborted: {e.message}") from None
+        _record_per_player(moderator, AuditLog.Action.ABORT, match, reason)
+    return match
+
+
+def void_match(moderator, public_id: str, reason: str) -> list[RatingVoid]:
+    """Void a finished rated match: take its rating changes back.
+
+    For each player with a RatingChange from the match, in one transaction
+    (their Rating rows locked in user-id order, as ``games.rating`` does):
+
+    - rating: their *current* rating minus the match's recorded ``delta``,
+      then the floor (``elo.RATING_FLOOR``, 100). Matches played since keep
+      their own deltas; only this one is taken out.
+    - games played: one fewer (so the provisional count follows).
+    - peak: recomputed from what remains. The player's remaining rated
+      history in this game (their RatingChange rows, oldest first, without
+      this match and without matches voided before) is replayed from
+      ``elo.INITIAL_RATING`` (1500) by adding each recorded delta with the
+      floor applied at each step; the peak is the highest of 1500, every
+      value of that replay, and the rating after the void.
+    - a RatingVoid row (before/after of rating, games and peak) and an
+      AuditLog row.
+
+    The match keeps its status and result; its RatingChange rows stay as the
+    record of what was taken back. Returns the RatingVoid rows. Raises
+    ModerationError: no reason, no such match, not finished, not rated,
+    already voided.
+    """
+    reason = _reason(reason)
+    with transaction.atomic():
+        match = Match.objects.select_for_update().filter(public_id=str(public_id)[:16]).first()
+        if match is None:
+            raise ModerationError("There is no such match.")
+        if match.status != Match.Status.FINISHED:
+            raise ModerationError(f"Match {match.public_id} has not finished; abort a live match instead.")
+        changes = list(RatingChange.objects.filter(match=match).order_by("user_id"))
+        if not match.rated or not changes:
+            raise ModerationError(f"Match {match.public_id} was not rated, so there is nothing to void.")
+        if RatingVoid.objects.filter(match=match).exists():
+            raise ModerationError(f"Match {match.public_id} is already void.")
+        ratings = {
+            r.user_id: r
+            for r in Rating.objects.select_for_update()
+            .filter(kind=match.kind, user_id__in=[c.user_id for c in changes])
+            .order_by("user_id")
+        }
+        voids = []
+        for change in changes:
+            row = ratings.get(change.user_id)
+            if row is None:  # cannot happen through games.rating; keep the void consistent anyway
+                row = Rating.objects.create(user_id=change.user_id, kind=match.kind)
+            before = (row.rating, row.games, row.peak)
+            row.rating = max(elo.RATING_FLOOR, row.rating - change.delta)
+            row.games = max(0, row.games - 1)
+            row.peak = replayed_peak(change.user_id, match.kind, row.rating, without=match)
+            row.save(update_fields=["rating", "games", "peak", "updated_at"])
+            voids.append(RatingVoid(
+                match=match, user_id=change.user_id, kind=match.kind, delta=change.delta,
+                rating_before=before[0], rating_after=row.rating,
+                games_before=before[1], games_after=row.games,
+                peak_before=before[2], peak_after=row.peak,
+                voided_by=moderator, reason=reason,
+            ))
+        voids = RatingVoid.objects.bulk_create(voids)
+        for v in voids:
+            record(moderator, AuditLog.Action.VOID, target_user=User(pk=v.user_id),
+                   target=f"match {match.public_id} (rating {v.rating_before:.0f} -> {v.rating_after:.0f})",
+                   reason=reason)
+    return voids
+
+
+def replayed_peak(user_id: int, kind: str, current: float, *, without: Match | None = None) -> float:
+    """The peak rating (rating points) of ``user_id`` in ``kind`` recomputed
+    from their rated history: RatingChange rows oldest first, leaving out
+    ``without`` and every match voided for them, replayed from 1500 with the
+    floor at each step; the highest of 1500, each replayed value and
+    ``current`` (see ``void_match``)."""
+    remaining = (
+        RatingChange.objects.filter(user_id=user_id, kind=kind)
+        .exclude(match__rating_voids__user_id=user_id)
+        .order_by("created", "pk")
+    )
+    if without is not None:
+        remaining = remaining.exclude(match=without)
+    value = peak = elo.INITIAL_RATING
+    for delta in remaining.values_list("delta", flat=True):
+        value = max(elo.RATING_FLOOR, value + delta)
+        peak = max(peak, value)
+    return max(peak, current)
+
+
+def _record_per_player(moderator, action: str, match: Match, reason: str) -> None:
+    users = [s.user for s in match.seats.select_related("user") if s.user_id]
+    for user in users or [None]:
+        record(moderator, action, target_user=user, target=f"match {match.public_id}", reason=reason)
+
+
+# -- rooms and reports ---------------------------------------------------------
+
+
+def revoke_invite(moderator, invite, reason: str) -> bool:
+    """Revoke a room invite that is still unused (used, expired or revoked
+    ones stay as they are). Bumps the room's version and pushes its lobby
+    after commit, as the room's own actions do. Records an AuditLog row.
+    Returns whether the invite was revoked; raises ModerationError (no reason)."""
+    from matchmaking.models import Invite, Room
+
+    reason = _reason(reason)
+    now = timezone.now()
+    with transaction.atomic():
+        room = Room.objects.select_for_update().get(pk=invite.room_id)
+        revoked = Invite.objects.filter(
+            pk=invite.pk, used_at__isnull=True, revoked_at__isnull=True, expires_at__gt=now
+        ).update(revoked_at=now)
+        if not revoked:
+            return False
+        room.version += 1
+        room.save(update_fields=["version", "updated_at"])
+        record(moderator, AuditLog.Action.REVOKE_INVITE, target_user=invite.created_by,
+               target=f"invite {invite.pk} to room {room.code}", reason=reason)
+        code, version = room.code, room.version
+
+        def push():
+            from matchmaking import room_push
+
+            room_push.room_updated(code, version)
+
+        transaction.on_commit(push)
+    return True
+
+
+def decide_report(moderator, report: Report, status: str, reason: str = "") -> Report:
+    """Move a report to ``status`` (reviewing, actioned, dismissed; open to
+    reopen) and record it. The reporter sees the new status on their profile.
+    Raises ModerationError for an unknown status or an unchanged one."""
+    if status not in Report.Status.values:
+        raise ModerationError(f"{status!r} is not a report status.")
+    with transaction.atomic():
+        locked = Report.objects.select_for_update().get(pk=report.pk)
+        if locked.status == status:
+            raise ModerationError(f"Report {locked.pk} is already {locked.get_status_display().lower()}.")
+        locked.status = status
+        locked.decided_by = moderator
+        locked.decided_at = timezone.now()
+        locked.save(update_fields=["status", "decided_by", "decided_at"])
+        label = Report.Status(status).label.lower()
+        record(moderator, AuditLog.Action.REPORT, target_user=locked.reported_user,
+               target=f"report {locked.pk} on match {locked.match.public_id}: {label}",
+               reason=(reason or "").strip())
+    report.status, report.decided_by, report.decided_at = locked.status, moderator, locked.decided_at
+    return locked

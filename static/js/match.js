@@ -473,6 +473,32 @@
   document.addEventListener("pointerdown", unlockAudio, true);
   document.addEventListener("keydown", unlockAudio, true);
 
+  // --- Pushed forms ------------------------------------------------------------------------
+
+  // Controls pushed over the socket were rendered without a request, so their
+  // plain forms (leave, pause, resume) have no csrfmiddlewaretoken: add the
+  // page's token (base.html puts it in the body's hx-headers) before posting.
+  document.addEventListener(
+    "submit",
+    function (evt) {
+      var form = evt.target;
+      if (!form || form.tagName !== "FORM" || (form.method || "").toLowerCase() !== "post") return;
+      if (form.querySelector("input[name=csrfmiddlewaretoken]")) return;
+      var token = "";
+      try {
+        token = JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"] || "";
+      } catch (e) {
+        /* no token on the page: the server refuses the post with a page saying why */
+      }
+      var input = document.createElement("input");
+      input.type = "hidden";
+      input.name = "csrfmiddlewaretoken";
+      input.value = token;
+      form.appendChild(input);
+    },
+    true
+  );
+
   // --- Start -----------------------------------------------------------------------------
 
   function init() {

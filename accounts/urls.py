@@ -1,6 +1,8 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
+import config.converters  # noqa: F401  (registers <username:...>)
+
 from accounts import views
 from accounts.forms import LoginForm
 
@@ -34,5 +36,5 @@ urlpatterns = [
         auth_views.PasswordResetCompleteView.as_view(),
         name="password_reset_complete",
     ),
-    path("u/<str:username>/", views.profile, name="profile"),
+    path("u/<username:username>/", views.profile, name="profile"),
 ]

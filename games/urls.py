@@ -1,14 +1,15 @@
 from django.urls import path
 
+import config.converters  # noqa: F401  (registers <pid:...> and <username:...>)
 from games import views
 
 urlpatterns = [
     path("play/", views.play, name="play"),
-    path("m/<str:public_id>/", views.match_page, name="match"),
-    path("m/<str:public_id>/move/", views.match_move, name="match_move"),
-    path("m/<str:public_id>/leave/", views.match_leave, name="match_leave"),
-    path("m/<str:public_id>/pause/", views.match_pause, name="match_pause"),
-    path("m/<str:public_id>/resume/", views.match_resume, name="match_resume"),
+    path("m/<pid:public_id>/", views.match_page, name="match"),
+    path("m/<pid:public_id>/move/", views.match_move, name="match_move"),
+    path("m/<pid:public_id>/leave/", views.match_leave, name="match_leave"),
+    path("m/<pid:public_id>/pause/", views.match_pause, name="match_pause"),
+    path("m/<pid:public_id>/resume/", views.match_resume, name="match_resume"),
     path("boards/<str:name>.svg", views.board_backdrop, name="board_backdrop"),
     path("rules/", views.rules_index, name="rules_index"),
     path("rules/<str:kind>/", views.rules_page, name="rules"),

@@ -121,3 +121,9 @@ def test_rules_pages(client):
     assert client.get(reverse("rules", args=["chess"])).status_code == 404
     assert client.get("/rules/..%2Fbase/").status_code == 404
     assert client.get(reverse("rules_index")).status_code == 200
+
+
+@pytest.mark.parametrize("path", ["/m/%00x/", "/m/ABC/", "/m/x%00/move/", "/u/%00bad/", "/u/a b/",
+                                  "/m/" + "a" * 40 + "/"])
+def test_urls_that_can_name_nothing_are_404_before_any_query(client, path):
+    assert client.get(path).status_code == 404

@@ -33,6 +33,15 @@ def _ludo():
 
 register("ludo", _ludo)
 
+
+def _roundabout():
+    from .roundabout import RoundaboutRules
+
+    return RoundaboutRules()
+
+
+register("roundabout", _roundabout)
+
 __all__ = [
     "CHANCE",
     "END_REASONS",

@@ -17,7 +17,9 @@ CHANCE = -1
 #: The reasons a match can end with, as found in ``Outcome.reason``.
 #: "finished": a player completed the game (Ludo: all four pieces home).
 #: "last_player_standing": every other seat left the match.
-END_REASONS = ("finished", "last_player_standing")
+#: "stalled", "turn_limit": Roundabout's end of a stalled or overlong match
+#: (NOTES "Every match ends").
+END_REASONS = ("finished", "last_player_standing", "stalled", "turn_limit")
 
 #: What ``seat_status`` reports for each seat.
 #: "playing": still in a live match; "left": left the match (or was removed);

@@ -13,9 +13,13 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 from games.engine import CHANCE, EngineError, available_games, get_rules
 
 from .helpers import check_ludo_invariants
+from .roundabout_helpers import check_roundabout_invariants, check_roundabout_step
 
 #: Game-specific invariants (pieces conserved and in range, ...), by game.
-GAME_INVARIANTS = {"ludo": check_ludo_invariants}
+GAME_INVARIANTS = {"ludo": check_ludo_invariants, "roundabout": check_roundabout_invariants}
+#: Game-specific checks of one ply (state before, move, state after), by game:
+#: Roundabout's captured darts never move, blocks are passed only with jumping doubles.
+GAME_STEP_CHECKS = {"roundabout": check_roundabout_step}
 
 
 def public_part(view: dict) -> dict:
@@ -38,6 +42,7 @@ def machine_for(kind: str):
             before = json.dumps(rules.dump(self.state), sort_keys=True)
             nxt = rules.play(self.state, move)
             assert json.dumps(rules.dump(self.state), sort_keys=True) == before, "play changed its input"
+            GAME_STEP_CHECKS.get(kind, lambda *a: None)(self.state, move, nxt)
             self.state = nxt
 
         @precondition(lambda self: rules.to_move(self.state) is not None)

@@ -284,10 +284,13 @@ class RatingVoid(models.Model):
 
     class Meta:
         ordering = ["-created_at", "-pk"]
-        constraints = [models.UniqueConstraint(fields=["match", "user"], name="rating_void_unique_match_user")]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "user"], name="rating_void_unique_match_user")
+        ]
 
     def __str__(self):
-        return f"{self.user} {self.kind}: {self.rating_before:.0f} -> {self.rating_after:.0f} (void of {self.match})"
+        return (f"{self.user} {self.kind}: {self.rating_before:.0f} -> {self.rating_after:.0f}"
+                f" (void of {self.match})")
 
 
 class Report(models.Model):
@@ -307,9 +310,13 @@ class Report(models.Model):
         ACTIONED = "actioned", "Actioned"
         DISMISSED = "dismissed", "Dismissed"
 
-    reporter = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reports_made")
+    reporter = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reports_made"
+    )
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="reports")
-    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="reports", help_text="The reported seat.")
+    seat = models.ForeignKey(
+        Seat, on_delete=models.CASCADE, related_name="reports", help_text="The reported seat."
+    )
     reported_user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reports_received"
     )

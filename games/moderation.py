@@ -180,12 +180,14 @@ def void_match(moderator, public_id: str, reason: str) -> list[RatingVoid]:
       then the floor (``elo.RATING_FLOOR``, 100). Matches played since keep
       their own deltas; only this one is taken out.
     - games played: one fewer (so the provisional count follows).
-    - peak: recomputed from what remains. The player's remaining rated
-      history in this game (their RatingChange rows, oldest first, without
-      this match and without matches voided before) is replayed from
-      ``elo.INITIAL_RATING`` (1500) by adding each recorded delta with the
-      floor applied at each step; the peak is the highest of 1500, every
-      value of that replay, and the rating after the void.
+    - peak: recomputed from what remains (``replayed_peak``). The player's
+      remaining rated history in this game (their RatingChange rows, oldest
+      first, without this match and without matches voided before) is
+      replayed from the rating they had before their first rated match in
+      this game (1500 for every player whose rating only ever moved through
+      matches) by adding each recorded delta, the floor applied at each
+      step; the peak is the highest of that starting rating, every value of
+      the replay, and the rating after the void.
     - a RatingVoid row (before/after of rating, games and peak) and an
       AuditLog row.
 
@@ -239,18 +241,17 @@ def void_match(moderator, public_id: str, reason: str) -> list[RatingVoid]:
 
 def replayed_peak(user_id: int, kind: str, current: float, *, without: Match | None = None) -> float:
     """The peak rating (rating points) of ``user_id`` in ``kind`` recomputed
-    from their rated history: RatingChange rows oldest first, leaving out
-    ``without`` and every match voided for them, replayed from 1500 with the
-    floor at each step; the highest of 1500, each replayed value and
+    from their rated history: their RatingChange rows oldest first, leaving
+    out ``without`` and every match voided for them, replayed from the
+    ``before`` of their first rated match in ``kind`` (1500 if none), with the
+    floor at each step; the highest of that start, each replayed value and
     ``current`` (see ``void_match``)."""
-    remaining = (
-        RatingChange.objects.filter(user_id=user_id, kind=kind)
-        .exclude(match__rating_voids__user_id=user_id)
-        .order_by("created", "pk")
-    )
+    history = RatingChange.objects.filter(user_id=user_id, kind=kind).order_by("created", "pk")
+    first = history.values_list("before", flat=True).first()
+    remaining = history.exclude(match__rating_voids__user_id=user_id)
     if without is not None:
         remaining = remaining.exclude(match=without)
-    value = peak = elo.INITIAL_RATING
+    value = peak = first if first is not None else elo.INITIAL_RATING
     for delta in remaining.values_list("delta", flat=True):
         value = max(elo.RATING_FLOOR, value + delta)
         peak = max(peak, value)
@@ -317,3 +318,24 @@ def decide_report(moderator, report: Report, status: str, reason: str = "") -> R
                reason=(reason or "").strip())
     report.status, report.decided_by, report.decided_at = locked.status, moderator, locked.decided_at
     return locked
+
+
+# -- reading -------------------------------------------------------------------
+
+#: How many of each the admin's user page lists.
+RECORD_ROWS = 20
+
+
+def user_record(user: User) -> dict:
+    """What the admin's user page shows besides the form: ``seats`` (their
+    latest Seat rows with matches), ``reports_received``, ``reports_made``,
+    ``audit`` (AuditLog rows about them), newest first, RECORD_ROWS each."""
+    return {
+        "seats": list(Seat.objects.filter(user=user).select_related("match")
+                      .order_by("-joined_at")[:RECORD_ROWS]),
+        "reports_received": list(Report.objects.filter(reported_user=user)
+                                 .select_related("match", "reporter")[:RECORD_ROWS]),
+        "reports_made": list(Report.objects.filter(reporter=user)
+                             .select_related("match", "reported_user")[:RECORD_ROWS]),
+        "audit": list(AuditLog.objects.filter(target_user=user).select_related("actor")[:RECORD_ROWS]),
+    }

@@ -1,0 +1,90 @@
+"""Shared pieces of the moderation admin (issue 9): read-only model admins
+and admin actions that ask for a reason on an intermediate page before
+calling one ``games.moderation`` action per selected object.
+
+Used by accounts/admin.py, games/admin.py and matchmaking/admin.py.
+"""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import admin, messages
+from django.contrib.admin import helpers
+from django.template.response import TemplateResponse
+
+from games.moderation import ModerationError
+
+ACTION_TEMPLATE = "admin/moderation_action.html"
+
+
+class ReasonForm(forms.Form):
+    reason = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 3, "cols": 60}), max_length=2000,
+        help_text="Required. Kept in the audit log.",
+    )
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Nothing added, changed or deleted by hand: records written only by actions."""
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+class ReadOnlyInline(admin.TabularInline):
+    extra = 0
+    can_delete = False
+    show_change_link = True
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+def run_with_form(modeladmin, request, queryset, *, title: str, form_class, perform, done: str,
+                  intro: str = ""):
+    """An admin action with an intermediate page: show ``form_class`` (with
+    a required reason) for the selected objects; once it is posted valid,
+    call ``perform(obj, cleaned_data)`` for each (a ModerationError is shown
+    as a warning for that object, the others go on) and report ``done``
+    ("{n} users banned"). Returns the page, or None to go back to the list."""
+    form = form_class(request.POST if "apply" in request.POST else None)
+    if "apply" in request.POST and form.is_valid():
+        count = 0
+        for obj in queryset:
+            try:
+                result = perform(obj, form.cleaned_data)
+            except ModerationError as e:
+                modeladmin.message_user(request, f"{obj}: {e.message}", messages.WARNING)
+            else:
+                if result is not False:
+                    count += 1
+                else:
+                    modeladmin.message_user(request, f"{obj}: nothing to do.", messages.WARNING)
+        if count:
+            modeladmin.message_user(request, done.format(n=count), messages.SUCCESS)
+        return None
+    opts = modeladmin.model._meta
+    context = {
+        **modeladmin.admin_site.each_context(request),
+        "title": title,
+        "intro": intro,
+        "objects": list(queryset),
+        "form": form,
+        "opts": opts,
+        "action": request.POST.get("action", ""),
+        "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
+        "media": modeladmin.media + form.media,
+    }
+    return TemplateResponse(request, ACTION_TEMPLATE, context)

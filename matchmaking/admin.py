@@ -1,0 +1,94 @@
+"""Rooms, invites and queue entries in the admin (issue 9 "Moderation"):
+read-only lists; invites can be revoked (with a reason, recorded in the
+audit log) through ``games.moderation.revoke_invite``, which needs the
+games.revoke_invite permission. Invite tokens are never stored, so never shown."""
+
+from django.contrib import admin
+from django.utils import timezone
+
+from games import moderation
+from games.admin_tools import ReadOnlyAdmin, ReadOnlyInline, ReasonForm, run_with_form
+from matchmaking.models import Invite, QueueEntry, Room, RoomMember, RoomSeat
+
+
+class RoomSeatInline(ReadOnlyInline):
+    model = RoomSeat
+    fields = ("index", "user", "computer_level")
+    readonly_fields = fields
+    show_change_link = False
+
+
+class RoomMemberInline(ReadOnlyInline):
+    model = RoomMember
+    fields = ("user", "status", "joined_at")
+    readonly_fields = fields
+    show_change_link = False
+
+
+class InviteInline(ReadOnlyInline):
+    model = Invite
+    fields = ("created_by", "created_at", "expires_at", "used_by", "used_at", "revoked_at")
+    readonly_fields = fields
+
+
+@admin.register(Room)
+class RoomAdmin(ReadOnlyAdmin):
+    list_display = ("code", "kind", "status", "host", "match", "created_at")
+    list_filter = ("kind", "status", "created_at")
+    search_fields = ("code", "host__username", "members__user__username")
+    list_select_related = ("host", "match")
+    inlines = [RoomSeatInline, RoomMemberInline, InviteInline]
+
+
+class InviteStateFilter(admin.SimpleListFilter):
+    title = "state"
+    parameter_name = "state"
+
+    def lookups(self, request, model_admin):
+        return Invite.State.choices
+
+    def queryset(self, request, queryset):
+        now = timezone.now()
+        value = self.value()
+        if value == Invite.State.REVOKED:
+            return queryset.filter(revoked_at__isnull=False)
+        if value == Invite.State.USED:
+            return queryset.filter(revoked_at__isnull=True, used_at__isnull=False)
+        if value == Invite.State.EXPIRED:
+            return queryset.filter(revoked_at__isnull=True, used_at__isnull=True, expires_at__lte=now)
+        if value == Invite.State.UNUSED:
+            return queryset.filter(revoked_at__isnull=True, used_at__isnull=True, expires_at__gt=now)
+        return queryset
+
+
+@admin.register(Invite)
+class InviteAdmin(ReadOnlyAdmin):
+    list_display = ("pk", "room", "state_label", "created_by", "created_at", "expires_at", "used_by")
+    list_filter = (InviteStateFilter, "created_at")
+    search_fields = ("room__code", "created_by__username", "used_by__username")
+    list_select_related = ("room", "created_by", "used_by")
+    exclude = ("token_hash",)
+    actions = ["revoke_invites"]
+
+    @admin.display(description="state")
+    def state_label(self, obj):
+        return Invite.State(obj.state()).label
+
+    def has_revoke_permission(self, request):
+        return request.user.has_perm("games.revoke_invite")
+
+    @admin.action(description="Revoke the selected unused invites", permissions=["revoke"])
+    def revoke_invites(self, request, queryset):
+        return run_with_form(
+            self, request, queryset, title="Revoke invites", form_class=ReasonForm,
+            perform=lambda inv, data: moderation.revoke_invite(request.user, inv, data["reason"]),
+            done="{n} invite(s) revoked.",
+        )
+
+
+@admin.register(QueueEntry)
+class QueueEntryAdmin(ReadOnlyAdmin):
+    list_display = ("user", "kind", "players", "rating", "joined_at", "match")
+    list_filter = ("kind", "players")
+    search_fields = ("user__username",)
+    list_select_related = ("user", "match")

@@ -1,0 +1,39 @@
+"""Moderation test fixtures: a superuser, a moderator (staff in the
+"Moderators" group the data migration creates), a player; no pushes or
+Celery tasks for database-only tests."""
+
+import pytest
+from django.contrib.auth.models import Group
+
+from accounts.models import User
+from games import ratelimits
+
+PASSWORD = "a sturdy pass 42"
+
+
+@pytest.fixture
+def no_effects(monkeypatch):
+    from games import push, tasks
+
+    monkeypatch.setattr(push, "match_updated", lambda *a, **k: None)
+    for name in ("expire_turn", "computer_move", "auto_resume"):
+        monkeypatch.setattr(getattr(tasks, name), "apply_async", lambda *a, **k: None)
+    ratelimits.reset()
+
+
+@pytest.fixture
+def moderator(db):
+    user = User.objects.create_user("mod", "mod@example.com", PASSWORD, is_staff=True)
+    user.groups.add(Group.objects.get(name="Moderators"))
+    return user
+
+
+@pytest.fixture
+def superuser(db):
+    return User.objects.create_superuser("root", "root@example.com", PASSWORD)
+
+
+@pytest.fixture
+def mod_client(client, moderator):
+    client.force_login(moderator)
+    return client

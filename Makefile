@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 PYTEST_ARGS ?=
 export PYTHON
 
-.PHONY: install run cluster test lint migrate bench-engine bench-bots bench-live clean
+.PHONY: install run cluster test lint migrate bench-engine bench-bots bench-live bench-pairing bench-history clean
 
 $(PY):
 	@py="$$(scripts/find-python)" && echo "Using $$py" && "$$py" -m venv $(VENV)
@@ -46,6 +46,12 @@ bench-bots: install
 
 bench-live: install
 	$(PY) -m benchmarks.live
+
+bench-pairing: install
+	$(PY) -m benchmarks.pairing
+
+bench-history: install
+	$(PY) -m benchmarks.history
 
 clean:
 	rm -rf $(VENV) var

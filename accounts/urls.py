@@ -1,8 +1,6 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-import config.converters  # noqa: F401  (registers <username:...>)
-
 from accounts import views
 from accounts.forms import LoginForm
 
@@ -36,5 +34,4 @@ urlpatterns = [
         auth_views.PasswordResetCompleteView.as_view(),
         name="password_reset_complete",
     ),
-    path("u/<username:username>/", views.profile, name="profile"),
 ]

@@ -1,12 +1,12 @@
-"""Sign-up and the public profile page (log in/out and passwords use Django's views)."""
+"""Sign-up (log in/out and passwords use Django's views; the public profile,
+which shows matches, is ``games.views_profile.profile``)."""
 
 from django.contrib.auth import login
 from django.db import IntegrityError
-from django.shortcuts import get_object_or_404, redirect, render
-from django.views.decorators.http import require_http_methods, require_safe
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods
 
 from accounts.forms import SignUpForm
-from accounts.models import User
 
 
 @require_http_methods(["GET", "POST"])
@@ -26,9 +26,3 @@ def signup(request):
             return redirect("profile", username=user.username)
     return render(request, "accounts/signup.html", {"form": form}, status=400 if form.errors else 200)
 
-
-@require_safe
-def profile(request, username):
-    """Public profile at ``/u/<username>/`` (case-insensitive); 404 for an unknown user."""
-    user = get_object_or_404(User, username__iexact=username, is_active=True)
-    return render(request, "accounts/profile.html", {"profile_user": user})

@@ -1,0 +1,59 @@
+"""The rating chart of a profile: an SVG drawn on the server (issue 5).
+
+``rating_chart`` turns a player's rating changes in one game (oldest first)
+into coordinates for ``templates/games/rating_chart.html``: one point per
+rated match, the rating after it, plus the starting rating before the first.
+Units: SVG user units (the viewBox is WIDTH x HEIGHT); ratings in rating points.
+"""
+
+from __future__ import annotations
+
+WIDTH = 600
+HEIGHT = 180
+PAD_LEFT = 44
+PAD_RIGHT = 10
+PAD_Y = 14
+#: Above this many matches the points are not drawn as dots, only the line.
+DOTS_MAX = 120
+
+
+def rating_chart(changes) -> dict | None:
+    """Chart data for RatingChange rows (oldest first), or None when empty.
+
+    Returns ``{"width", "height", "line": "x,y x,y ...", "dots": [{"x", "y",
+    "label"}], "ticks": [{"y", "label"}], "count", "first", "last", "low",
+    "high"}``.
+    """
+    changes = list(changes)
+    if not changes:
+        return None
+    values = [changes[0].before] + [c.after for c in changes]
+    low, high = min(values), max(values)
+    span = max(high - low, 50.0)
+    mid = (high + low) / 2
+    low, high = mid - span / 2 - span * 0.05, mid + span / 2 + span * 0.05
+    inner_w = WIDTH - PAD_LEFT - PAD_RIGHT
+    inner_h = HEIGHT - 2 * PAD_Y
+
+    def x(i: int) -> float:
+        return round(PAD_LEFT + inner_w * i / max(1, len(values) - 1), 1)
+
+    def y(v: float) -> float:
+        return round(PAD_Y + inner_h * (high - v) / (high - low), 1)
+
+    points = [(x(i), y(v)) for i, v in enumerate(values)]
+    dots = []
+    if len(changes) <= DOTS_MAX:
+        for i, c in enumerate(changes, start=1):
+            sign = "+" if c.delta >= 0 else "−"
+            dots.append({"x": points[i][0], "y": points[i][1],
+                         "label": f"{round(c.after)} ({sign}{abs(round(c.delta))}), "
+                                  f"{c.created:%-d %b %Y}"})
+    ticks = [{"y": y(v), "label": round(v)} for v in (high - (high - low) * 0.05, (high + low) / 2,
+                                                       low + (high - low) * 0.05)]
+    return {
+        "width": WIDTH, "height": HEIGHT, "left": PAD_LEFT, "right": WIDTH - PAD_RIGHT,
+        "line": " ".join(f"{px},{py}" for px, py in points), "dots": dots, "ticks": ticks,
+        "count": len(changes), "first": round(values[0]), "last": round(values[-1]),
+        "low": round(min(values)), "high": round(max(values)),
+    }

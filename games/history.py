@@ -1,0 +1,169 @@
+"""Queries behind match history, profiles and leaderboards (issue 5).
+
+Read-only. Visibility (NOTES "Public and private matches"): private-room
+matches (``is_public=False``) appear only to their members (and staff).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django import forms
+from django.db.models import Exists, OuterRef, Q, QuerySet
+
+from accounts.elo import PROVISIONAL_GAMES
+from accounts.models import Rating, User
+from games.models import GameKind, Match, RatingChange, Seat
+
+#: Leaderboard length per game.
+LEADERBOARD_SIZE = 100
+#: The Match columns a history list reads (engine states can be large).
+LIST_MATCH_FIELDS = ("public_id", "kind", "status", "rated", "is_public", "created_at")
+#: Matches per history page.
+HISTORY_PAGE_SIZE = 25
+
+
+class HistoryFilter(forms.Form):
+    """The history page's filters (GET); every field optional."""
+
+    kind = forms.ChoiceField(label="Game", required=False, choices=[("", "Any game"), *GameKind.choices])
+    rated = forms.ChoiceField(label="Type", required=False,
+                              choices=[("", "Rated and casual"), ("rated", "Rated"), ("casual", "Casual")])
+    result = forms.ChoiceField(label="Result", required=False,
+                               choices=[("", "Any result"), ("won", "Won"), ("lost", "Lost"),
+                                        ("unranked", "No result (aborted or live)")])
+    opponent = forms.CharField(label="Opponent", required=False, max_length=150)
+
+    def clean_opponent(self):
+        name = self.cleaned_data["opponent"].strip()
+        if not name:
+            return None
+        user = User.objects.filter(username__iexact=name).only("pk").first()
+        if user is None:
+            raise forms.ValidationError(f"There is no player called {name!r}.")
+        return user
+
+
+def visible_to(viewer) -> Q | Exists | None:
+    """The condition on Seat rows that keeps private matches to their members;
+    None when ``viewer`` may see everything (staff)."""
+    if viewer is not None and viewer.is_authenticated and viewer.is_staff:
+        return None
+    public = Q(match__is_public=True)
+    if viewer is None or not viewer.is_authenticated:
+        return public
+    return public | Q(Exists(Seat.objects.filter(match=OuterRef("match"), user_id=viewer.pk)))
+
+
+def user_seats(user, viewer, filters: dict | None = None) -> QuerySet:
+    """``user``'s seats (newest first, one per match they played), with their
+    match, as ``viewer`` may see them, narrowed by HistoryFilter's cleaned
+    data: kind, rated ("rated"/"casual"), result ("won"/"lost"/"unranked"),
+    opponent (a User)."""
+    seats = Seat.objects.filter(user=user)
+    condition = None if viewer is not None and viewer.pk == user.pk else visible_to(viewer)
+    if condition is not None:
+        seats = seats.filter(condition)
+    f = filters or {}
+    if f.get("kind"):
+        seats = seats.filter(match__kind=f["kind"])
+    if f.get("rated") == "rated":
+        seats = seats.filter(match__rated=True)
+    elif f.get("rated") == "casual":
+        seats = seats.filter(match__rated=False)
+    if f.get("result") == "won":
+        seats = seats.filter(rank=1)
+    elif f.get("result") == "lost":
+        seats = seats.filter(rank__gt=1)
+    elif f.get("result") == "unranked":
+        seats = seats.filter(rank__isnull=True)
+    if f.get("opponent"):
+        seats = seats.filter(Exists(Seat.objects.filter(match=OuterRef("match"), user=f["opponent"])))
+    # Newest first by seat id (seats are made with their match), which the
+    # index on Seat.user serves in order.
+    return (
+        seats.select_related("match")
+        .only("match_id", "index", "colour", "user_id", "computer_level", "status", "rank",
+              *(f"match__{f}" for f in LIST_MATCH_FIELDS))
+        .order_by("-pk")
+    )
+
+
+@dataclass
+class Page:
+    """One page of a keyset-paginated history: ``seats`` newest first, and
+    the cursors (seat ids) of the older and newer pages, None at either end."""
+
+    seats: list
+    older: int | None
+    newer: int | None
+
+
+def parse_cursor(value) -> int | None:
+    """A page cursor from the URL (a positive seat id), or None for anything else."""
+    try:
+        cursor = int(value)
+    except (TypeError, ValueError):
+        return None
+    return cursor if 0 < cursor < 2**62 else None
+
+
+def keyset_page(seats: QuerySet, before: int | None = None, after: int | None = None,
+                size: int = HISTORY_PAGE_SIZE) -> Page:
+    """The ``size`` seats of ``user_seats`` older than seat id ``before``, or
+    newer than ``after`` (else the newest). Keyset pagination: each page costs
+    an index seek, however deep, and no count of all the matches."""
+    if after is not None:
+        rows = list(seats.filter(pk__gt=after).order_by("pk")[: size + 1])
+        newer = rows[size - 1].pk if len(rows) > size else None
+        rows = rows[:size][::-1]
+        older = rows[-1].pk if rows and seats.filter(pk__lt=rows[-1].pk).exists() else None
+        return Page(rows, older, newer)
+    if before is not None:
+        seats = seats.filter(pk__lt=before)
+    rows = list(seats[: size + 1])
+    older = rows[size - 1].pk if len(rows) > size else None
+    rows = rows[:size]
+    newer = rows[0].pk if before is not None and rows else None
+    return Page(rows, older, newer)
+
+
+@dataclass
+class HistoryRow:
+    """One line of a history list: the match, the player's seat, the other
+    seats, and the player's rating change (or None)."""
+
+    match: Match
+    seat: Seat
+    others: list
+    change: RatingChange | None
+
+
+def history_rows(user, seats) -> list[HistoryRow]:
+    """Rows for one page of ``user_seats``: 2 queries for any page size."""
+    seats = list(seats)
+    match_ids = [s.match_id for s in seats]
+    others: dict[int, list] = {}
+    other_seats = (
+        Seat.objects.filter(match_id__in=match_ids).exclude(user=user).select_related("user")
+        .only("match_id", "index", "user_id", "computer_level", "user__username")
+    )
+    for s in other_seats:
+        others.setdefault(s.match_id, []).append(s)
+    mine = RatingChange.objects.filter(match_id__in=match_ids, user=user).only("match_id", "after", "delta")
+    changes = {c.match_id: c for c in mine}
+    return [HistoryRow(s.match, s, others.get(s.match_id, []), changes.get(s.match_id)) for s in seats]
+
+
+def leaderboard(kind: str) -> list[Rating]:
+    """The top LEADERBOARD_SIZE non-provisional ratings in ``kind``, best first."""
+    return list(
+        Rating.objects.filter(kind=kind, games__gte=PROVISIONAL_GAMES, user__is_active=True)
+        .select_related("user")
+        .order_by("-rating", "user__username")[:LEADERBOARD_SIZE]
+    )
+
+
+def rating_history(user, kind: str) -> list[RatingChange]:
+    """``user``'s rating changes in ``kind``, oldest first: one per rated match."""
+    return list(RatingChange.objects.filter(user=user, kind=kind).order_by("created", "pk"))

@@ -1,0 +1,170 @@
+"""Match history, replays and exports (issue 5).
+
+History: ``/u/<username>/matches/`` (and ``/matches/`` for one's own),
+filters by game, rated/casual, result and opponent, paginated by keyset
+(``?before=`` / ``?after=`` a seat id). Replay: ``/m/<id>/replay/?ply=N``
+for a finished or aborted match: the board after ply N rebuilt with the
+engine from the start state and the record, and a fairness panel that
+recomputes every chance outcome from the revealed seed.
+Export: ``/m/<id>/export.json``. Private-room matches only for their members.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_safe
+
+from accounts.models import User
+from games import fragments, history
+from games.engine import EngineError, fair, get_rules
+from games.models import Match, Move
+from games.record import describe
+from games.views import visible_match
+
+
+@login_required
+@require_safe
+def my_history(request):
+    return redirect("history", username=request.user.username)
+
+
+@require_safe
+def history_page(request, username):
+    """One player's matches, newest first, filtered and paginated; bad
+    filters are shown as form errors and ignored."""
+    user = get_object_or_404(User, username__iexact=username, is_active=True)
+    form = history.HistoryFilter(request.GET or None)
+    filters = {}
+    if form.is_bound:
+        form.is_valid()
+        filters = {k: v for k, v in getattr(form, "cleaned_data", {}).items() if k not in form.errors}
+    seats = history.user_seats(user, request.user, filters)
+    page = history.keyset_page(seats, before=history.parse_cursor(request.GET.get("before")),
+                               after=history.parse_cursor(request.GET.get("after")))
+    query = request.GET.copy()
+    for key in ("before", "after"):
+        query.pop(key, None)
+    return render(request, "games/history.html", {
+        "profile_user": user, "form": form, "page": page,
+        "rows": history.history_rows(user, page.seats), "query": query.urlencode(),
+    }, status=400 if form.errors else 200)
+
+
+def _ended_match(request, public_id) -> Match:
+    match = visible_match(public_id, request.user)
+    if not match.is_over:
+        raise Http404("Replays and exports are for matches that have ended.")
+    return match
+
+
+@require_safe
+def replay(request, public_id):
+    """The board after ply ``?ply=N`` (0 = the start, default; clamped to the record)."""
+    match = visible_match(public_id, request.user)
+    if not match.is_over:
+        messages.info(request, "A match can be replayed once it has ended.")
+        return redirect("match", public_id=match.public_id)
+    seats = list(match.seats.select_related("user"))
+    moves = list(Move.objects.filter(match=match).order_by("ply"))
+    total = len(moves)
+    try:
+        ply = min(max(int(request.GET.get("ply", 0)), 0), total)
+    except (TypeError, ValueError):
+        ply = 0
+    rules = get_rules(match.kind)
+    error = None
+    state = rules.load(match.start_state)
+    for m in moves[:ply]:
+        try:
+            state = rules.play(state, m.notation)
+        except EngineError as e:
+            error = f"The record does not replay at ply {m.ply}: {e}"
+            break
+    ctx = fragments.public_context(match, seats, state=state)
+    names = ctx["names"]
+    lines = describe(match.kind, moves, names)
+    line_at = {line.ply: line for line in lines}
+    current = moves[ply - 1] if ply else None
+    record = [m.notation for m in moves]
+    report = fair.verify_record(match.kind, match.seed, match.public_id, match.start_state, record,
+                                match.seed_hash)
+    ctx.update(
+        ply=ply, total=total, current=current, error=error, report=report, lines=lines,
+        current_text=_describe_ply(current, line_at, names),
+        first_ply=0, prev_ply=max(ply - 1, 0), next_ply=min(ply + 1, total),
+        step_lines=[(line, line.ply + 1) for line in lines],
+        show_die="die" in ctx["view"],
+    )
+    return render(request, "games/replay.html", ctx)
+
+
+def _describe_ply(move, line_at, names) -> str:
+    """Who did what at ``move`` (a Move or None for the start)."""
+    if move is None:
+        return "The starting position."
+    line = line_at.get(move.ply)
+    who = names.get(move.seat, "") if move.seat is not None else ""
+    if line is not None:
+        text = line.text
+    elif move.notation == "roll":
+        text = f"{who} rolls."
+    else:
+        text = f"{who} {move.notation}".strip()
+    if move.actor == Move.Actor.CHANCE:
+        return f"Chance: {text}"
+    if move.actor == Move.Actor.SERVER:
+        return f"Server, for {who}: {text}" if who else f"Server: {text}"
+    return text
+
+
+@require_safe
+def export(request, public_id):
+    """A finished or aborted match as JSON: seed, options, players, moves,
+    result. Live matches have no export (404)."""
+    match = _ended_match(request, public_id)
+    seats = list(match.seats.select_related("user"))
+    changes = {c.user_id: c for c in match.rating_changes.all()}
+    moves = Move.objects.filter(match=match).order_by("ply")
+    data = {
+        "format": "parlour-match-1",
+        "id": match.public_id,
+        "game": match.kind,
+        "status": match.status,
+        "end_reason": match.end_reason,
+        "rated": match.rated,
+        "public": match.is_public,
+        "options": match.options,
+        "turn_seconds": match.turn_seconds,
+        "idle_limit": match.idle_limit,
+        "created_at": match.created_at.isoformat(),
+        "started_at": match.started_at.isoformat() if match.started_at else None,
+        "finished_at": match.finished_at.isoformat() if match.finished_at else None,
+        "seed_commitment": match.seed_hash,
+        "seed": match.revealed_seed,
+        "start_state": match.start_state,
+        "players": [
+            {
+                "seat": s.index,
+                "colour": s.colour,
+                "username": s.user.username if s.user_id else None,
+                "computer_level": s.computer_level or None,
+                "status": s.status,
+                "rank": s.rank,
+                "rating_before": changes[s.user_id].before if s.user_id in changes else None,
+                "rating_after": changes[s.user_id].after if s.user_id in changes else None,
+            }
+            for s in seats
+        ],
+        "moves": [
+            {"ply": m.ply, "actor": m.actor, "seat": m.seat, "move": m.notation,
+             "chance_index": m.chance_index}
+            for m in moves
+        ],
+        "result": {"ranks": [s.rank for s in seats], "reason": match.end_reason},
+    }
+    response = JsonResponse(data, json_dumps_params={"indent": 1})
+    response["Content-Disposition"] = f'attachment; filename="parlour-{match.kind}-{match.public_id}.json"'
+    return response

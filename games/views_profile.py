@@ -1,0 +1,46 @@
+"""Profiles with their games (ratings, rating charts, recent matches) and
+the leaderboards (issue 5).
+
+The profile page lives here, not in ``accounts``, because it shows matches
+and ``accounts`` imports no other app (STYLE "Models point one way"); it
+renders ``accounts/profile.html`` through ``games/profile.html``.
+"""
+
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_safe
+
+from accounts.models import Rating, User
+from games import history
+from games.chart import rating_chart
+from games.models import GameKind
+
+RECENT_MATCHES = 10
+
+
+@require_safe
+def profile(request, username):
+    """Public profile at ``/u/<username>/`` (case-insensitive); 404 for an unknown user."""
+    user = get_object_or_404(User, username__iexact=username, is_active=True)
+    have = {r.kind: r for r in Rating.objects.filter(user=user)}
+    games = []
+    for kind, label in GameKind.playable():
+        rating = have.get(kind)
+        chart = rating_chart(history.rating_history(user, kind)) if rating else None
+        games.append({"kind": kind, "label": label, "rating": rating, "chart": chart})
+    recent = history.history_rows(user, history.user_seats(user, request.user)[:RECENT_MATCHES])
+    return render(request, "games/profile.html",
+                  {"profile_user": user, "games": games, "recent": recent})
+
+
+@require_safe
+def leaderboard(request, kind=None):
+    """The top 100 non-provisional ratings of one game; ``/leaderboard/`` shows the first game."""
+    kinds = GameKind.playable()
+    if kind is None:
+        return redirect("leaderboard_kind", kind=kinds[0][0])
+    label = dict(kinds).get(kind)
+    if label is None:
+        raise Http404("No leaderboard for that game.")
+    return render(request, "games/leaderboard.html",
+                  {"kind": kind, "label": label, "kinds": kinds, "rows": history.leaderboard(kind)})

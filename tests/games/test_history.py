@@ -1,0 +1,190 @@
+"""History, profile, leaderboard, replay and export pages (issue 5)."""
+
+import json
+
+import pytest
+
+from accounts.models import Rating
+from games import actions
+from games.engine import get_rules
+from games.models import Match, Move, RatingChange
+from tests.factories import ludo_state, make_match, make_user
+
+
+@pytest.fixture(autouse=True)
+def no_effects(monkeypatch):
+    from games import push, tasks
+
+    monkeypatch.setattr(push, "match_updated", lambda *a, **k: None)
+    for name in ("expire_turn", "computer_move", "auto_resume"):
+        monkeypatch.setattr(getattr(tasks, name), "apply_async", lambda *a, **k: None)
+
+
+def near_win(players=2):
+    return ludo_state(players, phase="move", die=1, pieces=[[56, 56, 56, 55]] + [[-1] * 4] * (players - 1))
+
+
+def played_out(**kw):
+    """A two-player match played to its end through the actions, dice and all
+    (each seat's last piece needs an exact 6 from progress 50)."""
+    match = make_match(seats=("human", "human"),
+                       state=ludo_state(pieces=[[56, 56, 56, 50], [56, 56, 56, 50]]), **kw)
+    rules = get_rules("ludo")
+    users = {s.index: s.user for s in match.seats.select_related("user")}
+    for _ in range(2000):
+        m = Match.objects.get(pk=match.pk)
+        if m.is_over:
+            return m
+        state = rules.load(m.state)
+        move = str(rules.legal_moves(state)[0])
+        actions.play_move(m.public_id, users[rules.to_move(state)], move, m.version)
+    raise AssertionError("the match did not end")
+
+
+@pytest.mark.django_db
+class TestHistory:
+    def test_filters_by_game_type_result_and_opponent(self, client):
+        me, ann, bob = make_user("me"), make_user("ann"), make_user("bob")
+        won = make_match(seats=("human", "human"), users=[me, ann], state=near_win(), rated=True)
+        lost = make_match(seats=("human", "human"), users=[bob, me], state=near_win())
+        live = make_match(seats=("human", "easy"), users=[me], state=ludo_state())
+
+        def listed(query=""):
+            html = client.get(f"/u/me/matches/{query}").content.decode()
+            return {m.public_id for m in (won, lost, live) if f'data-match="{m.public_id}"' in html}
+
+        assert listed() == {won.public_id, lost.public_id, live.public_id}
+        assert listed("?rated=rated") == {won.public_id}
+        assert listed("?rated=casual") == {lost.public_id, live.public_id}
+        assert listed("?result=won") == {won.public_id}
+        assert listed("?result=lost") == {lost.public_id}
+        assert listed("?result=unranked") == {live.public_id}
+        assert listed("?opponent=BOB") == {lost.public_id}
+        assert listed("?kind=ludo&opponent=ann&result=won") == {won.public_id}
+        assert listed("?kind=rondo") == set()
+
+    def test_bad_filters_are_explained_and_ignored(self, client):
+        make_user("me")
+        response = client.get("/u/me/matches/?kind=chess&opponent=nobody&before=zz")
+        assert response.status_code == 400
+        html = response.content.decode()
+        assert "Select a valid choice" in html and "There is no player called" in html
+
+    def test_pages_of_25_newest_first_with_older_and_newer_links(self, client):
+        import re
+
+        me = make_user("me")
+        matches = [make_match(seats=("human", "easy"), users=[me], state=near_win()) for _ in range(30)]
+        html = client.get("/u/me/matches/?kind=ludo").content.decode()
+        assert html.count("data-match=") == 25 and "Newer" not in html
+        assert f'data-match="{matches[-1].public_id}"' in html
+        assert f'data-match="{matches[0].public_id}"' not in html
+        older = re.search(r'href="\?([^"]*before=\d+)"', html)[1].replace("&amp;", "&")
+        assert "kind=ludo" in older  # the filters carry over
+        html = client.get(f"/u/me/matches/?{older}").content.decode()
+        assert html.count("data-match=") == 5 and f'data-match="{matches[0].public_id}"' in html
+        assert "Older" not in html
+        newer = re.search(r'href="\?([^"]*after=\d+)"', html)[1].replace("&amp;", "&")
+        html = client.get(f"/u/me/matches/?{newer}").content.decode()
+        assert html.count("data-match=") == 25 and f'data-match="{matches[-1].public_id}"' in html
+        assert client.get("/u/me/matches/?before=zz&after=-4").status_code == 200
+
+    def test_private_matches_only_for_their_members(self, client):
+        me, friend, stranger = make_user("me"), make_user("friend"), make_user("stranger")
+        private = make_match(seats=("human", "human"), users=[me, friend], state=near_win(), is_public=False)
+        pid = private.public_id
+        for viewer, visible in ((None, False), (stranger, False), (friend, True), (me, True)):
+            client.logout()
+            if viewer:
+                client.force_login(viewer)
+            assert (f'data-match="{pid}"' in client.get("/u/me/matches/").content.decode()) is visible
+            assert (client.get(f"/m/{pid}/replay/").status_code == 200) is visible
+            assert (client.get(f"/m/{pid}/export.json").status_code == 200) is visible
+
+    def test_my_matches_goes_to_my_history(self, client):
+        me = make_user("me")
+        assert client.get("/matches/").url.startswith("/login/")
+        client.force_login(me)
+        assert client.get("/matches/").url == "/u/me/matches/"
+
+
+@pytest.mark.django_db
+class TestProfileAndLeaderboard:
+    def test_profile_shows_ratings_a_chart_point_per_rated_match_and_recent_matches(self, client):
+        me = make_user("me")
+        for _ in range(3):
+            make_match(seats=("human", "human"), users=[me], state=near_win(), rated=True)
+        html = client.get("/u/ME/").content.decode()
+        r = Rating.objects.get(user=me, kind="ludo")
+        assert r.display.endswith("?") and f"{r.display} <small>(provisional)</small>" in html
+        assert html.count('class="chart-dot"') == 3
+        assert "<svg" in html and "rating over 3 rated matches: from 1500 to" in html
+        assert html.count("data-match=") == 3
+        assert client.get("/u/nobody/").status_code == 404
+
+    def test_leaderboard_lists_the_top_100_established_ratings(self, client):
+        for i in range(105):
+            Rating.objects.create(user=make_user(f"p{i:03}"), kind="ludo", rating=1000 + i, games=20, peak=0)
+        Rating.objects.create(user=make_user("newcomer"), kind="ludo", rating=3000, games=19, peak=3000)
+        html = client.get("/leaderboard/ludo/").content.decode()
+        assert "newcomer" not in html
+        assert html.count('<td class="rating">') == 100
+        assert html.index("p104") < html.index("p103") and "p004" not in html and "p005" in html
+        assert client.get("/leaderboard/").url == "/leaderboard/ludo/"
+        assert client.get("/leaderboard/chess/").status_code == 404
+
+
+@pytest.mark.django_db
+class TestReplayAndExport:
+    def test_each_ply_rebuilds_the_board_from_the_record(self, client):
+        match = played_out()
+        moves = list(Move.objects.filter(match=match).order_by("ply"))
+        total = len(moves)
+        html = client.get(f"/m/{match.public_id}/replay/").content.decode()
+        assert f"Ply 0 of {total}" in html and "The starting position." in html
+        assert 'id="replay-prev"' in html and 'aria-disabled="true"' in html
+        assert 'id="board"' in html and 'href="?ply=1"' in html
+        die_at = next(m.ply for m in moves if m.notation.startswith("d"))
+        html = client.get(f"/m/{match.public_id}/replay/?ply={die_at + 1}").content.decode()
+        assert f"rolled {moves[die_at].notation[1:]}" in html
+        assert f"Last roll: {moves[die_at].notation[1:]}" in html  # the die as the board shows it
+        html = client.get(f"/m/{match.public_id}/replay/?ply={total + 50}").content.decode()
+        assert f"Ply {total} of {total}" in html
+        assert client.get(f"/m/{match.public_id}/replay/?ply=abc").status_code == 200
+
+    def test_the_fairness_panel_recomputes_every_chance_outcome(self, client):
+        match = played_out()
+        chance = Move.objects.filter(match=match, actor="chance").count()
+        html = client.get(f"/m/{match.public_id}/replay/").content.decode()
+        assert match.seed_hash in html and match.seed in html
+        assert f"All {chance} chance outcomes match the revealed seed." in html
+        die = Move.objects.filter(match=match, notation__startswith="d").first()
+        Move.objects.filter(pk=die.pk).update(notation="d6" if die.notation != "d6" else "d1")
+        html = client.get(f"/m/{match.public_id}/replay/").content.decode()
+        assert f"Mismatch at ply {die.ply}" in html
+
+    def test_a_live_match_has_no_replay_and_no_export(self, client):
+        match = make_match(seats=("human", "human"), state=ludo_state())
+        assert client.get(f"/m/{match.public_id}/replay/").url == f"/m/{match.public_id}/"
+        assert client.get(f"/m/{match.public_id}/export.json").status_code == 404
+        assert client.get("/m/nosuchmatch/replay/").status_code == 404
+
+    def test_export_holds_seed_options_players_moves_and_result(self, client):
+        match = played_out(rated=True)
+        response = client.get(f"/m/{match.public_id}/export.json")
+        assert response["Content-Type"] == "application/json"
+        assert "attachment" in response["Content-Disposition"]
+        data = json.loads(response.content)
+        assert data["seed"] == match.seed and data["seed_commitment"] == match.seed_hash
+        assert data["options"] == match.options and data["rated"] is True
+        assert [p["username"] for p in data["players"]] == [s.user.username for s in match.seats.all()]
+        assert sorted(data["result"]["ranks"]) == [1, 2]
+        record = [m["move"] for m in data["moves"]]
+        assert record == list(
+            Move.objects.filter(match=match).order_by("ply").values_list("notation", flat=True))
+        changes = {c.user.username: c for c in RatingChange.objects.filter(match=match)}
+        assert all(p["rating_after"] == changes[p["username"]].after for p in data["players"])
+        from games.engine import fair
+
+        assert fair.verify_record("ludo", data["seed"], data["id"], data["start_state"], record,
+                                  data["seed_commitment"]).ok

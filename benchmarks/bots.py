@@ -34,6 +34,7 @@ def main(argv=None) -> None:
     parser.add_argument("--iterations", type=int, default=2000, help="strong's search nodes per decision")
     parser.add_argument("--budget-ms", type=float, help="strong's time budget in ms (instead of nodes)")
     parser.add_argument("--processes", type=int, help="worker processes (default: all cores)")
+    parser.add_argument("--games", nargs="*", default=list(GAMES), help="games to pit (default: all)")
     args = parser.parse_args(argv)
     iterations = None if args.budget_ms is not None else args.iterations
     if iterations is None:
@@ -44,7 +45,7 @@ def main(argv=None) -> None:
     print(f"Strong's budget: {budget}; {args.deals} deals x 2 seats per pairing")
     print(f"{'game':<8} {'pairing':<18} {'matches':>7} {'win rate':>8} {'95% CI':>16} {'seconds':>8}")
     with multiprocessing.Pool(args.processes) as pool:
-        for kind in GAMES:
+        for kind in [g for g in GAMES if g in args.games]:
             for weak, strong in zip(LEVELS, LEVELS[1:], strict=False):
                 start = time.perf_counter()
                 job = partial(play_deal, kind=kind, strong=strong, weak=weak)

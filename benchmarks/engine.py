@@ -117,17 +117,18 @@ def main(argv=None) -> None:
     parser.add_argument("--seconds", type=float, default=3.0, help="seconds of random play per row")
     parser.add_argument("--decisions", type=int, default=200, help="bot decisions timed per level")
     parser.add_argument("--budget-ms", type=float, default=200.0, help="strong level's time budget")
+    parser.add_argument("--games", nargs="*", help="games to measure (default: all)")
     args = parser.parse_args(argv)
     print(f"Machine: {machine()}")
     print("\nRandom play, one core:")
     print(f"{'game':<10} {'players':>7} {'plies/s':>10} {'playouts/s':>11}")
-    for kind in available_games():
+    for kind in [g for g in available_games() if args.games is None or g in args.games]:
         for players in get_rules(kind).player_counts:
             plies, playouts = random_play(kind, players, args.seconds)
             print(f"{kind:<10} {players:>7} {plies:>10,.0f} {playouts:>11,.1f}")
     print(f"\nBot decision times (2 players, decisions with a choice; strong budget {args.budget_ms:g} ms):")
     print(f"{'game':<10} {'level':<8} {'decisions':>9} {'median ms':>10} {'worst ms':>9}")
-    for kind in GAMES:
+    for kind in [g for g in GAMES if args.games is None or g in args.games]:
         for level in LEVELS:
             times = decision_times(kind, level, args.decisions, args.budget_ms)
             median, worst = statistics.median(times) * 1000, max(times) * 1000

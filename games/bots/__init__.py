@@ -24,7 +24,13 @@ def _ludo() -> Callable:
     return ludo.choose
 
 
-_BOTS = {"ludo": _ludo}
+def _roundabout() -> Callable:
+    from . import roundabout
+
+    return roundabout.choose
+
+
+_BOTS = {"ludo": _ludo, "roundabout": _roundabout}
 #: Games that have computer players.
 GAMES = tuple(_BOTS)
 

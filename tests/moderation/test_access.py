@@ -1,0 +1,103 @@
+"""Access (issue 9): the "Moderators" group holds just the moderation
+permissions; moderators differ from superusers; log-ins (the admin's and the
+site's) are rate-limited by django-axes; the suite's own force_login works."""
+
+import pytest
+from django.contrib.auth import SESSION_KEY
+from django.contrib.auth.models import Group
+from django.test import Client, override_settings
+
+from accounts.backends import client_ip
+from accounts.models import User
+from tests.factories import make_user
+
+pytestmark = pytest.mark.django_db
+
+PASSWORD = "a sturdy pass 42"
+
+
+def test_the_moderators_group_has_just_the_moderation_permissions():
+    group = Group.objects.get(name="Moderators")
+    perms = {f"{p.content_type.app_label}.{p.codename}"
+             for p in group.permissions.select_related("content_type")}
+    assert perms == {
+        "accounts.view_user", "accounts.view_rating",
+        "games.view_match", "games.view_seat", "games.view_move", "games.view_ratingchange",
+        "games.view_ratingvoid", "games.view_auditlog", "games.view_report", "games.change_report",
+        "games.ban_user", "games.abort_match", "games.void_match", "games.revoke_invite",
+        "matchmaking.view_room", "matchmaking.view_roomseat", "matchmaking.view_roommember",
+        "matchmaking.view_invite", "matchmaking.view_queueentry",
+    }
+
+
+def test_a_moderator_is_not_a_superuser(moderator):
+    moderator = User.objects.get(pk=moderator.pk)
+    assert not moderator.is_superuser
+    assert moderator.has_perm("games.ban_user") and moderator.has_perm("games.void_match")
+    for perm in ("accounts.delete_user", "accounts.change_user", "accounts.add_user",
+                 "accounts.change_rating", "games.change_match", "games.delete_report",
+                 "games.change_auditlog", "auth.change_group", "axes.delete_accessattempt"):
+        assert not moderator.has_perm(perm), perm
+
+
+def attempt(client, url, username, password):
+    return client.post(url, {"username": username, "password": password})
+
+
+@pytest.mark.parametrize("url", ["/admin/login/", "/login/"])
+def test_password_guessing_locks_the_username_out_for_that_client(url, superuser):
+    guesser = Client(REMOTE_ADDR="203.0.113.7")
+    for _ in range(4):
+        assert attempt(guesser, url, "root", "wrong guess 1").status_code == 200
+    locked = attempt(guesser, url, "root", "wrong guess 1")
+    assert locked.status_code == 429 and "Too many log-in attempts" in locked.text
+    # Even the right password is refused now, on both log-in forms.
+    for form in ("/admin/login/", "/login/"):
+        response = attempt(guesser, form, "root", PASSWORD)
+        assert response.status_code == 429 and SESSION_KEY not in guesser.session
+    # Another client, and another account from this client, are not locked out.
+    elsewhere = Client(REMOTE_ADDR="198.51.100.2")
+    assert attempt(elsewhere, "/admin/login/", "root", PASSWORD).status_code == 302
+    make_user("ada")
+    assert attempt(guesser, "/login/", "ada", PASSWORD).status_code == 302
+
+
+def test_a_success_clears_the_count(superuser):
+    c = Client(REMOTE_ADDR="203.0.113.8")
+    for _ in range(4):
+        attempt(c, "/admin/login/", "root", "nope nope 1")
+    assert attempt(c, "/admin/login/", "root", PASSWORD).status_code == 302
+    c.logout()
+    for _ in range(4):
+        assert attempt(c, "/admin/login/", "root", "nope nope 1").status_code == 200
+    assert attempt(c, "/admin/login/", "root", PASSWORD).status_code == 302
+
+
+def test_non_staff_cannot_log_in_to_the_admin():
+    make_user("bob")
+    c = Client()
+    response = attempt(c, "/admin/login/", "bob", PASSWORD)
+    assert response.status_code == 200 and SESSION_KEY not in c.session
+    assert "staff account" in response.text
+
+
+def test_force_login_still_works(client):
+    user = make_user()
+    client.force_login(user)
+    assert client.get("/").context["user"] == user
+
+
+class Request:
+    def __init__(self, remote, forwarded=None):
+        self.META = {"REMOTE_ADDR": remote}
+        if forwarded is not None:
+            self.META["HTTP_X_FORWARDED_FOR"] = forwarded
+
+
+def test_the_client_address_behind_a_trusted_proxy():
+    assert client_ip(Request("10.0.0.1", "1.2.3.4")) == "10.0.0.1"  # no proxy trusted: a spoofable header
+    with override_settings(TRUSTED_PROXY_COUNT=1):
+        assert client_ip(Request("127.0.0.1", "6.6.6.6, 1.2.3.4")) == "1.2.3.4"
+        assert client_ip(Request("127.0.0.1")) == "127.0.0.1"
+    with override_settings(TRUSTED_PROXY_COUNT=2):
+        assert client_ip(Request("127.0.0.1", "6.6.6.6, 1.2.3.4, 10.0.0.9")) == "1.2.3.4"

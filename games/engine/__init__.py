@@ -34,6 +34,15 @@ def _ludo():
 register("ludo", _ludo)
 
 
+def _rondo():
+    from .rondo import RondoRules
+
+    return RondoRules()
+
+
+register("rondo", _rondo)
+
+
 def _roundabout():
     from .roundabout import RoundaboutRules
 

@@ -13,13 +13,23 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 from games.engine import CHANCE, EngineError, available_games, get_rules
 
 from .helpers import check_ludo_invariants
+from .rondo_helpers import check_rondo_invariants
 from .roundabout_helpers import check_roundabout_invariants, check_roundabout_step
 
 #: Game-specific invariants (pieces conserved and in range, ...), by game.
-GAME_INVARIANTS = {"ludo": check_ludo_invariants, "roundabout": check_roundabout_invariants}
+GAME_INVARIANTS = {
+    "ludo": check_ludo_invariants,
+    "rondo": check_rondo_invariants,
+    "roundabout": check_roundabout_invariants,
+}
 #: Game-specific checks of one ply (state before, move, state after), by game:
 #: Roundabout's captured darts never move, blocks are passed only with jumping doubles.
 GAME_STEP_CHECKS = {"roundabout": check_roundabout_step}
+
+#: Game-specific match options to draw, by game (default: the game's defaults).
+GAME_OPTIONS = {
+    "rondo": st.fixed_dictionaries({"side": st.sampled_from(["blue", "red"]), "one_change": st.booleans()}),
+}
 
 
 def public_part(view: dict) -> dict:
@@ -32,9 +42,15 @@ def machine_for(kind: str):
     rules = get_rules(kind)
 
     class GameMachine(RuleBasedStateMachine):
-        @initialize(players=st.sampled_from(rules.player_counts), autoplay=st.booleans())
-        def start(self, players, autoplay):
+        @initialize(
+            players=st.sampled_from(rules.player_counts),
+            autoplay=st.booleans(),
+            extra=GAME_OPTIONS.get(kind, st.none()),
+        )
+        def start(self, players, autoplay, extra):
             options = {"autoplay_forced": autoplay} if "autoplay_forced" in rules.default_options else None
+            if extra is not None:
+                options = {**(options or {}), **extra}
             self.state = rules.new_match(players, options)
             self.players = players
 

@@ -1,0 +1,22 @@
+"""Rondo (``shared/rules/rondo-rulebook.txt``; NOTES.md "Rondo").
+
+The board is data (``rondo-board.json``, both sides); see ``board.Board``.
+"""
+
+from .board import Board, board_data, get_board
+from .moves import COLOURS, RondoMove, parse_move
+from .rules import SEAT_COLOURS, RondoRules
+from .state import TILES_PER_COLOUR, RondoState
+
+__all__ = [
+    "COLOURS",
+    "SEAT_COLOURS",
+    "TILES_PER_COLOUR",
+    "Board",
+    "RondoMove",
+    "RondoRules",
+    "RondoState",
+    "board_data",
+    "get_board",
+    "parse_move",
+]

@@ -1,0 +1,113 @@
+"""Where a move's server time goes: the synchronous parts of one move, timed
+in the driver process on one thread (no event loop, no other load).
+
+These moves are made by calling ``actions.play_move`` directly, not over a
+WebSocket: this is a breakdown of the cost ``live.py`` measures end to end,
+not a load test. The parts:
+
+- the action (lock, checks, engine, UPDATE/INSERTs, commit), with the push
+  and the Celery deadline stubbed out;
+- the Celery deadline task the action publishes after commit;
+- ``push.match_updated`` without its channel-layer sends: its queries and
+  its renders; and the renders alone (public context + frame, seat frames).
+
+What daphne spends per move beyond their sum is the asynchronous side: the
+consumer's receive, the thread hops to the database thread, the group sends to
+Redis and the forwarding of every frame to every socket.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from unittest import mock
+
+from django.utils import timezone
+
+
+def _play_random(public_id: str, rules, rng: random.Random, users: dict) -> bool:
+    """One random legal move of the seat to move; False when the match is over."""
+    from games import actions
+    from games.models import Match
+
+    match = Match.objects.get(public_id=public_id)
+    state = rules.load(match.state)
+    seat = rules.to_move(state)
+    if seat is None or match.status != Match.Status.ACTIVE:
+        return False
+    move = rng.choice(rules.legal_moves(state))
+    user = users[match.seats.get(index=seat).user_id]
+    actions.play_move(public_id, user, str(move), match.version)
+    return True
+
+
+def breakdown(players, make_match, moves: int = 300, seed: int = 1) -> list[tuple[str, float]]:
+    """[(part, CPU milliseconds per move)] for the synchronous parts of a move.
+
+    ``players``: four (user, session key) pairs; ``make_match(players)``
+    returns a Target of a new started match.
+    """
+    from asgiref import sync
+
+    from games import fragments, push, tasks
+    from games.engine import get_rules
+    from games.models import Match, Move
+
+    rules = get_rules("ludo")
+    rng = random.Random(seed)
+    users = {u.pk: u for u, _ in players}
+
+    def timed_moves(n: int) -> float:
+        public_id = make_match(players).key
+        cpu, done = 0.0, 0
+        while done < n:
+            t = time.process_time()
+            if not _play_random(public_id, rules, rng, users):
+                public_id = make_match(players).key
+                continue
+            cpu += time.process_time() - t
+            done += 1
+        return 1000 * cpu / n
+
+    def per_call(fn, n: int = 200) -> float:
+        t = time.process_time()
+        for _ in range(n):
+            fn()
+        return 1000 * (time.process_time() - t) / n
+
+    # _play_random's own reads (the match, the seat's user) are timed with the
+    # action: subtract them, measured alone.
+    public_id = make_match(players).key
+    read_ms = per_call(lambda: (Match.objects.get(public_id=public_id).seats.get(index=0)))
+
+    with mock.patch.object(push, "match_updated", lambda *a: None), \
+            mock.patch.object(tasks.expire_turn, "apply_async", lambda *a, **k: None):
+        action_ms = timed_moves(moves) - read_ms
+
+    match = Match.objects.filter(status=Match.Status.ACTIVE).order_by("-version").first()
+    version = match.version
+    deadline_ms = per_call(lambda: tasks.expire_turn.apply_async((match.public_id, -1), eta=timezone.now()))
+
+    def no_send(fn):
+        return lambda *a, **k: None
+
+    with mock.patch.object(push, "async_to_sync", no_send) if hasattr(push, "async_to_sync") \
+            else mock.patch.object(sync, "async_to_sync", no_send):
+        push_ms = per_call(lambda: push.match_updated(match.public_id, version))
+
+    seats = list(match.seats.select_related("user"))
+    new_moves = list(Move.objects.filter(match=match, version_after=version).order_by("ply"))
+
+    def renders():
+        ctx = fragments.public_context(match, seats)
+        fragments.public_frame(ctx, new_moves)
+        for seat in seats:
+            fragments.seat_frame(match, seat)
+
+    render_ms = per_call(renders)
+    return [
+        ("action (play_move: lock, checks, engine, writes, commit)", action_ms),
+        ("Celery deadline task published after commit", deadline_ms),
+        ("push: queries (re-reading match, seats, new moves)", push_ms - render_ms),
+        ("push: renders (public frame + 4 seat frames)", render_ms),
+    ]

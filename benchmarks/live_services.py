@@ -1,0 +1,219 @@
+"""Processes for ``make bench-live``: the embedded Redis, daphne, the bare
+``websockets`` ceiling server; and what ``/proc`` says about them (CPU
+seconds, resident memory) and about the machine.
+
+Everything listens on loopback or a unix socket under ``var/bench/``. Each
+process runs in its own process group so that ``stop()`` ends it with all of
+its children, also after an error or Ctrl-C.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BENCH_DIR = ROOT / "var" / "bench"
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on right now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def server_env(redis_socket: Path, database_url: str) -> dict[str, str]:
+    """Environment of daphne and of the driver's own Django: production
+    settings (DEBUG off) on loopback, the benchmark's Redis and database."""
+    env = dict(os.environ)
+    env.update(
+        DJANGO_SETTINGS_MODULE="config.settings",
+        DEBUG="0",
+        SECRET_KEY=secrets.token_urlsafe(50),
+        ALLOWED_HOSTS="127.0.0.1,localhost",
+        SECURE_SSL_REDIRECT="0",
+        SESSION_COOKIE_SECURE="0",
+        CSRF_COOKIE_SECURE="0",
+        SECURE_HSTS_SECONDS="0",
+        REDIS_URL=f"unix://{redis_socket}",
+        DATABASE_URL=database_url,
+        LOG_LEVEL="WARNING",
+        PYTHONUNBUFFERED="1",
+    )
+    return env
+
+
+class Service:
+    """A subprocess in its own process group, output in ``var/bench/<name>.log``."""
+
+    def __init__(self, name: str, argv: list[str], env: dict | None = None):
+        BENCH_DIR.mkdir(parents=True, exist_ok=True)
+        self.name = name
+        self.log_path = BENCH_DIR / f"{name}.log"
+        self._log = open(self.log_path, "wb")  # noqa: SIM115 - closed in stop()
+        self.proc = subprocess.Popen(
+            argv, cwd=ROOT, env=env, stdout=self._log, stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+
+    @property
+    def pid(self) -> int:
+        return self.proc.pid
+
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def log_tail(self, chars: int = 3000) -> str:
+        return self.log_path.read_text(errors="replace")[-chars:]
+
+    def stop(self, timeout: float = 10) -> None:
+        """SIGTERM the process group, SIGKILL what is left after ``timeout`` s."""
+        for sig in (signal.SIGTERM, signal.SIGKILL):
+            try:
+                os.killpg(self.proc.pid, sig)
+            except ProcessLookupError:
+                break
+            try:
+                self.proc.wait(timeout)
+                break
+            except subprocess.TimeoutExpired:
+                continue
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)  # stragglers in the group
+        except ProcessLookupError:
+            pass
+        self._log.close()
+
+
+def start_redis(socket_path: Path) -> Service:
+    """The embedded redis-server on ``socket_path`` (no TCP port, no disk)."""
+    from config import embedded_redis
+
+    socket_path.parent.mkdir(parents=True, exist_ok=True)
+    socket_path.unlink(missing_ok=True)
+    svc = Service("redis", embedded_redis.command(socket_path))
+    try:
+        embedded_redis.wait_until_up(f"unix://{socket_path}")
+    except TimeoutError:
+        svc.stop()
+        raise
+    return svc
+
+
+def migrate(env: dict) -> None:
+    """``manage.py migrate`` against the benchmark database; raises on failure."""
+    out = subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
+        cwd=ROOT, env=env, capture_output=True, text=True, check=False,
+    )
+    if out.returncode:
+        raise RuntimeError(f"migrate failed:\n{out.stdout}\n{out.stderr}")
+
+
+def wait_http(url: str, svc: Service, timeout: float = 30) -> None:
+    """Poll ``url`` until it answers 200; raises RuntimeError if ``svc`` dies or time runs out."""
+    deadline = time.monotonic() + timeout
+    while True:
+        if not svc.alive():
+            raise RuntimeError(f"{svc.name} exited:\n{svc.log_tail()}")
+        try:
+            with urllib.request.urlopen(url, timeout=2) as r:
+                if r.status == 200:
+                    return
+        except (urllib.error.URLError, OSError):
+            pass
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"{svc.name} did not answer {url} within {timeout} s:\n{svc.log_tail()}")
+        time.sleep(0.1)
+
+
+def start_daphne(port: int, env: dict) -> Service:
+    """ONE daphne process serving config.asgi on 127.0.0.1:``port``, up and healthy."""
+    svc = Service(
+        "daphne",
+        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
+        env,
+    )
+    try:
+        wait_http(f"http://127.0.0.1:{port}/healthz", svc)
+    except BaseException:
+        svc.stop()
+        raise
+    return svc
+
+
+def start_ceiling(port: int, public_bytes: int, seat_bytes: int) -> Service:
+    """The bare ``websockets`` broadcast server (benchmarks/live_ceiling.py)."""
+    svc = Service(
+        "ceiling",
+        [sys.executable, "-m", "benchmarks.live_ceiling", "--port", str(port),
+         "--public-bytes", str(public_bytes), "--seat-bytes", str(seat_bytes)],
+        dict(os.environ, PYTHONUNBUFFERED="1"),
+    )
+    deadline = time.monotonic() + 15
+    while True:
+        if not svc.alive():
+            raise RuntimeError(f"ceiling server exited:\n{svc.log_tail()}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                return svc
+        except OSError:
+            if time.monotonic() > deadline:
+                svc.stop()
+                raise RuntimeError("ceiling server did not listen within 15 s") from None
+            time.sleep(0.05)
+
+
+# -- /proc ---------------------------------------------------------------------
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds used so far by process ``pid`` (its threads included)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    # After the ")" that ends comm, field 3 (state) is index 0: utime is field 14, stime 15.
+    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+
+
+def rss_bytes(pid: int) -> int:
+    """Resident set size of process ``pid`` in bytes."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) * 1024
+    return 0
+
+
+def load_average() -> str:
+    """The 1, 5 and 15 minute load averages (other work on the machine)."""
+    try:
+        return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+    except OSError:
+        return "unknown"
+
+
+def machine() -> dict[str, str]:
+    """nproc, the CPU model (/proc/cpuinfo), Python version, kernel."""
+    model = "unknown CPU"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return {
+        "nproc": str(len(os.sched_getaffinity(0))),
+        "cpu": model,
+        "python": platform.python_version(),
+        "kernel": platform.release(),
+    }

@@ -30,7 +30,13 @@ def _roundabout() -> Callable:
     return roundabout.choose
 
 
-_BOTS = {"ludo": _ludo, "roundabout": _roundabout}
+def _rondo() -> Callable:
+    from . import rondo
+
+    return rondo.choose
+
+
+_BOTS = {"ludo": _ludo, "rondo": _rondo, "roundabout": _roundabout}
 #: Games that have computer players.
 GAMES = tuple(_BOTS)
 

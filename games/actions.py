@@ -242,7 +242,9 @@ def play_computer_move(public_id: str, version: int, notation: str) -> Match | N
 
 
 def expire_turn(public_id: str, version: int) -> Match | None:
-    """The seat to move missed its decision: record ``timeout`` for it.
+    """The seat to move missed its decision: record the engine's
+    ``timeout_move`` for it (``timeout``; a Golden Rule offer's ``decline``,
+    which is not counted as a missed turn).
 
     Three missed turns in a row (the match's ``idle_limit``) idle the seat
     out: a ``leave`` follows (NOTES "Idle seats"). No-op (returns None) when
@@ -264,9 +266,14 @@ def expire_turn(public_id: str, version: int) -> Match | None:
         seat_index = change.to_move
         if seat_index is None or seat_index == CHANCE:
             return None
-        change.apply(change.rules.timeout_move(change.state), Move.Actor.SERVER, seat_index)
+        move = change.rules.timeout_move(change.state)
+        # A legal move here is the seat's own answer, not a missed turn: a
+        # Roundabout Golden Rule offer that times out is a decline (NOTES "Turn timer").
+        missed = move not in change.rules.legal_moves(change.state)
+        change.apply(move, Move.Actor.SERVER, seat_index)
         seat = change.seat(seat_index)
-        seat.missed_turns += 1
+        if missed:
+            seat.missed_turns += 1
         if seat.missed_turns >= match.idle_limit:
             change.remove_seat(seat_index, Seat.Status.IDLE_OUT)
         change.advance()

@@ -41,7 +41,7 @@ STALL_REASONS = ("stalled", "turn_limit")
 
 
 _FIELD = {name: i for i, name in enumerate(RoundaboutState._fields)}
-_new_state = RoundaboutState._make
+_new = tuple.__new__
 
 
 def _with(st: RoundaboutState, **changes) -> RoundaboutState:
@@ -49,7 +49,7 @@ def _with(st: RoundaboutState, **changes) -> RoundaboutState:
     vals = list(st)
     for key, value in changes.items():
         vals[_FIELD[key]] = value
-    return _new_state(vals)
+    return _new(RoundaboutState, vals)
 
 
 def _remake(st: RoundaboutState, **changes) -> RoundaboutState:

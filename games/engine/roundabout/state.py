@@ -9,6 +9,7 @@ dart i of seat s is index ``s * n + i`` (n darts per seat) in ``pos``,
 
 from __future__ import annotations
 
+from functools import cache
 from itertools import permutations
 from typing import NamedTuple
 
@@ -270,11 +271,12 @@ def reversible(state_pos, captured, n: int, players: int, mover: int, done) -> l
     return out
 
 
-def offers_for(players: int, roller: int, left) -> list[RoundaboutMove]:
+@cache
+def offers_for(players: int, roller: int, left) -> tuple[RoundaboutMove, ...]:
     """Every Golden Rule offer of the roller: each ordered choice of one or
     more opponents still playing (NOTES "Golden Rule")."""
     others = [s for s in range(players) if s != roller and s not in left]
-    return [OFFER[order] for k in range(1, len(others) + 1) for order in permutations(others, k)]
+    return tuple(OFFER[order] for k in range(1, len(others) + 1) for order in permutations(others, k))
 
 
 def move_choices(players, turn, mover, dice, unused, reversed_, offered, pos, face, circuit, captured, left):
@@ -324,6 +326,9 @@ def move_choices(players, turn, mover, dice, unused, reversed_, offered, pos, fa
     return tuple(out)
 
 
+_new = tuple.__new__  # builds the NamedTuple without its Python-level __new__ (speed)
+
+
 def make(
     players,
     phase,
@@ -367,9 +372,10 @@ def make(
         legal, actor = ROLLOFF_OUTCOMES, CHANCE
     else:
         legal, actor = (), None
-    return RoundaboutState(
-        players, phase, turn, mover, dice, unused, reversed_, offered, offers, pos, face, circuit, captured,
-        back, back_circuit, moved, rolloff, rolls, turns, idle, left, winner, reason, k, actor, legal,
+    return _new(
+        RoundaboutState,
+        (players, phase, turn, mover, dice, unused, reversed_, offered, offers, pos, face, circuit, captured,
+         back, back_circuit, moved, rolloff, rolls, turns, idle, left, winner, reason, k, actor, legal),
     )  # fmt: skip
 
 

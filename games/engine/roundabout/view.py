@@ -63,18 +63,25 @@ def describe_move(state: RoundaboutState, move, names=COLOUR_NAMES) -> dict:
             circuit = False
         goes_home = circuit and TERRITORY[land] == home
         way = {RING: "around the ring", IN: "inward", OUT: "outward"}[d]
-        label = f"Dart {move.dart}: {move.die} {way} to {place(land)}"
+        short = f"{move.die} {way} to {place(land)}"
         if goes_home:
-            label += ", home and off the board"
+            short += ", home and off the board"
         if jump:
-            label += " (jumping a block)"
+            short += " (jumping a block)"
         out.update(
-            label=label, dart=move.dart, die=move.die, direction=DIRECTION_NAMES[move.direction],
-            **{"from": s, "to": land}, jump=jump, home=goes_home,
+            label=f"Dart {move.dart}: {short}", short=short, dart=move.dart, die=move.die,
+            direction=DIRECTION_NAMES[move.direction], **{"from": s, "to": land}, jump=jump, home=goes_home,
+            from_place=place(s), facing="clockwise" if state.face[idx] == CW else "counter-clockwise",
         )  # fmt: skip
         return out
     if kind == "reverse":
-        out.update(label=f"Turn dart {move.dart} around", dart=move.dart)
+        idx = state.mover * darts_per_seat(players) + move.dart
+        facing = "counter-clockwise" if state.face[idx] == CW else "clockwise"
+        out.update(
+            label=f"Turn dart {move.dart} ({place(state.pos[idx])}) to face {facing}",
+            dart=move.dart,
+            from_place=place(state.pos[idx]),
+        )
         return out
     if kind == "offer":
         names_in_order = [names[colours[s]] for s in move.seats]

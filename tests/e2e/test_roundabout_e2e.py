@@ -1,0 +1,58 @@
+"""A solo Roundabout match in a real Chromium against daphne, Redis and a
+Celery worker, played to its result from a position near the end."""
+
+from playwright.sync_api import expect
+
+from games.engine import get_rules
+from games.engine.fair import draw
+from games.models import Match, Move
+from tests.engine.roundabout_helpers import position
+from tests.factories import SEED, make_match
+
+from .test_live_play import in_thread, live, log_in
+
+RA = get_rules("roundabout")
+
+
+def _match_id(k: int) -> str:
+    """A match id whose two dice at chance step ``k`` hold a 2, 3, 4 or 5:
+    enough to bring a dart on ring 3, bar 14 (facing clockwise) home."""
+    for n in range(100):
+        public_id = f"round{n:03d}"
+        i = draw(SEED, public_id, k, [1] * 36)
+        if {i // 6 + 1, i % 6 + 1} & {2, 3, 4, 5}:
+            return public_id
+    raise AssertionError("no suitable id")
+
+
+def test_one_person_plays_a_computer_to_the_result(page, live_server_url, celery_worker, csp_violations):
+    # Red (the human) has one dart left, its circuit made, two to five spaces from home;
+    # yellow (a fast computer) rolls first, with one dart far away on ring 5.
+    darts = {0: {0: (3, 14, "cw")}, 1: {0: (5, 6, "cw")}}
+    start = position(2, darts, turn=1, circuit={(0, 0)}, chance_count=1)
+    match = in_thread(make_match, "roundabout", ("human", "easy"), state=RA.dump(start),
+                      computer_speed="fast", public_id=_match_id(2))  # fmt: skip
+    user = match.seats.get(index=0).user
+    log_in(page.context, user, live_server_url)
+    page.goto(f"{live_server_url}/m/{match.public_id}/")
+    live(page)
+    expect(page.locator("#board svg title")).to_contain_text("dart 0 on ring 3, bar 14")
+    status = page.locator("#status")
+    # The computer moves first; then it is our turn: roll with the keyboard.
+    roll = page.get_by_role("button", name="Roll the dice")
+    roll.wait_for(timeout=20_000)
+    roll.focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#dice")).to_contain_text("Dice:", timeout=10_000)
+    home = page.locator("#controls button", has_text="home and off the board").first
+    home.wait_for(timeout=10_000)
+    expect(page.locator("#controls summary").first).to_contain_text("Dart 0")
+    home.click()
+    expect(status).to_contain_text("Match over.", timeout=20_000)
+    m = Match.objects.get(pk=match.pk)
+    assert m.status == "finished" and m.end_reason == "finished"
+    assert dict(m.seats.values_list("index", "rank")) == {0: 1, 1: 2}
+    assert Move.objects.filter(match=m, actor="seat", seat=1).exists(), "the computer played"
+    expect(page.locator("#move-list")).to_contain_text("moved dart 0")
+    expect(status).to_contain_text(m.seed)
+    assert csp_violations == []

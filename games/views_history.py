@@ -96,7 +96,7 @@ def replay(request, public_id):
         current_text=_describe_ply(current, line_at, names),
         first_ply=0, prev_ply=max(ply - 1, 0), next_ply=min(ply + 1, total),
         step_lines=[(line, line.ply + 1) for line in lines],
-        show_die="die" in ctx["view"],
+        show_die="die" in ctx["view"] or "dice" in ctx["view"],  # the games that roll
     )
     return render(request, "games/replay.html", ctx)
 

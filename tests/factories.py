@@ -93,3 +93,24 @@ def start_room_match(host, friends, *, kind: str = "ludo", computers=(), state: 
 
     with mock.patch.object(actions, "create_match", create):
         return rooms.do_start_room(room.code, host)
+
+
+def restart_match_from(match: Match, state: dict) -> Match:
+    """Make a started match begin again from engine ``state`` (a dump), as if
+    it had been created from it: start state and state replaced, record
+    cleared, version bumped, and the new position pushed to its pages (call
+    it away from Playwright's event loop). Lets a browser test bring a match
+    it could not create itself (a paired ranked match) near its end, with a
+    record that still rebuilds and verifies from the new start."""
+    from django.db.models import F
+
+    from games import push
+    from games.models import Move
+
+    get_rules(match.kind).load(state)  # validate
+    Move.objects.filter(match=match).delete()
+    Match.objects.filter(pk=match.pk).update(start_state=state, state=state, ply_count=0,
+                                             version=F("version") + 1)
+    match.refresh_from_db()
+    push.match_updated(match.public_id, match.version)
+    return match

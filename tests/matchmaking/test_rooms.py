@@ -344,3 +344,20 @@ class TestStart:
         client.force_login(room.host)
         assert client.get(f"/m/{match.public_id}/").status_code == 200
         assert Match.objects.get(pk=match.pk).is_public is False
+
+
+@pytest.mark.django_db
+def test_rooms_work_for_every_game_that_can_be_played(pushed):
+    from games.models import GameKind
+
+    for kind, _label in GameKind.playable():
+        host, friend = make_user(), make_user()
+        options = {"side": "red", "one_change": False} if kind == "rondo" else {}
+        room = rooms.do_create_room(host, kind, 2, {}, turn_seconds=30, idle_limit=2, options=options)
+        rooms.do_redeem_invite(invite(room), friend)
+        match = rooms.do_start_room(room.code, host)
+        assert match.kind == kind and match.idle_limit == 2 and not match.rated and not match.is_public
+        assert match.turn_seconds == (60 if kind == "ludo" else 30)
+        assert match.options == room.options
+        if kind == "rondo":
+            assert match.options == {"side": "red", "one_change": False}

@@ -63,6 +63,27 @@ class TestHostControls:
             actions.pause_match(match.public_id, host, match.version)
         assert Match.objects.get(pk=match.pk).status == "active"
 
+    def test_a_pause_ends_by_itself_after_ten_minutes(self, quiet, monkeypatch,
+                                                      django_capture_on_commit_callbacks):
+        from django.conf import settings
+
+        from games import tasks
+
+        scheduled = []
+        monkeypatch.setattr(tasks.auto_resume, "apply_async",
+                            lambda args, **kw: scheduled.append((tuple(args), kw)))
+        match, host, _first, _second = three_friends()
+        with django_capture_on_commit_callbacks(execute=True):
+            paused = actions.pause_match(match.public_id, host, match.version)
+        assert scheduled == [((match.public_id, paused.version),
+                              {"countdown": settings.PARLOUR_PAUSE_MAX_SECONDS})]
+        assert settings.PARLOUR_PAUSE_MAX_SECONDS == 600
+        tasks.auto_resume(match.public_id, paused.version)  # the task, run when it is due
+        resumed = Match.objects.get(pk=match.pk)
+        assert resumed.status == "active" and resumed.deadline is not None
+        tasks.auto_resume(match.public_id, paused.version)  # late or repeated: nothing happens
+        assert Match.objects.get(pk=match.pk).version == resumed.version
+
     def test_a_leaving_host_hands_the_role_to_the_longest_seated_human(self, quiet):
         match, host, first, second = three_friends()
         actions.leave_match(match.public_id, host)

@@ -36,6 +36,7 @@ from games import ratelimits, themes
 from games.engine import EngineError, get_rules
 from games.models import ComputerLevel, GameKind, Match
 from matchmaking.models import Invite, Room, RoomMember, RoomSeat
+from matchmaking.models.rooms import new_room_code
 
 INVITE_LIFETIME = timedelta(minutes=30)
 INVITE_REFUSED = "This invite link cannot be used. Ask the host of the room for a new one."
@@ -131,9 +132,14 @@ def do_create_room(host, kind: str, seat_count: int, computers: dict[int, str] |
     Keyword settings as ``check_room_settings``. Raises RoomError."""
     _require_user(host)
     checked = check_room_settings(kind, seat_count, computers or {}, **settings_)
+    code = new_room_code()
+    for _ in range(5):  # about 2^30 codes: a clash is rare, but a clash is no 500
+        if not Room.objects.filter(code=code).exists():
+            break
+        code = new_room_code()
     with transaction.atomic():
         room = Room.objects.create(
-            host=host, kind=checked["kind"], options=checked["options"],
+            code=code, host=host, kind=checked["kind"], options=checked["options"],
             turn_seconds=checked["turn_seconds"], idle_limit=checked["idle_limit"],
             theme=checked["theme"],
         )

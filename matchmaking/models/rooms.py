@@ -53,10 +53,6 @@ class Room(models.Model):
     def __str__(self):
         return f"room {self.code} ({self.kind})"
 
-    @property
-    def seat_count(self) -> int:
-        return self.seats.count()
-
 
 class RoomSeat(models.Model):
     """Seat ``index`` of a room: empty, a member, or a computer of a level."""

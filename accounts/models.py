@@ -22,7 +22,7 @@ class User(AbstractUser):
     # Moderation (issue 9): set only by games.moderation.ban_user / unban_user.
     banned_until = models.DateTimeField(
         null=True, blank=True, editable=False,
-        help_text="Banned until this moment; BAN_FOREVER for a permanent ban; empty: not banned.",
+        help_text="Banned until this moment (9999-01-01: a permanent ban); empty: not banned.",
     )
     ban_reason = models.CharField(max_length=500, blank=True, editable=False)
 

@@ -18,6 +18,6 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='user',
             name='banned_until',
-            field=models.DateTimeField(blank=True, editable=False, help_text='Banned until this moment; BAN_FOREVER for a permanent ban; empty: not banned.', null=True),
+            field=models.DateTimeField(blank=True, editable=False, help_text='Banned until this moment (9999-01-01: a permanent ban); empty: not banned.', null=True),
         ),
     ]

@@ -21,10 +21,25 @@ def no_effects(monkeypatch):
     ratelimits.reset()
 
 
+def moderators_group() -> Group:
+    """The group the data migration made; rebuilt from the migration's list
+    when a transactional test has flushed the tables."""
+    from importlib import import_module
+
+    from django.contrib.auth.models import Permission
+
+    migration = import_module("games.migrations.0005_moderators_group")
+    group, created = Group.objects.get_or_create(name=migration.GROUP)
+    if created:
+        group.permissions.set([Permission.objects.get(content_type__app_label=app, codename=codename)
+                               for app, codename in migration.PERMISSIONS])
+    return group
+
+
 @pytest.fixture
 def moderator(db):
     user = User.objects.create_user("mod", "mod@example.com", PASSWORD, is_staff=True)
-    user.groups.add(Group.objects.get(name="Moderators"))
+    user.groups.add(moderators_group())
     return user
 
 

@@ -85,3 +85,27 @@ async def test_a_ban_closes_the_queue_socket():
     await comm.receive_from(timeout=5)
     await sync_to_async(moderation.ban_user)(moderator, user, None, "abuse")
     assert await close_code(comm) == 4003
+
+
+async def test_a_ban_closes_the_room_socket_and_the_lobby_lets_them_go():
+    from matchmaking import rooms
+
+    @sync_to_async
+    def lobby():
+        host, friend, moderator = make_user(), make_user(), make_user()
+        room = rooms.do_create_room(host, "ludo", 2)
+        _invite, token = rooms.do_create_invite(room.code, host)
+        rooms.do_redeem_invite(token, friend)
+        return room, host, friend, moderator
+
+    room, host, friend, moderator = await lobby()
+    theirs = await connect(f"/ws/room/{room.code}/", friend)
+    hosts = await connect(f"/ws/room/{room.code}/", host)
+    await theirs.receive_from(timeout=5)
+    await hosts.receive_from(timeout=5)
+    await sync_to_async(moderation.ban_user)(moderator, friend, None, "abuse")
+    assert await close_code(theirs) == 4003
+    assert await hosts.receive_from(timeout=5)  # the host's socket stays: the lobby is pushed
+    member = await sync_to_async(lambda: room.members.get(user=friend).status)()
+    assert member == "left"
+    await hosts.disconnect()

@@ -46,7 +46,8 @@ def member_context(ctx: dict, user) -> dict:
     invites = []
     if is_host:
         now = timezone.now()
-        invites = [{"invite": i, "state": i.state(now)} for i in room.invites.all()[:20]]
+        invites = [{"invite": i, "state": i.state(now)}
+                   for i in room.invites.select_related("used_by")[:20]]
     return dict(ctx, viewer=user, is_host=is_host, invites=invites)
 
 

@@ -23,6 +23,7 @@ MOVE_LIST_LENGTH = 60  # lines shown on the page; the replay has all of them
 
 BOARDS = {
     "ludo": ("games/ludo/board.html", "games.boards.ludo"),
+    "rondo": ("games/rondo/board.html", "games.boards.rondo"),
     "roundabout": ("games/roundabout/board.html", "games.boards.roundabout"),
 }
 

@@ -27,9 +27,63 @@ def describe(kind: str, moves, names: dict[int, str], roller: int | None = None)
     die outcome. A seat's roll and its die read as one line."""
     if kind == "ludo":
         return _ludo(moves, names, roller)
+    if kind == "rondo":
+        return _rondo(moves, names)
     if kind == "roundabout":
         return _roundabout(moves, names, roller)
     return [RecordLine(m.ply, m.seat, m.notation) for m in moves]
+
+
+def _rondo(moves, names):
+    """Rondo notation in words (see games.engine.rondo.moves), never naming a
+    colour that only one seat may know: a face-down tile is "a tile face
+    down" and a drawn tile is "a tile" (NOTES "Rondo": Hidden information).
+    The record's notation holds those colours, so no Rondo line ever echoes a
+    notation it does not know."""
+    lines = []
+    drawer = None
+    dealing: list[int] = []
+    seats = sorted(names)
+    for m in moves:
+        n = m.notation
+        who = names.get(m.seat, f"Seat {m.seat}") if m.seat is not None else ""
+        parts = n.split()
+        seat = m.seat
+        if parts[:1] == ["place"] and len(parts) in (3, 4):
+            if parts[2] == "down":
+                text = f"{who} placed a tile face down on {parts[1]}."
+            else:
+                k = int(parts[2]) if parts[2].isdigit() else 0
+                text = f"{who} placed {k} tile{'s' if k != 1 else ''} face up on {parts[1]}."
+        elif n == "end":
+            drawer, dealing = m.seat, []
+            text = f"{who} ended the chain."
+        elif n == "draw":
+            drawer, dealing = m.seat, []
+            text = f"{who} draws instead of placing."
+        elif parts[:1] == ["tile"]:
+            if dealing:
+                seat = dealing.pop(0)
+                text = f"A tile was dealt to {names.get(seat, f'Seat {seat}')}."
+            elif drawer is not None:
+                seat = drawer
+                text = f"{names.get(drawer, f'Seat {drawer}')} drew a tile."
+            else:
+                seat = None
+                text = "A tile was drawn."
+        elif len(n) == 2 and n[0] == "s" and n[1].isdigit():
+            seat = int(n[1])
+            order = [s for s in seats if s >= seat] + [s for s in seats if s < seat]
+            dealing = [s for s in order for _ in range(2)]
+            text = f"{names.get(seat, f'Seat {seat}')} starts."
+        elif n == "timeout":
+            text = f"{who} ran out of time: no tiles placed, none drawn."
+        elif parts[:1] == ["leave"]:
+            text = f"{who} left the match."
+        else:
+            text = f"{who} moved.".strip()
+        lines.append(RecordLine(m.ply, seat, text))
+    return lines
 
 
 def _ludo(moves, names, roller):

@@ -85,7 +85,7 @@ def _act(request, public_id, action, *args):
 @login_required
 @require_POST
 def match_move(request, public_id):
-    moves = request.POST.getlist("move")
+    moves = [m for m in request.POST.getlist("move") if m.strip()]  # a chain form's unused rows are blank
     return _act(request, public_id, actions.play_move, moves if len(moves) > 1 else (moves or [""])[0],
                 request.POST.get("version"))
 

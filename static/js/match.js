@@ -176,6 +176,15 @@
     openSocket = evt.detail && evt.detail.socketWrapper;
   });
 
+  // A hook for game scripts (rondo.js sends a whole chain as one message):
+  // window.Parlour.send(obj) sends obj as JSON if the socket is open; false if not.
+  window.Parlour = window.Parlour || {};
+  window.Parlour.send = function (obj) {
+    if (!live || !openSocket) return false;
+    openSocket.send(JSON.stringify(obj));
+    return true;
+  };
+
   document.addEventListener("htmx:wsBeforeMessage", function (evt) {
     var text = evt.detail && evt.detail.message;
     pending = null;

@@ -1,0 +1,114 @@
+"""Rondo on the site: the rules page, starting a solo match, the board and the
+seat's controls, and the chain sent without JavaScript as one form."""
+
+import pytest
+
+from games.engine import get_rules
+from games.models import Match, Move
+from tests.engine.rondo_helpers import position
+from tests.factories import make_match, make_user
+
+RONDO = get_rules("rondo")
+
+
+def test_the_rules_page_is_in_the_index_and_credits_the_game(client):
+    page = client.get("/rules/rondo/")
+    assert page.status_code == 200
+    text = page.content.decode()
+    assert "Reiner Knizia" in text and "Schmidt Spiele" in text
+    assert "/rules/rondo/" in client.get("/rules/").content.decode()
+
+
+@pytest.mark.django_db
+def test_a_solo_rondo_match_starts_with_the_board_and_the_players_rack(client):
+    user = make_user()
+    client.force_login(user)
+    response = client.post(
+        "/play/",
+        {
+            "kind": "rondo",
+            "players": 3,
+            "level_1": "easy",
+            "level_2": "normal",
+            "level_3": "normal",
+            "speed": "normal",
+            "theme": "plain",
+        },
+    )
+    assert response.status_code == 302
+    match = Match.objects.get(kind="rondo")
+    assert match.turn_seconds == 90
+    page = client.get(response["Location"]).content.decode()
+    assert 'class="board rondo-board"' in page and 'id="rs-O02"' in page
+    assert 'data-rack-seat="0"' in page and 'data-rack-seat="1"' not in page
+    assert "js/rondo.js" in page
+
+
+def _my_turn_match(racks, tiles=None):
+    users = [make_user(), make_user()]
+    state = position(RONDO, racks, tiles=tiles or {})
+    match = make_match("rondo", seats=("human", "human"), users=users, state=RONDO.dump(state))
+    return match, users
+
+
+@pytest.mark.django_db
+def test_a_chain_posted_without_javascript_is_played_as_one_action(client):
+    board = RONDO.board("blue")
+    start = next(i for i in range(board.size) if board.start_mask >> i & 1)
+    nxt = next(j for j, _ in board.nb[start])
+    colours = ("yellow", "red", "purple", "blue", "green")
+    first, second = colours[board.colour[start]], colours[board.colour[nxt]]
+    match, users = _my_turn_match([[first, first, second], ["red"]])
+    client.force_login(users[0])
+    page = client.get(f"/m/{match.public_id}/").content.decode()
+    assert 'id="rondo-chain-form"' in page and f"place {board.ids[start]} 2" in page
+    version = match.version
+    response = client.post(
+        f"/m/{match.public_id}/move/",
+        {
+            "version": version,
+            "move": [f"place {board.ids[start]} 2", f"place {board.ids[nxt]} 1", "", "", "", "end"],
+        },
+    )
+    assert response.status_code == 302
+    match.refresh_from_db()
+    assert match.version == version + 1
+    notations = list(
+        Move.objects.filter(match=match, version_after=version + 1).values_list("notation", flat=True)
+    )
+    assert notations[:3] == [f"place {board.ids[start]} 2", f"place {board.ids[nxt]} 1", "end"]
+    assert notations[3].startswith("tile ")
+    state = RONDO.load(match.state)
+    assert state.scores[0] == 2 * board.value[start] + board.value[nxt]
+
+
+@pytest.mark.django_db
+def test_a_broken_chain_changes_nothing_and_says_why(client):
+    board = RONDO.board("blue")
+    start = next(i for i in range(board.size) if board.start_mask >> i & 1)
+    colours = ("yellow", "red", "purple", "blue", "green")
+    match, users = _my_turn_match([[colours[board.colour[start]], "red"], ["red"]])
+    client.force_login(users[0])
+    version = match.version
+    response = client.post(
+        f"/m/{match.public_id}/move/",
+        {
+            "version": version,
+            "move": [f"place {board.ids[start]} 1", "place O17 down red", "end"],
+        },
+        follow=True,
+    )
+    assert "not a legal move" in response.content.decode()
+    match.refresh_from_db()
+    assert match.version == version and RONDO.load(match.state).scores == (0, 0)
+
+
+@pytest.mark.django_db
+def test_drawing_instead_of_placing(client):
+    match, users = _my_turn_match([["red"], ["red"]])
+    client.force_login(users[0])
+    page = client.get(f"/m/{match.public_id}/").content.decode()
+    assert 'value="draw"' in page
+    client.post(f"/m/{match.public_id}/move/", {"version": match.version, "move": "draw"})
+    match.refresh_from_db()
+    assert sum(RONDO.load(match.state).racks[0]) == 3

@@ -1,0 +1,70 @@
+"""Rondo in a real Chromium against daphne, Redis and a Celery worker: a solo
+match from near its end to the result, the chain composed on the board."""
+
+import re
+
+from playwright.sync_api import expect
+
+from games.engine import get_rules
+from games.models import Match, Move
+from tests.e2e.test_live_play import in_thread, live, log_in
+from tests.engine.rondo_helpers import position
+from tests.factories import make_match
+
+RONDO = get_rules("rondo")
+COLOURS = ("yellow", "red", "purple", "blue", "green")
+
+
+def near_the_end():
+    """Seat 0 (the human) to move in the final round; seat 1 (a computer) then
+    plays the round's last turn, and the match ends before seat 2 would start
+    the next round."""
+    board = RONDO.board("blue")
+    start = max((i for i in range(board.size) if board.start_mask >> i & 1), key=lambda i: board.value[i])
+    colour = COLOURS[board.colour[start]]
+    other = next(c for c in COLOURS if c != colour)
+    state = position(RONDO, [[colour, colour, other], ["red", "blue"], ["green"]], turn=0, starter=2,
+                     ending=True, scores=[10, 12, 9])
+    return RONDO.dump(state), board, start, colour
+
+
+def test_a_solo_match_composed_on_the_board_to_its_result(page, live_server_url, celery_worker,
+                                                          csp_violations):
+    state, board, start, colour = near_the_end()
+    match = in_thread(make_match, "rondo", seats=("human", "easy", "normal"), state=state,
+                      computer_speed="fast")
+    user = match.seats.get(index=0).user
+    log_in(page.context, user, live_server_url)
+    page.goto(f"{live_server_url}/m/{match.public_id}/")
+    live(page)
+    # Only the player's own rack is on the page; the composer replaces the plain form.
+    expect(page.locator("[data-rack-seat]")).to_have_count(1)
+    expect(page.locator("#rondo-rack [data-tile-colour]")).to_have_count(3)
+    expect(page.locator("#rondo-composer")).to_be_visible()
+    expect(page.locator(".rondo-nojs")).to_be_hidden()
+    space = page.locator(f"#rs-{board.ids[start]}")
+    expect(space).to_have_class(re.compile(r"\brb-can\b"))
+    # Keyboard: focus the space, Enter opens the tile picker.
+    space.focus()
+    page.keyboard.press("Enter")
+    page.locator("#rondo-picker button", has_text=f"2 {colour} face up").click()
+    value = board.value[start]
+    expect(page.locator("#rondo-running")).to_have_text(str(2 * value))
+    page.locator("#rondo-undo").click()
+    expect(page.locator("#rondo-running")).to_have_text("0")
+    space.click()
+    page.locator("#rondo-picker button", has_text=f"2 {colour} face up").click()
+    expect(page.locator("#rondo-chain-list li")).to_have_count(1)
+    page.locator("#rondo-send").click()
+    status = page.locator("#status")
+    expect(status).to_contain_text("Match over.", timeout=20_000)
+    m = Match.objects.get(pk=match.pk)
+    assert m.status == "finished"
+    final = RONDO.load(m.state)
+    assert final.scores[0] == 10 + 2 * value
+    assert Move.objects.filter(match=m, actor="seat", seat=1).exists(), "the computer played the last turn"
+    ranks = dict(m.seats.values_list("index", "rank"))
+    assert sorted(ranks.values())[0] == 1
+    # Once over, every rack is shown on the board.
+    expect(page.locator("#board [data-rack-seat]")).to_have_count(3)
+    assert csp_violations == []

@@ -112,3 +112,23 @@ def test_drawing_instead_of_placing(client):
     client.post(f"/m/{match.public_id}/move/", {"version": match.version, "move": "draw"})
     match.refresh_from_db()
     assert sum(RONDO.load(match.state).racks[0]) == 3
+
+
+@pytest.mark.django_db
+def test_replay_and_export_of_a_finished_match_and_none_before(client):
+    users = [make_user(), make_user()]
+    state = position(RONDO, [["red"], ["blue"]], turn=1, starter=0, ending=True, scores=[4, 3])
+    match = make_match("rondo", seats=("human", "human"), users=users, state=RONDO.dump(state))
+    client.force_login(users[0])
+    assert client.get(f"/m/{match.public_id}/replay/").status_code == 302
+    assert client.get(f"/m/{match.public_id}/export.json").status_code == 404
+    client.force_login(users[1])
+    client.post(f"/m/{match.public_id}/move/", {"version": match.version, "move": "draw"})
+    match.refresh_from_db()
+    assert match.status == "finished"
+    total = match.ply_count
+    for ply in (0, total):
+        page = client.get(f"/m/{match.public_id}/replay/?ply={ply}")
+        assert page.status_code == 200 and 'class="board rondo-board"' in page.content.decode()
+    export = client.get(f"/m/{match.public_id}/export.json").json()
+    assert export["game"] == "rondo" and export["moves"][-1]["move"].startswith("tile ")

@@ -24,7 +24,7 @@ from ..base import (
 )
 from . import view as _view
 from .board import COLOUR_NAMES, REMOVED, SEAT_TERRITORIES, TURN_LIMIT, darts_per_seat, initial_darts
-from .moves import DECLINE, LEAVE, TIMEOUT, RoundaboutMove, canonical, parse_move
+from .moves import DECLINE, DICE, LEAVE, ROLLOFF, TIMEOUT, RoundaboutMove, canonical, parse_move
 from .state import (
     RoundaboutState,
     apply_dart,
@@ -40,6 +40,8 @@ from .state import (
 STALL_REASONS = ("stalled", "turn_limit")
 
 
+_DICE_OUTCOMES = tuple((m, 1) for m in DICE)
+_ROLLOFF_OUTCOMES = tuple((m, 1) for m in ROLLOFF[1:])
 _FIELD = {name: i for i, name in enumerate(RoundaboutState._fields)}
 _new = tuple.__new__
 
@@ -107,7 +109,7 @@ class RoundaboutRules(Rules):
         "Provably fair randomness"). Raises ``IllegalMoveError`` otherwise."""
         if state.actor != CHANCE:
             raise IllegalMoveError("chance_outcomes: the next step is not a chance step")
-        return [(m, 1) for m in state.legal]
+        return list(_DICE_OUTCOMES if state.phase == "dice" else _ROLLOFF_OUTCOMES)
 
     def chance_count(self, state: RoundaboutState) -> int:
         """k of the next chance step (the roll-off dice are k = 0, 1, ...)."""

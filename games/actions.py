@@ -194,13 +194,13 @@ def play_move(public_id: str, user, notation: str | list[str], version: int | st
         match = _lock(public_id)
         if version != match.version:
             raise StaleVersion(match.version)
-        seat = _user_seat(match, user)
+        change = _Change(match)
+        seat = _user_seat(match, user, change.seats.values())
         _require_live(match)
         if seat.status != Seat.Status.PLAYING:
             raise NotAllowed("You have left this match.")
         if seat.user.is_banned:  # issue 9: banned players send no moves
             raise NotAllowed("Your account is banned, so you cannot play.")
-        change = _Change(match)
         notations = notation if isinstance(notation, list) else [notation]
         if not 1 <= len(notations) <= MAX_PLIES_PER_ACTION:
             raise BadMove(f"Send between 1 and {MAX_PLIES_PER_ACTION} moves at once.")
@@ -395,10 +395,14 @@ def _lock(public_id: str) -> Match:
         raise MatchNotFound("There is no such match.") from None
 
 
-def _user_seat(match: Match, user) -> Seat:
+def _user_seat(match: Match, user, seats=None) -> Seat:
+    """``user``'s seat (from ``seats`` when already loaded); raises NotAllowed."""
     if user is None or not getattr(user, "is_authenticated", False):
         raise NotAllowed("Log in to play.")
-    seat = match.seats.filter(user_id=user.pk).select_related("user").first()
+    if seats is not None:
+        seat = next((s for s in seats if s.user_id == user.pk), None)
+    else:
+        seat = match.seats.filter(user_id=user.pk).select_related("user").first()
     if seat is None:
         raise NotAllowed("You have no seat in this match.")
     return seat
@@ -434,6 +438,9 @@ class _Change:
         self.state = self.rules.load(self.match.state)
         self.seats = {s.index: s for s in self.match.seats.select_related("user")}
         self._dirty_seats = set()
+        self._seats_before = {i: (s.status, s.missed_turns, s.rank) for i, s in self.seats.items()}
+        self._status_before = self.match.status
+        self._to_move_before = self.rules.to_move(self.state)
 
     @property
     def to_move(self):
@@ -564,15 +571,26 @@ class _Change:
         if updated != 1:  # another writer got there first (SQLite path)
             raise StaleVersion(old + 1)
         Move.objects.bulk_create(self.moves)
+        changed_seats = set()
         for index in self._dirty_seats:
             s = self.seats[index]
-            Seat.objects.filter(pk=s.pk).update(
-                status=s.status, missed_turns=s.missed_turns, rank=s.rank
-            )
+            if (s.status, s.missed_turns, s.rank) != self._seats_before[index]:
+                changed_seats.add(index)
+                Seat.objects.filter(pk=s.pk).update(
+                    status=s.status, missed_turns=s.missed_turns, rank=s.rank
+                )
         from games import push
 
         public_id, version = match.public_id, match.version
-        transaction.on_commit(lambda: push.match_updated(public_id, version))
+        # Controls change only for the seats that were or are to move, seats
+        # that changed, and the host (pause); all of them when the status did.
+        if match.status != self._status_before:
+            controls = set(self.seats)
+        else:
+            controls = {self._to_move_before, self.to_move} | changed_seats
+            controls |= {i for i, s in self.seats.items() if s.user_id and s.user_id == match.host_id}
+        seats, moves, state = list(self.seats.values()), list(self.moves), self.state
+        transaction.on_commit(lambda: push.match_changed(match, seats, moves, state, controls))
         for effect in self.after_commit:
             transaction.on_commit(effect)
         # Plies are counted, never written out: a notation may one day carry a

@@ -44,6 +44,14 @@ _limiter = MovingWindowRateLimiter(MemoryStorage())
 
 
 class MatchConsumer(AsyncWebsocketConsumer):
+    async def dispatch(self, message):
+        # Forwarding a frame touches no database: skip the per-message
+        # close_old_connections hop through the database thread.
+        if message.get("type") == push.EVENT:
+            await self.match_frame(message)
+            return
+        await super().dispatch(message)
+
     async def connect(self):
         self.public_id = str(self.scope["url_route"]["kwargs"]["public_id"])[:16]
         self.user = self.scope.get("user")
@@ -111,7 +119,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
         if not isinstance(notation, (str, list)) or not isinstance(version, (str, int)):
             await self.send_error("A move needs a move and a version.")
             return
-        error = await database_sync_to_async(_play)(self.public_id, self.user, notation, version)
+        error, frames = await database_sync_to_async(_play)(self.public_id, self.user, notation, version)
+        await push.send_collected(frames)
         if error is not None:
             message, resend = error
             await self.send_error(message)
@@ -159,16 +168,19 @@ def _access(public_id: str, user) -> tuple[bool, int | None] | None:
     return allowed, seat
 
 
-def _play(public_id: str, user, notation: str, version) -> tuple[str, bool] | None:
-    """Play the move; None when accepted, else (message, send the current position)."""
-    try:
-        actions.play_move(public_id, user, notation, version)
-    except actions.StaleVersion as e:
-        return e.message, True
-    except actions.ActionError as e:
-        log.info("ws %s: refused a move: %s", public_id, e.code)
-        return e.message, False
-    return None
+def _play(public_id: str, user, notation: str, version):
+    """Play the move. Returns (error, frames): error is None when accepted, else
+    (message, send the current position); frames are the pushes the move made,
+    for the consumer to send from the event loop."""
+    with push.collect() as frames:
+        try:
+            actions.play_move(public_id, user, notation, version)
+        except actions.StaleVersion as e:
+            return (e.message, True), frames
+        except actions.ActionError as e:
+            log.info("ws %s: refused a move: %s", public_id, e.code)
+            return (e.message, False), frames
+    return None, frames
 
 
 def _version(public_id: str) -> int:

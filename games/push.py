@@ -10,6 +10,8 @@ match version.
 from __future__ import annotations
 
 import logging
+import threading
+from contextlib import contextmanager
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -32,6 +34,51 @@ def seat_group(public_id: str, index: int) -> str:
     return f"match.{public_id}.seat.{index}"
 
 
+_collector = threading.local()
+
+
+@contextmanager
+def collect():
+    """Inside this block (a consumer's database thread), frames are gathered
+    into the yielded list of (group, event) instead of being sent, so the
+    consumer sends them from the event loop without holding that thread."""
+    _collector.messages = messages = []
+    try:
+        yield messages
+    finally:
+        _collector.messages = None
+
+
+def match_changed(match: Match, seats, new_moves, state, seat_indices) -> None:
+    """Send the frames of the change that made ``match.version`` (after commit),
+    rendered from what the action already holds: the public frame once, and
+    the controls of the human seats in ``seat_indices`` (those whose controls
+    may have changed) once each."""
+    seats = list(seats)
+    ctx = fragments.public_context(match, seats, state)
+    messages = [(match_group(match.public_id), fragments.public_frame(ctx, new_moves))]
+    for seat in seats:
+        if seat.user_id and seat.index in seat_indices:
+            frame = fragments.seat_frame(match, seat, state)
+            messages.append((seat_group(match.public_id, seat.index), frame))
+    _dispatch(messages, match.version)
+
+
+def _dispatch(messages: list[tuple[str, str]], version: int) -> None:
+    pending = getattr(_collector, "messages", None)
+    if pending is not None:
+        pending.extend((group, {"type": EVENT, "version": version, "html": html}) for group, html in messages)
+    else:
+        async_to_sync(_send_all)(messages, version)
+
+
+async def send_collected(messages: list[tuple[str, dict]]) -> None:
+    """Send what ``collect`` gathered (from the event loop)."""
+    layer = get_channel_layer()
+    for group, event in messages:
+        await layer.group_send(group, event)
+
+
 def match_updated(public_id: str, version: int) -> None:
     """Send the frames of ``version`` (after commit). If the match has moved
     on meanwhile, the newer frames are on their way and this sends nothing."""
@@ -45,7 +92,7 @@ def match_updated(public_id: str, version: int) -> None:
     for seat in seats:
         if seat.user_id:
             messages.append((seat_group(public_id, seat.index), fragments.seat_frame(match, seat)))
-    async_to_sync(_send_all)(messages, version)
+    _dispatch(messages, version)
 
 
 async def send_chat(public_id: str, html: str) -> None:

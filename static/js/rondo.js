@@ -191,14 +191,12 @@
     byId("rondo-running").textContent = String(total);
     byId("rondo-undo").disabled = !st.chain.length || st.sending;
     byId("rondo-send").disabled = !st.chain.length || st.sending;
+    // Dim the rack's tiles the chain uses (the last ones of each colour).
     var used = {};
     var chips = document.querySelectorAll("#rondo-rack [data-tile-colour]");
-    var original = {};
     COLOURS.forEach(function (c) {
       used[c] = 0;
-      original[c] = 0;
     });
-    for (var i = 0; i < chips.length; i++) original[chips[i].getAttribute("data-tile-colour")] += 1;
     for (var k = 0; k < chips.length; k++) {
       var c = chips[k].getAttribute("data-tile-colour");
       used[c] += 1;

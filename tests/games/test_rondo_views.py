@@ -132,3 +132,25 @@ def test_replay_and_export_of_a_finished_match_and_none_before(client):
         assert page.status_code == 200 and 'class="board rondo-board"' in page.content.decode()
     export = client.get(f"/m/{match.public_id}/export.json").json()
     assert export["game"] == "rondo" and export["moves"][-1]["move"].startswith("tile ")
+
+
+@pytest.mark.django_db
+def test_a_rondo_timeout_passes_the_turn_with_no_placement_and_no_draw():
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games import actions
+
+    match, users = _my_turn_match([["red", "blue"], ["green"]])
+    before = RONDO.load(match.state)
+    Match.objects.filter(pk=match.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+    actions.expire_turn(match.public_id, match.version)
+    match.refresh_from_db()
+    after = RONDO.load(match.state)
+    assert (after.racks, after.bag, after.cells) == (before.racks, before.bag, before.cells)
+    assert RONDO.to_move(after) == 1
+    assert list(Move.objects.filter(match=match).order_by("-ply").values_list("notation", flat=True)[:1]) == [
+        "timeout"
+    ]
+    assert match.seats.get(index=0).missed_turns == 1

@@ -92,20 +92,33 @@ def test_redis_restart_mid_match_recovers_by_itself(transactional_db, django_db_
         time.sleep(1)
         redis_proc = embedded_redis.start(sock)
 
-        # After Redis is back, a move is applied and delivered, without any manual step.
-        def moved_and_seen():
-            m = current(match)
-            if m.version == match.version:
-                a.send(move="roll", version=str(match.version))
-            try:
-                b.until_version(match.version + 1, timeout=2)
-                return True
-            except (AssertionError, TimeoutError):
-                return False
+        # Once Redis is back, moves are applied and delivered without any manual
+        # step. A frame published in the instant before the server's
+        # subscriptions are restored can be lost (Redis pub/sub keeps nothing);
+        # the page then catches up on the next frame. So: keep playing, and
+        # require that moves made after the restart reach B.
+        from games.engine import get_rules
 
-        services.wait_for(moved_and_seen, 30, interval=0.5, what="a move after the restart to reach B")
-        assert current(match).version == match.version + 1
-        assert Move.objects.filter(match=match, notation="roll").count() == 1
+        rules = get_rules("ludo")
+        players = {0: a, 1: b}
+        delivered = 0
+
+        def play_one_and_see_it():
+            nonlocal delivered
+            m = current(match)
+            state = rules.load(m.state)
+            mover = rules.to_move(state)
+            players[mover].send(move=str(rules.legal_moves(state)[0]), version=str(m.version))
+            try:
+                b.until_version(m.version + 1, timeout=2)
+                delivered += 1
+            except (AssertionError, TimeoutError):
+                pass
+            return delivered >= 2
+
+        services.wait_for(play_one_and_see_it, 40, interval=0.2, what="moves after the restart to reach B")
+        rows = list(Move.objects.filter(match=match).values_list("ply", flat=True))
+        assert len(rows) == len(set(rows))
         a.close()
         b.close()
     finally:

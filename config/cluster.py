@@ -43,6 +43,9 @@ def main() -> int:
     py = sys.executable
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     manager = Manager()
+    nginx = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
+    if nginx:
+        env["TRUSTED_PROXY_COUNT"] = "1"  # behind nginx, the client address is in X-Forwarded-For
     if not os.environ.get("REDIS_URL"):
         sock = settings.EMBEDDED_REDIS_SOCKET
         sock.parent.mkdir(parents=True, exist_ok=True)
@@ -61,7 +64,6 @@ def main() -> int:
                         f"{py} -m celery -A config worker -l info -c 1 -Q {default} -n default@%h", env=env)
     manager.add_process("beat", f"{py} -m celery -A config beat -l info -s {var / 'celerybeat-schedule'}",
                         env=env)
-    nginx = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
     if nginx:
         conf = nginx_config(var, base, ports)
         manager.add_process("proxy", f"{nginx} -c {conf} -g 'daemon off;'", env=env)

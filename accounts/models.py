@@ -14,6 +14,13 @@ from accounts import elo
 BAN_FOREVER = datetime(9999, 1, 1, tzinfo=UTC)
 
 
+class ParlourUserManager(UserManager):
+    def get_by_natural_key(self, username):
+        """Log-in finds the account whatever the case of the name typed
+        (usernames are unique regardless of case)."""
+        return self.get(**{f"{self.model.USERNAME_FIELD}__iexact": username})
+
+
 class User(AbstractUser):
     """A Parlour account. Usernames and emails are unique regardless of case."""
 
@@ -26,7 +33,7 @@ class User(AbstractUser):
     )
     ban_reason = models.CharField(max_length=500, blank=True, editable=False)
 
-    objects = UserManager()
+    objects = ParlourUserManager()
 
     class Meta:
         constraints = [

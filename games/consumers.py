@@ -43,6 +43,14 @@ CLOSE_TOO_LARGE = 4009
 _limiter = MovingWindowRateLimiter(MemoryStorage())
 
 
+class NoRouteConsumer(AsyncWebsocketConsumer):
+    """Sockets to a path that names nothing: accepted, then closed with 4004."""
+
+    async def connect(self):
+        await self.accept()
+        await self.close(CLOSE_NOT_FOUND)
+
+
 class MatchConsumer(AsyncWebsocketConsumer):
     async def dispatch(self, message):
         # Forwarding a frame touches no database: skip the per-message

@@ -34,7 +34,7 @@ def _board_context(kind: str, view: dict) -> tuple[str, dict]:
 
 
 def seat_names(seats) -> dict[int, str]:
-    """Seat index -> display name ("ada", "Computer (Strong)")."""
+    """Seat index -> display name ("ada", "Computer 2 (Strong)")."""
     return {s.index: s.display_name for s in seats}
 
 

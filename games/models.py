@@ -155,7 +155,8 @@ class Seat(models.Model):
     def display_name(self) -> str:
         if self.user_id:
             return self.user.username
-        return f"Computer ({self.get_computer_level_display()})"
+        # The seat number tells several computers apart in the move list.
+        return f"Computer {self.index + 1} ({self.get_computer_level_display()})"
 
 
 class Move(models.Model):

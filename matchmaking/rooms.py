@@ -419,7 +419,10 @@ def _require_open(room: Room) -> None:
 
 
 def _int(value) -> int:
+    """A form's id as an int; -1 for anything that is not one a database
+    column can hold (64-bit)."""
     try:
-        return int(value)
+        number = int(value)
     except (TypeError, ValueError):
         return -1
+    return number if -(2**63) <= number < 2**63 else -1

@@ -233,6 +233,7 @@
     releaseForms();
     readClock(false);
     restoreFocus();
+    showNewestMove();
   });
 
   // Forms that ask first (leaving a match) carry the question in data-confirm.
@@ -247,6 +248,12 @@
     },
     true
   );
+
+  /** Keep the move list scrolled to its newest line. */
+  function showNewestMove() {
+    var list = byId("move-list");
+    if (list) list.scrollTop = list.scrollHeight;
+  }
 
   // --- Move forms --------------------------------------------------------------
 
@@ -512,6 +519,7 @@
 
   function init() {
     initSettings();
+    showNewestMove();
     var m = matchEl();
     if (m && window.htmx && m.hasAttribute("ws-connect")) setStatus("connecting", "Connecting…");
     readClock(true);

@@ -118,3 +118,10 @@ def test_profile_page_is_public_and_case_insensitive(client):
     assert b"Ada" in resp.content
     assert client.get("/u/nobody/").status_code == 404
     assert client.get("/u/%00bad/").status_code == 404
+
+
+def test_login_accepts_any_case_of_the_username(client):
+    User.objects.create_user("Ada", "ada@example.com", GOOD["password1"])
+    resp = client.post(reverse("login"), {"username": "ADA", "password": GOOD["password1"]})
+    assert resp.status_code == 302
+    assert "_auth_user_id" in client.session

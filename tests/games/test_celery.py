@@ -32,7 +32,7 @@ def test_a_short_deadline_expires_the_turn(celery_worker):
 def test_computers_move_through_the_worker(celery_worker):
     match = make_match(seats=("human", "easy", "easy"), state=ludo_state(3, turn=1))
     services.wait_for(
-        lambda: Move.objects.filter(match=match, actor="seat", seat=2).exists(), 20,
+        lambda: Move.objects.filter(match=match, actor="seat", seat=2).exists(), 45,
         what="both computers to move",
     )
     m = Match.objects.get(pk=match.pk)

@@ -227,3 +227,16 @@ async def test_a_flood_on_one_match_leaves_other_matches_working():
     await sync_to_async(actions.play_move)(other.public_id, o_users[0], "roll", other.version)
     assert await frames_until_version(watcher, other.version + 1)
     await watcher.disconnect()
+
+
+@pytest.mark.parametrize("path", ["/ws/match/%00/", "/ws/nothing/", "/ws/room/%00/", "/ws/match/UPPER/"])
+async def test_sockets_to_paths_that_name_nothing_are_refused_with_4004(path):
+    from config.routing import websocket_urlpatterns as all_routes
+
+    comm = WebsocketCommunicator(URLRouter(all_routes), path)
+    from django.contrib.auth.models import AnonymousUser
+
+    comm.scope["user"] = AnonymousUser()
+    connected, _ = await comm.connect(timeout=5)
+    assert connected
+    assert await comm.receive_output(timeout=5) == {"type": "websocket.close", "code": 4004}

@@ -59,7 +59,10 @@ class StaleVersion(ActionError):
     code = "stale"
 
     def __init__(self, current: int):
-        super().__init__(f"The match has moved on (now at version {current}); here is the current position.")
+        super().__init__(
+            f"Your page is out of date: the match has moved on (it is at version {current}); "
+            "here is the current position."
+        )
         self.current = current
 
 
@@ -204,8 +207,10 @@ def play_move(public_id: str, user, notation: str | list[str], version: int | st
         notations = notation if isinstance(notation, list) else [notation]
         if not 1 <= len(notations) <= MAX_PLIES_PER_ACTION:
             raise BadMove(f"Send between 1 and {MAX_PLIES_PER_ACTION} moves at once.")
-        for text in notations:
+        for i, text in enumerate(notations):
             if change.to_move != seat.index:
+                if i:
+                    raise BadMove("Those moves cannot all be played in one go.")
                 raise NotYourTurn("It is not your turn.")
             change.apply(change.parse_legal(text), Move.Actor.SEAT, seat.index)
         change.seat(seat.index).missed_turns = 0

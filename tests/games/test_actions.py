@@ -149,7 +149,7 @@ class TestPlay:
         state = ludo_state(pieces=[[5, 9, -1, -1], [-1] * 4], autoplay_forced=False)
         match = make_match(seats=("human", "human"), state=state)
         user = match.seats.get(index=0).user
-        with pytest.raises(actions.NotYourTurn):  # after a roll the die is the chance step's
+        with pytest.raises(actions.BadMove):  # after a roll the die is the chance step's
             actions.play_move(match.public_id, user, ["roll", "roll"], match.version)
         assert Match.objects.get(pk=match.pk).version == match.version
         assert not Move.objects.filter(match=match).exists()

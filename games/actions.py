@@ -384,13 +384,13 @@ def abort_match(public_id: str, reason: str = "aborted") -> Match:
 
 
 def _parse_version(version) -> int:
+    """The version a caller sent, or -1 for anything that is not one (which
+    then fails the version check like any stale version)."""
     try:
         value = int(version)
-    except (TypeError, ValueError):
-        raise StaleVersion(-1) from None
-    if value < 0:
-        raise StaleVersion(-1)
-    return value
+    except (TypeError, ValueError, OverflowError):
+        return -1
+    return value if value >= 0 else -1
 
 
 def _lock(public_id: str) -> Match:

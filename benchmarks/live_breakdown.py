@@ -8,8 +8,8 @@ not a load test. The parts:
 - the action (lock, checks, engine, UPDATE/INSERTs, commit), with the push
   and the Celery deadline stubbed out;
 - the Celery deadline task the action publishes after commit;
-- ``push.match_updated`` without its channel-layer sends: its queries and
-  its renders; and the renders alone (public context + frame, seat frames).
+- the renders of ``push.match_changed`` (public context + frame, seat
+  frames), which works from the objects the action holds: no queries.
 
 What daphne spends per move beyond their sum is the asynchronous side: the
 consumer's receive, the thread hops to the database thread, the group sends to
@@ -47,7 +47,6 @@ def breakdown(players, make_match, moves: int = 300, seed: int = 1) -> list[tupl
     ``players``: four (user, session key) pairs; ``make_match(players)``
     returns a Target of a new started match.
     """
-    from asgiref import sync
 
     from games import fragments, push, tasks
     from games.engine import get_rules
@@ -80,20 +79,13 @@ def breakdown(players, make_match, moves: int = 300, seed: int = 1) -> list[tupl
     public_id = make_match(players).key
     read_ms = per_call(lambda: (Match.objects.get(public_id=public_id).seats.get(index=0)))
 
-    with mock.patch.object(push, "match_updated", lambda *a: None), \
+    with mock.patch.object(push, "match_changed", lambda *a: None), \
             mock.patch.object(tasks.expire_turn, "apply_async", lambda *a, **k: None):
         action_ms = timed_moves(moves) - read_ms
 
     match = Match.objects.filter(status=Match.Status.ACTIVE).order_by("-version").first()
     version = match.version
     deadline_ms = per_call(lambda: tasks.expire_turn.apply_async((match.public_id, -1), eta=timezone.now()))
-
-    def no_send(fn):
-        return lambda *a, **k: None
-
-    with mock.patch.object(push, "async_to_sync", no_send) if hasattr(push, "async_to_sync") \
-            else mock.patch.object(sync, "async_to_sync", no_send):
-        push_ms = per_call(lambda: push.match_updated(match.public_id, version))
 
     seats = list(match.seats.select_related("user"))
     new_moves = list(Move.objects.filter(match=match, version_after=version).order_by("ply"))
@@ -108,6 +100,5 @@ def breakdown(players, make_match, moves: int = 300, seed: int = 1) -> list[tupl
     return [
         ("action (play_move: lock, checks, engine, writes, commit)", action_ms),
         ("Celery deadline task published after commit", deadline_ms),
-        ("push: queries (re-reading match, seats, new moves)", push_ms - render_ms),
         ("push: renders (public frame + 4 seat frames)", render_ms),
     ]

@@ -17,6 +17,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
 from games import fragments
+from games.engine import get_rules
 from games.models import Match, Move
 
 log = logging.getLogger(__name__)
@@ -80,19 +81,16 @@ async def send_collected(messages: list[tuple[str, dict]]) -> None:
 
 
 def match_updated(public_id: str, version: int) -> None:
-    """Send the frames of ``version`` (after commit). If the match has moved
-    on meanwhile, the newer frames are on their way and this sends nothing."""
+    """Send the frames of ``version``, re-read from the database (for callers
+    that hold no change, e.g. a test that rewrote a match). Actions use
+    ``match_changed``. Sends nothing if the match has moved on meanwhile."""
     match = Match.objects.filter(public_id=public_id, version=version).first()
     if match is None:
         return
     seats = list(match.seats.select_related("user"))
     new_moves = list(Move.objects.filter(match=match, version_after=version).order_by("ply"))
-    ctx = fragments.public_context(match, seats)
-    messages = [(match_group(public_id), fragments.public_frame(ctx, new_moves))]
-    for seat in seats:
-        if seat.user_id:
-            messages.append((seat_group(public_id, seat.index), fragments.seat_frame(match, seat)))
-    _dispatch(messages, version)
+    state = get_rules(match.kind).load(match.state)
+    match_changed(match, seats, new_moves, state, {s.index for s in seats})
 
 
 async def send_chat(public_id: str, html: str) -> None:

@@ -15,7 +15,7 @@ from tests.factories import ludo_state, make_match, make_user
 def no_effects(monkeypatch):
     from games import push, tasks
 
-    monkeypatch.setattr(push, "match_updated", lambda *a, **k: None)
+    monkeypatch.setattr(push, "match_changed", lambda *a, **k: None)
     for name in ("expire_turn", "computer_move", "auto_resume"):
         monkeypatch.setattr(getattr(tasks, name), "apply_async", lambda *a, **k: None)
 

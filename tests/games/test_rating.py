@@ -18,7 +18,7 @@ def no_effects(monkeypatch):
     """No pushes or Celery tasks: these tests look at the database only."""
     from games import push, tasks
 
-    monkeypatch.setattr(push, "match_updated", lambda *a, **k: None)
+    monkeypatch.setattr(push, "match_changed", lambda *a, **k: None)
     for name in ("expire_turn", "computer_move", "auto_resume"):
         monkeypatch.setattr(getattr(tasks, name), "apply_async", lambda *a, **k: None)
 

@@ -19,7 +19,7 @@ def no_match_effects(monkeypatch):
     from games import push as game_push
     from games import tasks as game_tasks
 
-    monkeypatch.setattr(game_push, "match_updated", lambda *a, **k: None)
+    monkeypatch.setattr(game_push, "match_changed", lambda *a, **k: None)
     for name in ("expire_turn", "computer_move", "auto_resume"):
         monkeypatch.setattr(getattr(game_tasks, name), "apply_async", lambda *a, **k: None)
 

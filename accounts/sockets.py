@@ -9,8 +9,11 @@ CLOSE_BANNED (4003), which the pages explain and do not reconnect after.
 
 from __future__ import annotations
 
+from aiolimiter import AsyncLimiter
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.conf import settings
+from limits import parse as parse_rate
 
 #: WebSocket close code for a banned user (static/js/match.js explains it).
 CLOSE_BANNED = 4003
@@ -27,3 +30,17 @@ def close_user_sockets(user_id: int) -> None:
     """Tell every open socket of ``user_id`` to close with CLOSE_BANNED.
     Call after commit (the ban must be visible to a socket that reconnects)."""
     async_to_sync(get_channel_layer().group_send)(user_group(user_id), {"type": BANNED_EVENT})
+
+
+def message_budget() -> AsyncLimiter:
+    """A new per-socket message budget for ``settings.PARLOUR_WS_RATE``
+    (e.g. ``"20/5second"``: 20 messages at once, refilled at 20 per 5 s).
+
+    A leaky bucket owned by the consumer (aiolimiter): one socket lives in
+    one process, so nothing is shared, and a check touches no storage, no
+    thread and no other socket. Create it inside the event loop (in
+    ``connect``). A consumer closes with its flooding code when
+    ``has_capacity()`` is False, else takes a message with ``acquire()``,
+    which then returns at once."""
+    item = parse_rate(settings.PARLOUR_WS_RATE)
+    return AsyncLimiter(item.amount, item.get_expiry())

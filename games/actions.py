@@ -266,6 +266,8 @@ def expire_turn(public_id: str, version: int) -> Match | None:
             or match.deadline is None
             or match.deadline > timezone.now()
         ):
+            # A task that ran early (clocks) for the current version tries again.
+            _hand_over_deadline(match, again=match.version == version)
             return None
         change = _Change(match)
         seat_index = change.to_move
@@ -532,9 +534,12 @@ class _Change:
             self.after_commit.append(lambda: _schedule_computer(match, version))
         else:
             seconds = remaining if remaining is not None else match.turn_seconds
-            match.deadline = timezone.now() + timedelta(seconds=seconds)
-            deadline = match.deadline
-            self.after_commit.append(lambda: _schedule_deadline(match.public_id, version, deadline))
+            now = timezone.now()
+            match.deadline = now + timedelta(seconds=seconds)
+            if not _deadline_covered(match, now):
+                deadline = match.deadline
+                match.deadline_task_at = deadline
+                self.after_commit.append(lambda: _schedule_deadline(match.public_id, version, deadline))
 
     def end(self, status: str, reason: str, ranks=None) -> None:
         match = self.match
@@ -566,6 +571,7 @@ class _Change:
             version=match.version,
             ply_count=match.ply_count,
             deadline=match.deadline,
+            deadline_task_at=match.deadline_task_at,
             paused_remaining=match.paused_remaining,
             host_id=match.host_id,
             end_reason=match.end_reason,
@@ -608,6 +614,31 @@ def _schedule_computer(match: Match, version: int) -> None:
 
     delay = settings.PARLOUR_COMPUTER_DELAYS.get(match.computer_speed, 1.0)
     tasks.computer_move.apply_async((match.public_id, version), countdown=delay or None)
+
+
+def _deadline_covered(match: Match, now) -> bool:
+    """True when a pending expire_turn task runs after ``now`` and no later
+    than ``match.deadline``: it will find the match moved on and hand over
+    (``_hand_over_deadline``), so this change needs no task of its own."""
+    pending = match.deadline_task_at
+    return pending is not None and match.deadline is not None and now < pending <= match.deadline
+
+
+def _hand_over_deadline(match: Match, again: bool = False) -> None:
+    """A deadline task ran for a version the match moved past (or, with
+    ``again``, before the deadline of its own version): schedule one for the
+    current decision unless another pending task already covers it. Runs in
+    the caller's transaction, with ``match`` locked (PostgreSQL) or guarded
+    by its version (SQLite)."""
+    now = timezone.now()
+    if match.status != Match.Status.ACTIVE or match.deadline is None:
+        return
+    if not again and _deadline_covered(match, now):
+        return
+    deadline, version = match.deadline, match.version
+    if Match.objects.filter(pk=match.pk, version=version).update(deadline_task_at=deadline):
+        match.deadline_task_at = deadline
+        transaction.on_commit(lambda: _schedule_deadline(match.public_id, version, deadline))
 
 
 def _schedule_deadline(public_id: str, version: int, deadline) -> None:

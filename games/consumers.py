@@ -25,9 +25,6 @@ import logging
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
-from limits import parse as parse_rate
-from limits.aio.storage import MemoryStorage
-from limits.aio.strategies import MovingWindowRateLimiter
 
 from accounts import sockets
 from games import actions, chat, fragments, push
@@ -39,9 +36,6 @@ CLOSE_NOT_ALLOWED = 4001
 CLOSE_NOT_FOUND = 4004
 CLOSE_FLOODING = 4008
 CLOSE_TOO_LARGE = 4009
-
-_limiter = MovingWindowRateLimiter(MemoryStorage())
-
 
 class NoRouteConsumer(AsyncWebsocketConsumer):
     """Sockets to a path that names nothing: accepted, then closed with 4004."""
@@ -64,7 +58,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.public_id = str(self.scope["url_route"]["kwargs"]["public_id"])[:16]
         self.user = self.scope.get("user")
         self.groups_joined: list[str] = []
-        self.rate = parse_rate(settings.PARLOUR_WS_RATE)
+        self.budget = sockets.message_budget()
         await self.accept()
         access = await database_sync_to_async(_access)(self.public_id, self.user)
         if access is None:
@@ -96,10 +90,11 @@ class MatchConsumer(AsyncWebsocketConsumer):
             log.warning("ws %s: frame of %s bytes refused", self.public_id, len(raw))
             await self.close(CLOSE_TOO_LARGE)
             return
-        if not await _limiter.hit(self.rate, "ws", self.channel_name):
+        if not self.budget.has_capacity():
             log.warning("ws %s: flooding, closed", self.public_id)
             await self.close(CLOSE_FLOODING)
             return
+        await self.budget.acquire()
         try:
             data = json.loads(raw)
         except (TypeError, ValueError):

@@ -78,6 +78,14 @@ class Match(models.Model):
     version = models.PositiveIntegerField(default=0)
     ply_count = models.PositiveIntegerField(default=0)
     deadline = models.DateTimeField(null=True, blank=True, help_text="Current decision's deadline.")
+    # Not one deadline task per move: while an expire_turn task is pending with
+    # an eta at or before the new deadline, a move sends none; that task, when
+    # it finds the match moved on, hands over to the current deadline
+    # (games.actions.expire_turn). The sweeper backs up lost tasks.
+    deadline_task_at = models.DateTimeField(
+        null=True, blank=True, editable=False,
+        help_text="When the earliest pending turn-deadline task runs.",
+    )
     paused_remaining = models.FloatField(
         null=True, blank=True, help_text="Seconds left on the clock when paused."
     )

@@ -20,9 +20,6 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.template.loader import render_to_string
-from limits import parse as parse_rate
-from limits.aio.storage import MemoryStorage
-from limits.aio.strategies import MovingWindowRateLimiter
 
 from accounts import sockets
 from games import chat
@@ -36,14 +33,12 @@ CLOSE_NOT_FOUND = 4004
 CLOSE_FLOODING = 4008
 CLOSE_TOO_LARGE = 4009
 
-_limiter = MovingWindowRateLimiter(MemoryStorage())
-
-
 class RoomConsumer(AsyncWebsocketConsumer):
     async def connect(self):
         self.code = str(self.scope["url_route"]["kwargs"]["code"]).upper()[:8]
         self.user = self.scope.get("user")
         self.groups_joined: list[str] = []
+        self.budget = sockets.message_budget()
         await self.accept()
         access = await database_sync_to_async(_access)(self.code, self.user)
         if access is None:
@@ -71,9 +66,10 @@ class RoomConsumer(AsyncWebsocketConsumer):
         if raw is not None and len(raw) > settings.PARLOUR_WS_MAX_FRAME:
             await self.close(CLOSE_TOO_LARGE)
             return
-        if not await _limiter.hit(parse_rate(settings.PARLOUR_WS_RATE), "room-ws", self.channel_name):
+        if not self.budget.has_capacity():
             await self.close(CLOSE_FLOODING)
             return
+        await self.budget.acquire()
         try:
             data = json.loads(raw)
         except (TypeError, ValueError):

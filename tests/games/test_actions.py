@@ -217,6 +217,47 @@ class TestDeadlines:
         assert after.status == "aborted" and after.end_reason == "no_humans_left"
         assert after.deadline is None
 
+    def test_a_pending_deadline_task_covers_later_moves_and_hands_over(
+        self, django_capture_on_commit_callbacks, scheduled
+    ):
+        with django_capture_on_commit_callbacks(execute=True):
+            match = make_match(seats=("human", "human"), state=ludo_state())
+        started = Match.objects.get(pk=match.pk)
+        assert [c[0] for c in scheduled] == ["expire_turn"]
+        (_, old_version), eta = scheduled[0][1], scheduled[0][2]["eta"]
+        assert started.deadline_task_at == eta <= started.deadline
+        user = started.seats.get(index=0).user
+        with django_capture_on_commit_callbacks(execute=True):
+            moved = actions.play_move(match.public_id, user, "roll", started.version)
+        assert moved.deadline > eta
+        assert len(scheduled) == 1, "the pending task (due first) covers the new deadline"
+        assert Match.objects.get(pk=match.pk).deadline_task_at == eta
+        # The pending task runs at its eta: the match moved on, so it hands over.
+        Match.objects.filter(pk=match.pk).update(deadline_task_at=timezone.now() - timedelta(seconds=1))
+        with django_capture_on_commit_callbacks(execute=True):
+            assert actions.expire_turn(match.public_id, old_version) is None
+        assert scheduled[-1][:2] == ("expire_turn", (match.public_id, moved.version))
+        assert scheduled[-1][2]["eta"] == moved.deadline
+        assert Match.objects.get(pk=match.pk).deadline_task_at == moved.deadline
+        # A duplicate of the old task finds the new one pending and sends nothing.
+        with django_capture_on_commit_callbacks(execute=True):
+            assert actions.expire_turn(match.public_id, old_version) is None
+        assert len(scheduled) == 2
+        assert moves_of(match)[-1][2] != "timeout"  # nobody missed a turn
+
+    def test_a_deadline_before_the_pending_task_gets_its_own_task(
+        self, django_capture_on_commit_callbacks, scheduled
+    ):
+        with django_capture_on_commit_callbacks(execute=True):
+            match = make_match(seats=("human", "human"), state=ludo_state(), turn_seconds=60)
+        later = timezone.now() + timedelta(hours=1)
+        Match.objects.filter(pk=match.pk).update(deadline_task_at=later)  # a task due after the next deadline
+        m = Match.objects.get(pk=match.pk)
+        with django_capture_on_commit_callbacks(execute=True):
+            moved = actions.play_move(m.public_id, m.seats.get(index=0).user, "roll", m.version)
+        assert scheduled[-1][:2] == ("expire_turn", (match.public_id, moved.version))
+        assert Match.objects.get(pk=match.pk).deadline_task_at == moved.deadline < later
+
     def test_overdue_matches_lists_only_live_overdue_ones(self):
         match = make_match(seats=("human", "human"), state=ludo_state())
         assert (match.public_id, match.version) not in actions.overdue_matches()

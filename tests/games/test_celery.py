@@ -7,6 +7,7 @@ import time
 
 import pytest
 
+from games import actions
 from games.models import Match, Move
 from tests import services
 from tests.factories import ludo_state, make_match
@@ -27,6 +28,24 @@ def test_a_short_deadline_expires_the_turn(celery_worker):
     assert timeouts(match) == [0]
     assert m.seats.get(index=0).missed_turns == 1
     assert m.state["turn"] == 1 and m.deadline is not None
+
+
+def test_a_deadline_covered_by_an_earlier_task_still_expires_on_time(celery_worker):
+    """A move before the pending deadline sends no task of its own: the
+    pending one runs, finds the match moved on and hands over (no beat here,
+    so not the sweeper)."""
+    match = make_match(seats=("human", "human"), state=ludo_state(), turn_seconds=3)
+    m = Match.objects.get(pk=match.pk)
+    first_task_at = m.deadline_task_at
+    time.sleep(1)
+    moved = actions.play_move(m.public_id, m.seats.get(index=0).user, "roll", m.version)
+    assert moved.deadline > first_task_at
+    assert Match.objects.get(pk=match.pk).deadline_task_at == first_task_at  # no new task
+    services.wait_for(lambda: timeouts(match), 3 + 10, what="the handed-over deadline to expire")
+    expired = Move.objects.get(match=match, notation="timeout")
+    assert expired.created_at >= moved.deadline  # not at the first task's time
+    time.sleep(1)
+    assert len(timeouts(match)) == 1
 
 
 def test_computers_move_through_the_worker(celery_worker):

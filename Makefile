@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 PYTEST_ARGS ?=
 export PYTHON
 
-.PHONY: install run cluster test lint migrate bench-engine bench-bots bench-live bench-pairing bench-history clean
+.PHONY: install run cluster test lint migrate bench-engine bench-bots bench-live bench-live-cluster bench-pairing bench-history clean
 
 $(PY):
 	@py="$$(scripts/find-python)" && echo "Using $$py" && "$$py" -m venv $(VENV)
@@ -46,6 +46,9 @@ bench-bots: install
 
 bench-live: install
 	$(PY) -m benchmarks.live
+
+bench-live-cluster: install
+	$(PY) -m benchmarks.live --database postgres --layouts daphne:1,daphne:2,uvicorn:1,uvicorn:2
 
 bench-pairing: install
 	$(PY) -m benchmarks.pairing

@@ -1,25 +1,45 @@
-"""Live play under load: real WebSocket clients against ONE real daphne.
+"""Live play under load: real WebSocket clients against real Parlour servers.
 
 Run: ``.venv/bin/python -m benchmarks.live [--quick] [--matches N] [--rate R]
-[--paced-seconds S] [--saturate-seconds S]`` (``make bench-live``).
+[--paced-seconds S] [--saturate-seconds S] [--layouts daphne:1,uvicorn:2]
+[--database sqlite|postgres]`` (``make bench-live``; ``make
+bench-live-cluster`` runs ``--database postgres --layouts
+daphne:1,daphne:2,uvicorn:1,uvicorn:2``).
 
 It starts its own services on loopback: the embedded redis-server on
-``var/bench/redis.sock``, a fresh SQLite database under ``var/bench/`` (or
-``$DATABASE_URL``, migrated), and one daphne with production settings. It
-creates four-seat Ludo matches of logged-in users through Django, opens one
-``websockets`` client per seat (benchmarks/live_client.py) and plays:
+``var/bench/redis.sock`` and a database, migrated: ``--database sqlite`` (the
+default) a fresh SQLite file under ``var/bench/``; ``--database postgres``
+the PostgreSQL at ``$DATABASE_URL`` when that is a postgres URL, else a
+private PostgreSQL under ``var/bench/pg`` (Debian's
+``/usr/lib/postgresql/*/bin``, PostgreSQL's defaults, stopped at the end),
+with Django's psycopg pool (``DATABASE_POOL=1``) in every server process as
+in the production layout.
+
+A *layout* (``--layouts``, a comma list of ``server:processes``, default
+``daphne:1``) is N processes of one ASGI server (daphne or uvicorn), each on
+its own port, all on the one database and the one Redis, with production
+settings. Seat i of a match connects to the (i mod N)-th process, so a move's
+frames cross processes through Redis as they would behind a proxy. Layouts
+run one after another, never two at once; each gets ``--matches`` fresh
+four-seat Ludo matches of logged-in users (made through Django), one
+``websockets`` client per seat (benchmarks/live_client.py), and its own
+windows:
 
 (a) a fixed offered load: ``--rate`` moves/s in total, paced by a global
-    scheduler, over ``--matches`` matches;
+    scheduler;
 (b) saturation: every match moves as soon as it may; the rate is the number
     of players' moves persisted (``Move`` rows, actor "seat") per second.
 
 A move's round trip runs from sending it until every socket of its match has
-a frame of the version after it. Server cost: daphne's CPU time (utime +
-stime from /proc) per move; memory: daphne's RSS with every socket connected
-and idle, minus its RSS before, per socket. The same client code and pacing
-then drive a bare ``websockets`` broadcast server (live_ceiling.py): the
-ceiling a Python WebSocket server reaches on this machine.
+a frame of the version after it. Server cost: the CPU time (utime + stime
+from /proc) of the layout's server processes, summed, per move; memory: the
+sum of their RSS with every socket connected and idle, minus the sum before,
+per socket. Redis's and a private PostgreSQL's CPU (the postmaster and its
+backends) per move are reported beside it. The breakdown of a move's
+synchronous parts (live_breakdown.py) runs once, after the first layout.
+Last, the same client code and pacing drive a bare ``websockets`` broadcast
+server (live_ceiling.py): the ceiling a Python WebSocket server reaches on
+this machine.
 """
 
 from __future__ import annotations
@@ -33,6 +53,7 @@ import secrets
 import shutil
 import sys
 import time
+import urllib.parse
 
 from benchmarks import live_services as services
 from benchmarks.live_client import Bench, Stats, Target
@@ -92,21 +113,22 @@ def seat_moves_between(start, end) -> int:
     return Move.objects.filter(actor=Move.Actor.SEAT, created_at__gte=start, created_at__lt=end).count()
 
 
-# -- one server under load -------------------------------------------------------
+# -- one server layout under load --------------------------------------------------
 
 
 class Probe:
-    """CPU seconds of the server processes and of the driver over a window."""
+    """CPU seconds of named process groups over a window: ``readers`` maps a
+    name ("server", "redis", "database") to a function returning CPU seconds so far."""
 
-    def __init__(self, pids: dict[str, int]):
-        self.pids = pids
-        self.start = {name: services.cpu_seconds(pid) for name, pid in pids.items()}
+    def __init__(self, readers: dict):
+        self.readers = readers
+        self.start = {name: read() for name, read in readers.items()}
 
     def cpu(self) -> dict[str, float]:
-        return {name: services.cpu_seconds(pid) - self.start[name] for name, pid in self.pids.items()}
+        return {name: read() - self.start[name] for name, read in self.readers.items()}
 
 
-async def measured(bench: Bench, pids: dict[str, int], mode: str, args, seconds: float,
+async def measured(bench: Bench, readers: dict, mode: str, args, seconds: float,
                    warmup: float, count_persisted=None) -> dict:
     """Run ``mode`` for ``warmup`` s unmeasured, then ``seconds`` s measured."""
     await bench.set_mode(mode)
@@ -116,7 +138,7 @@ async def measured(bench: Bench, pids: dict[str, int], mode: str, args, seconds:
         await asyncio.sleep(warmup)
     wall0 = datetime.datetime.now(datetime.UTC)
     stats = bench.begin_window()
-    probe = Probe(pids)
+    probe = Probe(readers)
     if mode == "paced":
         await bench.pace(args.rate, seconds)
     else:
@@ -135,6 +157,12 @@ async def measured(bench: Bench, pids: dict[str, int], mode: str, args, seconds:
 
 def summarise(stats: Stats, cpu: dict[str, float]) -> dict:
     moves = len(stats.rtts)
+
+    def per_move(name: str) -> float | None:
+        if name not in cpu:
+            return None
+        return 1000 * cpu[name] / moves if moves else float("nan")
+
     return {
         "seconds": stats.seconds,
         "sent": stats.sent,
@@ -148,23 +176,26 @@ def summarise(stats: Stats, cpu: dict[str, float]) -> dict:
         "error_count": sum(stats.errors.values()),
         "missed_slots": stats.missed_slots,
         "replaced": stats.replaced,
-        "server_cpu_ms_per_move": 1000 * cpu["server"] / moves if moves else float("nan"),
+        "server_cpu_ms_per_move": per_move("server"),
         "server_cpu_percent": 100 * cpu["server"] / stats.seconds,
-        "redis_cpu_ms_per_move": (1000 * cpu["redis"] / moves if moves else float("nan"))
-        if "redis" in cpu else None,
+        "redis_cpu_ms_per_move": per_move("redis"),
+        "database_cpu_ms_per_move": per_move("database"),
         "driver_cpu_percent": stats.driver_cpu_percent,
     }
 
 
-async def run_server(host: str, port: int, pid: int, targets: list[Target], args, *,
-                     extra_pids: dict[str, int] | None = None, new_target=None,
+async def run_server(host: str, ports: list[int], server_pids: list[int], targets: list[Target], args, *,
+                     extra_cpu: dict | None = None, new_target=None,
                      warmup_target: Target | None = None, count_persisted=None) -> dict:
-    """Connect every table, measure idle memory, then (a) paced and (b) saturation."""
-    pids = {"server": pid, **(extra_pids or {})}
-    bench = Bench(host, port, new_target=new_target, seed=args.seed, timeout=args.timeout)
+    """Connect every table (seat i to ``ports[i % len(ports)]``), measure idle
+    memory, then (a) paced and (b) saturation. CPU and RSS of "server" are
+    sums over ``server_pids``; ``extra_cpu`` adds named CPU readers (see Probe)."""
+    readers = {"server": lambda: sum(services.cpu_seconds(p) for p in server_pids), **(extra_cpu or {})}
+    bench = Bench(host, ports, new_target=new_target, seed=args.seed, timeout=args.timeout)
     try:
         if warmup_target is not None:
-            # Touch every code path (imports, templates, connections) before the baseline RSS.
+            # Touch every code path (imports, templates, connections) before the baseline RSS;
+            # its four seats reach up to four processes.
             await bench.open_tables([warmup_target])
             await bench.set_mode("saturate")
             await asyncio.sleep(2)
@@ -173,7 +204,7 @@ async def run_server(host: str, port: int, pid: int, targets: list[Target], args
             bench.tables.clear()
             bench.stats = Stats()
         await asyncio.sleep(1)
-        rss0 = services.rss_bytes(pid)
+        rss0 = sum(services.rss_bytes(p) for p in server_pids)
         t = time.perf_counter()
         await bench.open_tables(targets)
         connect_s = time.perf_counter() - t
@@ -182,17 +213,17 @@ async def run_server(host: str, port: int, pid: int, targets: list[Target], args
                                "authenticated (the seat frames carry no move buttons)?")
         await asyncio.sleep(2)
         sockets = bench.open_sockets()
-        rss1 = services.rss_bytes(pid)
+        rss1 = sum(services.rss_bytes(p) for p in server_pids)
         setup_errors = dict(bench.stats.errors)
         print(f"  {sockets} sockets connected in {connect_s:.1f} s; RSS {rss0 / 2**20:.1f} -> "
               f"{rss1 / 2**20:.1f} MiB", flush=True)
 
         print(f"  (a) {args.rate:g} moves/s offered for {args.paced_seconds:g} s ...", flush=True)
-        paced = await measured(bench, pids, "paced", args, args.paced_seconds, args.warmup,
+        paced = await measured(bench, readers, "paced", args, args.paced_seconds, args.warmup,
                                count_persisted)
         print(f"      {brief(paced)}", flush=True)
         print(f"  (b) saturation for {args.saturate_seconds:g} s ...", flush=True)
-        saturated = await measured(bench, pids, "saturate", args, args.saturate_seconds,
+        saturated = await measured(bench, readers, "saturate", args, args.saturate_seconds,
                                    args.warmup, count_persisted)
         print(f"      {brief(saturated)}", flush=True)
         return {
@@ -219,58 +250,154 @@ def brief(r: dict) -> str:
             f"({r['server_cpu_percent']:.0f}% of a core), driver {r['driver_cpu_percent']:.0f}%")
 
 
-# -- the run -------------------------------------------------------------------------
+# -- layouts ---------------------------------------------------------------------------
+
+
+def parse_layouts(text: str) -> list[tuple[str, int]]:
+    """"daphne:1,uvicorn:2" -> [("daphne", 1), ("uvicorn", 2)]; argparse error on bad input."""
+    layouts: list[tuple[str, int]] = []
+    for item in text.split(","):
+        item = item.strip()
+        if not item:
+            continue
+        kind, _, count = item.partition(":")
+        kind = kind.strip().lower()
+        if kind not in services.SERVERS:
+            raise argparse.ArgumentTypeError(f"unknown server {kind!r} in {item!r}; "
+                                             f"one of {', '.join(services.SERVERS)}")
+        try:
+            processes = int(count) if count.strip() else 1
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{item!r}: the process count must be a number") from None
+        if not 1 <= processes <= 16:
+            raise argparse.ArgumentTypeError(f"{item!r}: between 1 and 16 server processes")
+        if (kind, processes) in layouts:
+            raise argparse.ArgumentTypeError(f"{kind}:{processes} is listed twice")
+        layouts.append((kind, processes))
+    if not layouts:
+        raise argparse.ArgumentTypeError("no layout given, e.g. daphne:1,uvicorn:2")
+    return layouts
+
+
+def layout_label(kind: str, processes: int) -> str:
+    return f"{kind}:{processes}"
+
+
+def make_groups(matches: int) -> list[list[tuple[object, str]]]:
+    """Fresh logged-in users (a new name prefix) in groups of four: one group per match."""
+    prefix = f"b{secrets.token_hex(3)}_"
+    players = make_players(4 * matches, prefix)
+    return [players[i:i + 4] for i in range(0, len(players), 4)]
+
+
+def run_layout(args, kind: str, processes: int, env: dict, extra_cpu: dict,
+               groups: list[list[tuple[object, str]]]) -> dict:
+    """Start ``processes`` ``kind`` servers (one port each), play ``groups``'
+    matches through them ((a) then (b)), stop them; the run's result dict."""
+    from asgiref.sync import sync_to_async
+
+    label = layout_label(kind, processes)
+    t = time.perf_counter()
+    targets = [make_match(g) for g in groups]
+    print(f"  {len(targets)} matches of {4 * len(targets)} logged-in users made in "
+          f"{time.perf_counter() - t:.1f} s", flush=True)
+    rotation = iter(range(10**9))
+
+    async def new_target() -> Target:
+        return await sync_to_async(make_match)(groups[next(rotation) % len(groups)])
+
+    servers: list[services.Service] = []
+    try:
+        ports = []
+        for _ in range(processes):
+            port = services.free_port()
+            servers.append(services.start_server(kind, port, env))
+            ports.append(port)
+        where = ", ".join(f"pid {s.pid} on 127.0.0.1:{p}" for s, p in zip(servers, ports, strict=True))
+        print(f"Parlour {label}: {where}", flush=True)
+        result = asyncio.run(run_server(
+            "127.0.0.1", ports, [s.pid for s in servers], targets[1:], args,
+            extra_cpu=extra_cpu, new_target=new_target, warmup_target=targets[0],
+            count_persisted=sync_to_async(seat_moves_between),
+        ))
+        result.update(label=label, kind=kind, processes=processes, ports=ports)
+        result["exited"] = [s.name for s in servers if not s.alive()]
+        for s in servers:
+            if not s.alive():
+                print(f"  {s.name} EXITED during the run:\n{s.log_tail(2000)}", flush=True)
+        result["log_tails"] = {s.name: s.log_tail(2000) for s in servers}
+        return result
+    finally:
+        for s in servers:
+            s.stop()
+
+
+def open_database(args, bench_dir, started: list) -> tuple[str, str, dict]:
+    """(DATABASE_URL, how the report names it, extra CPU readers) for ``--database``.
+
+    A private PostgreSQL is appended to ``started`` before it starts, so it is
+    stopped at the end even if its start fails half way."""
+    if args.database == "sqlite":
+        return (f"sqlite:///{bench_dir / 'db.sqlite3'}",
+                "SQLite (a fresh file under var/bench/, WAL)", {})
+    url = os.environ.get("DATABASE_URL", "")
+    pool = "Django's psycopg pool in each server process (DATABASE_POOL=1)"
+    if url.split(":", 1)[0].startswith(("postgres", "pgsql", "psql")):
+        parts = urllib.parse.urlsplit(url)
+        where = f"{parts.hostname}:{parts.port or 5432}{parts.path}"
+        return url, f"PostgreSQL at $DATABASE_URL ({where}), {pool}", {}
+    print("Starting a private PostgreSQL under var/bench/pg ...", flush=True)
+    pg = services.Postgres()
+    started.append(pg)
+    pg.start()
+    pid = pg.pid
+    description = (f"{pg.version}, private server under var/bench/pg (PostgreSQL's defaults: fsync "
+                   f"and synchronous_commit on), {pool}")
+    return pg.url, description, {"database": lambda: services.tree_cpu_seconds(pid)}
 
 
 def run_parlour(args) -> dict:
     bench_dir = services.BENCH_DIR
+    services.stop_stale_postgres()
     if bench_dir.exists():
         shutil.rmtree(bench_dir)
     bench_dir.mkdir(parents=True)
-    database_url = os.environ.get("DATABASE_URL") or f"sqlite:///{bench_dir / 'db.sqlite3'}"
     redis_socket = bench_dir / "redis.sock"
-    started: list[services.Service] = []
+    started: list = []  # services shared by every layout, stopped in reverse order at the end
+    django_ready = False
     try:
-        print("Starting redis, migrating, starting daphne ...", flush=True)
+        database_url, database, extra_cpu = open_database(args, bench_dir, started)
+        print("Starting redis, migrating ...", flush=True)
         redis = services.start_redis(redis_socket)
         started.append(redis)
+        extra_cpu = {"redis": lambda: services.cpu_seconds(redis.pid), **extra_cpu}
         env = services.server_env(redis_socket, database_url)
+        if args.database == "postgres":
+            env["DATABASE_POOL"] = "1"  # the production layout's setting
         services.migrate(env)
-        setup_django(env)
-        port = services.free_port()
-        daphne = services.start_daphne(port, env)
-        started.append(daphne)
+        # The driver's own Django (making matches, counting moves, the breakdown)
+        # keeps a plain connection: no pool whose workers would outlive the server.
+        setup_django(dict(env, DATABASE_POOL="0"))
+        django_ready = True
+        result: dict = {"database": database, "runs": []}
+        for i, (kind, processes) in enumerate(args.layouts):
+            label = layout_label(kind, processes)
+            print(f"Layout {label} ({i + 1} of {len(args.layouts)}) ...", flush=True)
+            groups = make_groups(args.matches + 1)
+            result["runs"].append(run_layout(args, kind, processes, env, extra_cpu, groups))
+            if i == 0 and not args.no_breakdown:
+                from benchmarks.live_breakdown import breakdown
 
-        from asgiref.sync import sync_to_async
-
-        prefix = f"b{secrets.token_hex(3)}_"
-        t = time.perf_counter()
-        players = make_players(4 * (args.matches + 1), prefix)
-        groups = [players[i:i + 4] for i in range(0, len(players), 4)]
-        targets = [make_match(g) for g in groups]
-        print(f"  {len(targets)} matches of {len(players)} logged-in users made in "
-              f"{time.perf_counter() - t:.1f} s", flush=True)
-        rotation = iter(range(10**9))
-
-        async def new_target() -> Target:
-            return await sync_to_async(make_match)(groups[next(rotation) % len(groups)])
-
-        print(f"Parlour: daphne pid {daphne.pid} on 127.0.0.1:{port}", flush=True)
-        result = asyncio.run(run_server(
-            "127.0.0.1", port, daphne.pid, targets[1:], args,
-            extra_pids={"redis": redis.pid}, new_target=new_target, warmup_target=targets[0],
-            count_persisted=sync_to_async(seat_moves_between),
-        ))
-        result["daphne_log_tail"] = daphne.log_tail(2000)
-        daphne.stop()  # the breakdown runs alone
-        if not args.no_breakdown:
-            from benchmarks.live_breakdown import breakdown
-
-            print("Breakdown of a move's synchronous parts (driver process, one thread) ...", flush=True)
-            result["breakdown"] = breakdown(groups[0], make_match, moves=100 if args.quick else 300)
-        result["database"] = database_url.split(":", 1)[0]
+                print(f"Breakdown of a move's synchronous parts (driver process, one thread; "
+                      f"after {label}, its servers stopped) ...", flush=True)
+                result["breakdown"] = breakdown(groups[0], make_match, moves=100 if args.quick else 300)
+            time.sleep(1)  # let the stopped servers' connections go before the next layout
         return result
     finally:
+        if django_ready:
+            from django.db import connections
+
+            connections.close_all()
         for svc in reversed(started):
             svc.stop()
 
@@ -281,7 +408,7 @@ def run_ceiling(args, public_bytes: int, seat_bytes: int) -> dict:
     try:
         print(f"Ceiling: bare websockets server pid {svc.pid} on 127.0.0.1:{port}", flush=True)
         targets = [Target(f"room{i}", [str(s) for s in range(4)]) for i in range(args.matches)]
-        return asyncio.run(run_server("127.0.0.1", port, svc.pid, targets, args,
+        return asyncio.run(run_server("127.0.0.1", [port], [svc.pid], targets, args,
                                       warmup_target=Target("warmup", ["0", "1", "2", "3"])))
     finally:
         svc.stop()
@@ -303,49 +430,74 @@ def ratio(ours, theirs) -> str:
 
 
 def report(args, machine: dict, parlour: dict, ceiling: dict | None) -> str:
-    c = ceiling or {}
-    rows: list[tuple[str, str, str, str]] = []
+    runs = parlour["runs"]
+    single = len(runs) == 1
+    rows: list[list[str]] = []
 
-    def row(label, ours, theirs=None, digits=1, with_ratio=True):
-        rows.append((label, fmt(ours, digits), fmt(theirs, digits) if ceiling else "-",
-                     ratio(ours, theirs) if with_ratio and ceiling else ""))
+    def section(title: str) -> None:
+        rows.append([title] + [""] * (len(runs) + 1 + single))
+
+    def row(label, get, get_ceiling=None, digits=1, with_ratio=True):
+        """One line: ``get(run)`` per layout, ``get_ceiling(ceiling)`` (default ``get``)."""
+        ours = [get(r) for r in runs]
+        theirs = (get_ceiling or get)(ceiling) if ceiling else None
+        cells = [label, *(fmt(v, digits) for v in ours), fmt(theirs, digits) if ceiling else "-"]
+        if single:
+            cells.append(ratio(ours[0], theirs) if with_ratio and ceiling else "")
+        rows.append(cells)
 
     for key, title in (("paced", f"(a) offered {args.rate:g} moves/s"), ("saturated", "(b) saturation")):
-        p, q = parlour[key], c.get(key, {})
-        rows.append((title, "", "", ""))
-        row("  moves/s persisted (DB rows, actor seat)", p.get("persisted_per_s"), q.get("moves_per_s"), 0)
-        row("  moves/s (round trips completed)", p["moves_per_s"], q.get("moves_per_s"), 0)
-        row("  round trip p50 (ms)", p["p50"], q.get("p50"))
-        row("  round trip p95 (ms)", p["p95"], q.get("p95"))
-        row("  round trip p99 (ms)", p["p99"], q.get("p99"))
-        row("  round trip max (ms)", p["max"], q.get("max"), with_ratio=False)
-        row("  errors", p["error_count"], q.get("error_count"), 0, with_ratio=False)
-        row("  server CPU per move (ms)", p["server_cpu_ms_per_move"], q.get("server_cpu_ms_per_move"), 2)
-        row("  server CPU (% of one core)", p["server_cpu_percent"], q.get("server_cpu_percent"), 0,
+        section(title)
+        row("  moves/s persisted (DB rows, actor seat)", lambda r, k=key: r[k].get("persisted_per_s"),
+            lambda c, k=key: c[k]["moves_per_s"], 0)
+        row("  moves/s (round trips completed)", lambda r, k=key: r[k]["moves_per_s"], digits=0)
+        for p in ("p50", "p95", "p99"):
+            row(f"  round trip {p} (ms)", lambda r, k=key, p=p: r[k][p])
+        row("  round trip max (ms)", lambda r, k=key: r[k]["max"], with_ratio=False)
+        row("  errors", lambda r, k=key: r[k]["error_count"], digits=0, with_ratio=False)
+        row("  server CPU per move (ms, all processes)", lambda r, k=key: r[k]["server_cpu_ms_per_move"],
+            digits=2)
+        row("  server CPU (% of one core, all processes)", lambda r, k=key: r[k]["server_cpu_percent"],
+            digits=0, with_ratio=False)
+        row("  redis CPU per move (ms)", lambda r, k=key: r[k]["redis_cpu_ms_per_move"], digits=2,
             with_ratio=False)
-        row("  redis CPU per move (ms)", p["redis_cpu_ms_per_move"], None, 2, with_ratio=False)
-        row("  driver (clients) CPU (% of one core)", p["driver_cpu_percent"], q.get("driver_cpu_percent"),
-            0, with_ratio=False)
+        row("  PostgreSQL CPU per move (ms, private server)",
+            lambda r, k=key: r[k]["database_cpu_ms_per_move"], digits=2, with_ratio=False)
+        row("  driver (clients) CPU (% of one core)", lambda r, k=key: r[k]["driver_cpu_percent"],
+            digits=0, with_ratio=False)
         if key == "paced":
-            row("  paced slots with no match ready", p["missed_slots"], q.get("missed_slots"), 0,
+            row("  paced slots with no match ready", lambda r, k=key: r[k]["missed_slots"], digits=0,
                 with_ratio=False)
-        row("  finished matches replaced", p["replaced"], q.get("replaced"), 0, with_ratio=False)
-    rows.append(("idle sockets", "", "", ""))
-    row("  sockets connected", parlour["sockets"], c.get("sockets"), 0, with_ratio=False)
-    row("  server RSS with all idle (MiB)", parlour["rss_idle_bytes"] / 2**20,
-        c.get("rss_idle_bytes", 0) / 2**20 if ceiling else None, with_ratio=False)
-    row("  server memory per idle socket (KiB)", parlour["bytes_per_socket"] / 1024,
-        c.get("bytes_per_socket", float("nan")) / 1024 if ceiling else None)
-    row("  time to connect all (s)", parlour["connect_seconds"], c.get("connect_seconds"), with_ratio=False)
+        row("  finished matches replaced", lambda r, k=key: r[k]["replaced"], digits=0, with_ratio=False)
+    section("idle sockets")
+    row("  sockets connected", lambda r: r["sockets"], digits=0, with_ratio=False)
+    row("  server RSS with all idle (MiB, all processes)", lambda r: r["rss_idle_bytes"] / 2**20,
+        with_ratio=False)
+    row("  server memory per idle socket (KiB)", lambda r: r["bytes_per_socket"] / 1024)
+    row("  time to connect all (s)", lambda r: r["connect_seconds"], with_ratio=False)
 
-    header = ("", "Parlour", "bare websockets", "ratio")
-    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(4)]
-    lines = ["  ".join(h.ljust(widths[0]) if i == 0 else h.rjust(widths[i]) for i, h in enumerate(header))]
-    lines.append("  ".join("-" * w for w in widths))
-    for r in rows:
-        lines.append("  ".join(v.ljust(widths[0]) if i == 0 else v.rjust(widths[i]) for i, v in enumerate(r)))
+    header = ["", *(r["label"] for r in runs), "bare websockets"] + (["ratio"] if single else [])
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
 
-    pp, ps = parlour["paced"], parlour["saturated"]
+    def line(cells: list[str]) -> str:
+        return "  ".join(v.ljust(widths[0]) if i == 0 else v.rjust(widths[i]) for i, v in enumerate(cells))
+
+    table = [line(header), "  ".join("-" * w for w in widths), *(line(r) for r in rows)]
+
+    ratios = []
+    if ceiling and not single:
+        c = ceiling
+        ratios = ["", "Each layout against the bare websockets ceiling (layout / ceiling):"]
+        for r in runs:
+            a, b, cb = r["paced"], r["saturated"], c["saturated"]
+            ratios.append(
+                f"  {r['label']}: (a) p99 {ratio(a['p99'], c['paced']['p99'])}; "
+                f"(b) persisted moves/s {ratio(b.get('persisted_per_s'), cb['moves_per_s'])}; "
+                f"(b) CPU per move {ratio(b['server_cpu_ms_per_move'], cb['server_cpu_ms_per_move'])}"
+            )
+
+    first = runs[0]
+    pp, ps = first["paced"], first["saturated"]
     persisted = ps.get("persisted_per_s") or 0
     targets = [
         ("(a) p99 < 150 ms with no errors", pp["p99"] < 150 and pp["error_count"] == 0,
@@ -354,48 +506,76 @@ def report(args, machine: dict, parlour: dict, ceiling: dict | None) -> str:
         ("(b) server CPU < 5 ms per move", ps["server_cpu_ms_per_move"] < 5,
          f"{fmt(ps['server_cpu_ms_per_move'], 2)} ms"),
     ]
+    processes_note = "" if first["processes"] == 1 else f"; this layout has {first['processes']} processes"
     parts = parlour.get("breakdown")
     if parts:
         total = ps["server_cpu_ms_per_move"]
         sync_ms = sum(ms for _, ms in parts)
         out_parts = [f"  {ms:6.2f} ms  {name}" for name, ms in parts]
-        out_parts.append(f"  {total - sync_ms:6.2f} ms  the rest of daphne's {total:.2f} ms per move in (b): "
-                         "receive, thread hops, group sends, forwarding frames to sockets")
+        out_parts.append(f"  {total - sync_ms:6.2f} ms  the rest of {first['label']}'s {total:.2f} ms per "
+                         "move in (b): receive, thread hops, group sends, forwarding frames to sockets")
     else:
         out_parts = []
-    errors = {k: v for k, v in {**parlour["setup_errors"], **pp["errors"], **ps["errors"]}.items() if v}
+
+    def describe(r: dict) -> str:
+        n = r["processes"]
+        ports = ", ".join(str(p) for p in r["ports"])
+        return (f"{r['label']} = {n} {r['kind']} process{'es' if n > 1 else ''} "
+                f"(port{'s' if n > 1 else ''} {ports})")
+
+    spread = ("; seat i of a match connects to the (i mod N)-th process of its layout" if
+              any(r["processes"] > 1 for r in runs) else "")
     out = [
         f"Machine: {machine['nproc']} cores (nproc), {machine['cpu']}, Python {machine['python']}, "
         f"Linux {machine['kernel']}; load average {machine['load_before']} before the run, "
         f"{services.load_average()} after (other work on the machine slows throughput and "
-        f"latency; CPU per move is daphne's own time)",
-        f"Run: {args.matches} four-seat Ludo matches ({4 * args.matches} sockets), one daphne, "
-        f"{parlour['database']} database, embedded Redis (pub/sub channel layer); (a) "
-        f"{args.paced_seconds:g} s, (b) {args.saturate_seconds:g} s, each after {args.warmup:g} s warm-up",
-        f"Frames per move: public {parlour['public_frame_bytes']} B to 4 sockets, seat "
-        f"{parlour['seat_frame_bytes']} B to each seat (the ceiling sends the same sizes)",
+        f"latency; CPU per move is the server processes' own time)",
+        f"Database: {parlour['database']}; embedded Redis (pub/sub channel layer) shared by every process",
+        f"Layouts, one after another: {'; '.join(describe(r) for r in runs)}{spread}. CPU and memory "
+        "are sums over a layout's processes",
+        f"Run: {args.matches} four-seat Ludo matches ({4 * args.matches} sockets) per layout, fresh "
+        f"matches for each; (a) {args.paced_seconds:g} s, (b) {args.saturate_seconds:g} s, each after "
+        f"{args.warmup:g} s warm-up",
+        f"Frames per move: public {first['public_frame_bytes']} B to 4 sockets, seat "
+        f"{first['seat_frame_bytes']} B to each seat (the ceiling sends the same sizes)",
         "",
-        *lines,
+        *table,
+        *ratios,
         "",
-        "Targets (2 cores, one server process):",
-        *(f"  {'MET ' if ok else 'MISSED'}  {name}: {detail}" for name, ok, detail in targets),
+        f"Targets (2 cores, one server process), checked for the first layout only ({first['label']}; "
+        f"issue #4 sets them for one server process{processes_note}):",
+        *(f"  {'MET' if ok else 'MISSED':6}  {name}: {detail}" for name, ok, detail in targets),
     ]
-    if errors:
-        out.append(f"Errors by kind: {errors}")
+    for r in runs:
+        errors = {k: v for k, v in {**r["setup_errors"], **r["paced"]["errors"],
+                                    **r["saturated"]["errors"]}.items() if v}
+        if errors:
+            out.append(f"Errors by kind ({r['label']}): {errors}")
+        if r["exited"]:
+            out.append(f"Server processes that EXITED during {r['label']}: {', '.join(r['exited'])}")
     if out_parts:
-        out += ["", "Server CPU per move, by part (synchronous parts timed alone in the driver):", *out_parts]
+        out += ["", f"Server CPU per move, by part (synchronous parts timed alone in the driver; "
+                    f"{first['label']}):", *out_parts]
     return "\n".join(out)
 
 
 def parse_args(argv=None):
-    parser = argparse.ArgumentParser(description="Live play under load: real WebSockets, one daphne.")
-    parser.add_argument("--matches", type=int, default=200, help="four-seat matches (default 200)")
+    parser = argparse.ArgumentParser(
+        description="Live play under load: real WebSockets against one or more server layouts.")
+    parser.add_argument("--matches", type=int, default=200,
+                        help="four-seat matches per layout (default 200)")
     parser.add_argument("--rate", type=float, default=100, help="offered moves/s in (a) (default 100)")
     parser.add_argument("--paced-seconds", type=float, default=40, help="(a) window (default 40)")
     parser.add_argument("--saturate-seconds", type=float, default=30, help="(b) window (default 30)")
     parser.add_argument("--warmup", type=float, default=5, help="unmeasured seconds before each window")
     parser.add_argument("--timeout", type=float, default=10, help="a round trip lost after this many s")
     parser.add_argument("--seed", type=int, default=1, help="seed of the clients' move choices")
+    parser.add_argument("--layouts", type=parse_layouts, default=[("daphne", 1)],
+                        help="comma list of server:processes, run one after another "
+                             f"(servers: {', '.join(services.SERVERS)}; default daphne:1)")
+    parser.add_argument("--database", choices=("sqlite", "postgres"), default="sqlite",
+                        help="sqlite: a fresh file under var/bench (default); postgres: $DATABASE_URL if "
+                             "it is a postgres URL, else a private PostgreSQL under var/bench/pg")
     parser.add_argument("--no-ceiling", action="store_true", help="skip the bare websockets server")
     parser.add_argument("--no-breakdown", action="store_true", help="skip the per-part cost breakdown")
     parser.add_argument("--quick", action="store_true",
@@ -416,8 +596,9 @@ def main(argv=None) -> int:
         parlour = run_parlour(args)
         ceiling = None
         if not args.no_ceiling:
-            ceiling = run_ceiling(args, parlour["public_frame_bytes"] or 8000,
-                                  parlour["seat_frame_bytes"] or 600)
+            first = parlour["runs"][0]
+            ceiling = run_ceiling(args, first["public_frame_bytes"] or 8000,
+                                  first["seat_frame_bytes"] or 600)
     except KeyboardInterrupt:
         print("Interrupted; every service stopped.", file=sys.stderr)
         return 130

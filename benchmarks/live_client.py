@@ -9,9 +9,10 @@ seat to move sends ``{"move": ..., "version": ...}``; the round trip of that
 move is the time from the send until every socket of the table has received a
 frame of the version after it.
 
-The same code drives daphne (Parlour) and the bare ceiling server
-(``live_ceiling.py``), which speaks the same frames. Nothing here imports
-Django.
+The same code drives Parlour's servers (daphne or uvicorn, one process or
+several: seat i of a match connects to the (i mod N)-th port) and the bare
+ceiling server (``live_ceiling.py``), which speaks the same frames. Nothing
+here imports Django.
 """
 
 from __future__ import annotations
@@ -99,15 +100,16 @@ class Table:
 
     async def _socket(self, seat: int) -> None:
         bench = self.bench
-        url = f"{bench.ws_base}/ws/match/{self.target.key}/"
+        port = bench.ports[seat % len(bench.ports)]
+        url = f"ws://{bench.host}:{port}/ws/match/{self.target.key}/"
         headers = {"Cookie": f"sessionid={self.target.sessions[seat]}"}
         attempts = 0
         while not self.closing and not bench.stopping:
             try:
                 async with bench.connect_slots:
                     ws = await connect(
-                        url, origin=bench.origin, additional_headers=headers, compression=None,
-                        proxy=None, open_timeout=30, max_size=2**22, ping_interval=None,
+                        url, origin=f"http://{bench.host}:{port}", additional_headers=headers,
+                        compression=None, proxy=None, open_timeout=30, max_size=2**22, ping_interval=None,
                     )
                 self.sockets[seat] = ws
                 async for message in ws:
@@ -209,7 +211,8 @@ class Table:
 
 
 class Bench:
-    """All tables of one server, the pacer, and the current window's stats.
+    """All tables of one server layout (``port``: one port, or a list with one
+    per server process), the pacer, and the current window's stats.
 
     ``mode``: "idle" (nobody moves), "paced" (the pacer releases one ready
     match per slot at ``rate`` moves/s) or "saturate" (every match moves as
@@ -217,10 +220,12 @@ class Bench:
     to replace a finished one.
     """
 
-    def __init__(self, host: str, port: int, new_target=None, seed: int = 1, timeout: float = 10.0,
-                 max_connecting: int = 50):
-        self.ws_base = f"ws://{host}:{port}"
-        self.origin = f"http://{host}:{port}"
+    def __init__(self, host: str, port: int | list[int], new_target=None, seed: int = 1,
+                 timeout: float = 10.0, max_connecting: int = 50):
+        # Several ports: several server processes; seat i connects to port i mod n,
+        # so every match has players on each process (like players behind a proxy).
+        self.ports = [port] if isinstance(port, int) else list(port)
+        self.host = host
         self.new_target = new_target
         self.timeout = timeout
         self.rng = random.Random(seed)

@@ -1,6 +1,7 @@
-"""Processes for ``make bench-live``: the embedded Redis, daphne, the bare
-``websockets`` ceiling server; and what ``/proc`` says about them (CPU
-seconds, resident memory) and about the machine.
+"""Processes for ``make bench-live``: the embedded Redis, a private
+PostgreSQL (``--database postgres``), the ASGI server processes (daphne or
+uvicorn), the bare ``websockets`` ceiling server; and what ``/proc`` says
+about them (CPU seconds, resident memory) and about the machine.
 
 Everything listens on loopback or a unix socket under ``var/bench/``. Each
 process runs in its own process group so that ``stop()`` ends it with all of
@@ -12,6 +13,8 @@ from __future__ import annotations
 import os
 import platform
 import secrets
+import shlex
+import shutil
 import signal
 import socket
 import subprocess
@@ -138,19 +141,36 @@ def wait_http(url: str, svc: Service, timeout: float = 30) -> None:
         time.sleep(0.1)
 
 
-def start_daphne(port: int, env: dict) -> Service:
-    """ONE daphne process serving config.asgi on 127.0.0.1:``port``, up and healthy."""
-    svc = Service(
-        "daphne",
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
-        env,
-    )
+SERVERS = ("daphne", "uvicorn")
+
+
+def server_argv(server: str, port: int) -> list[str]:
+    """The command line of ONE ASGI server process serving config.asgi on
+    127.0.0.1:``port``: daphne (Twisted), or uvicorn (uvloop, httptools, the
+    ``websockets`` protocol; no lifespan: channels' router has none)."""
+    if server == "daphne":
+        return [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"]
+    if server == "uvicorn":
+        return [sys.executable, "-m", "uvicorn", "--host", "127.0.0.1", "--port", str(port),
+                "--loop", "uvloop", "--http", "httptools", "--ws", "websockets", "--lifespan", "off",
+                "--no-access-log", "--log-level", "warning", "config.asgi:application"]
+    raise ValueError(f"unknown server {server!r}; one of {SERVERS}")
+
+
+def start_server(server: str, port: int, env: dict) -> Service:
+    """ONE ``server`` process (see server_argv) on 127.0.0.1:``port``, up and healthy."""
+    svc = Service(f"{server}-{port}", server_argv(server, port), env)
     try:
         wait_http(f"http://127.0.0.1:{port}/healthz", svc)
     except BaseException:
         svc.stop()
         raise
     return svc
+
+
+def start_daphne(port: int, env: dict) -> Service:
+    """ONE daphne process serving config.asgi on 127.0.0.1:``port``, up and healthy."""
+    return start_server("daphne", port, env)
 
 
 def start_ceiling(port: int, public_bytes: int, seat_bytes: int) -> Service:
@@ -175,6 +195,118 @@ def start_ceiling(port: int, public_bytes: int, seat_bytes: int) -> Service:
             time.sleep(0.05)
 
 
+# -- a private PostgreSQL ------------------------------------------------------
+
+PG_DIR = BENCH_DIR / "pg"
+PG_USER = "parlour"
+PG_DATABASE = "parlour"
+
+
+def postgres_bin() -> Path:
+    """Debian's newest ``/usr/lib/postgresql/<version>/bin``; RuntimeError if none."""
+    found = sorted(Path("/usr/lib/postgresql").glob("*/bin"),
+                   key=lambda p: [int(x) for x in p.parent.name.split(".") if x.isdigit()])
+    if not found:
+        raise RuntimeError("no PostgreSQL under /usr/lib/postgresql (apt-get install postgresql), "
+                           "or set DATABASE_URL to a postgres:// URL")
+    return found[-1]
+
+
+class Postgres:
+    """A throw-away PostgreSQL server under ``root`` (default ``var/bench/pg``).
+
+    ``initdb --auth=trust`` into ``root/data``, then ``pg_ctl start`` on
+    127.0.0.1 at a free port, its unix socket in ``root``, its log in
+    ``root/server.log``; otherwise PostgreSQL's defaults (fsync and
+    synchronous_commit on). PostgreSQL refuses to run as root, so as root the
+    directory is given to the ``postgres`` user and initdb/pg_ctl run through
+    ``runuser -u postgres --`` (as .ci/run does with su). ``stop()`` is a fast
+    shutdown and is safe to call at any point, also after a failed start.
+    """
+
+    def __init__(self, root: Path = PG_DIR):
+        self.bin = postgres_bin()
+        self.root = root
+        self.data = root / "data"
+        self.log_path = root / "server.log"
+        self.port = 0
+        self.as_owner = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+
+    @property
+    def url(self) -> str:
+        return f"postgres://{PG_USER}@127.0.0.1:{self.port}/{PG_DATABASE}"
+
+    @property
+    def version(self) -> str:
+        """E.g. "PostgreSQL 15.18"."""
+        out = subprocess.run([str(self.bin / "postgres"), "--version"], capture_output=True, text=True,
+                             check=False).stdout.split()
+        return f"PostgreSQL {out[2]}" if len(out) > 2 else "PostgreSQL"
+
+    @property
+    def pid(self) -> int | None:
+        """The postmaster's pid (first line of ``postmaster.pid``), or None when not running."""
+        try:
+            return int((self.data / "postmaster.pid").read_text().split()[0])
+        except (OSError, ValueError, IndexError):
+            return None
+
+    def _run(self, *argv: str, timeout: float = 120) -> None:
+        out = subprocess.run([*self.as_owner, *argv], cwd=ROOT, capture_output=True, text=True,
+                             timeout=timeout, check=False, start_new_session=True)
+        if out.returncode:
+            log = self.log_path.read_text(errors="replace")[-2000:] if self.log_path.exists() else ""
+            raise RuntimeError(f"{Path(argv[0]).name} failed ({out.returncode}):\n{out.stdout}\n"
+                               f"{out.stderr}\n{log}")
+
+    def start(self) -> Postgres:
+        """initdb, start, ``CREATE DATABASE parlour``; raises RuntimeError on failure."""
+        import psycopg
+
+        self.root.mkdir(parents=True, exist_ok=True)
+        if self.as_owner:
+            shutil.chown(self.root, user="postgres", group="postgres")
+        self._run(str(self.bin / "initdb"), "-D", str(self.data), "-U", PG_USER, "--auth=trust",
+                  "-E", "UTF8", "--no-sync")
+        self.port = free_port()
+        options = f"-p {self.port} -k {shlex.quote(str(self.root))} -c listen_addresses=127.0.0.1"
+        self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-l", str(self.log_path), "-w",
+                  "-t", "60", "-o", options, "start")
+        with psycopg.connect(host="127.0.0.1", port=self.port, user=PG_USER, dbname="postgres",
+                             autocommit=True) as conn:
+            conn.execute(f'CREATE DATABASE "{PG_DATABASE}"')
+        return self
+
+    def stop(self) -> None:
+        """Fast shutdown (clients disconnected); SIGQUIT, then SIGKILL, if that fails."""
+        pid = self.pid
+        if pid is None:
+            return
+        try:
+            self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", "fast", "-w", "-t", "30",
+                      "stop", timeout=40)
+            return
+        except (RuntimeError, subprocess.TimeoutExpired):
+            pass
+        for sig in (signal.SIGQUIT, signal.SIGKILL):
+            try:
+                os.kill(pid, sig)
+            except ProcessLookupError:
+                return
+            deadline = time.monotonic() + 10
+            while time.monotonic() < deadline and Path(f"/proc/{pid}").exists():
+                time.sleep(0.1)
+
+
+def stop_stale_postgres(root: Path = PG_DIR) -> None:
+    """Stop a PostgreSQL an interrupted earlier run left in ``root``, before its files go."""
+    if (root / "data" / "postmaster.pid").exists():
+        try:
+            Postgres(root).stop()
+        except RuntimeError:
+            pass
+
+
 # -- /proc ---------------------------------------------------------------------
 
 
@@ -183,6 +315,29 @@ def cpu_seconds(pid: int) -> float:
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     # After the ")" that ends comm, field 3 (state) is index 0: utime is field 14, stime 15.
     return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+
+
+def tree_cpu_seconds(pid: int) -> float:
+    """CPU seconds of process ``pid``, its reaped children (cutime + cstime) and
+    its live children (their own and their reaped children's): e.g. a
+    postmaster with its backends and background workers. A child that exits
+    moves its time into the parent's cutime, so the sum only grows."""
+
+    def fields(stat: str) -> list[str]:
+        return stat.rsplit(")", 1)[1].split()
+
+    own = fields(Path(f"/proc/{pid}/stat").read_text())
+    total = sum(int(own[i]) for i in (11, 12, 13, 14))  # utime stime cutime cstime
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            child = fields((entry / "stat").read_text())
+        except OSError:  # exited meanwhile
+            continue
+        if int(child[1]) == pid:  # ppid
+            total += sum(int(child[i]) for i in (11, 12, 13, 14))
+    return total / CLOCK_TICKS
 
 
 def rss_bytes(pid: int) -> int:

@@ -175,6 +175,36 @@ class Rules:
         except "viewer" (the tests check this)."""
         raise NotImplementedError
 
+    def hidden(self, state, seat: int | None) -> frozenset[tuple]:
+        """What ``state`` holds that ``seat`` (None: a spectator) may not
+        know, as facts: small JSON-safe tuples ``(kind, ..., value)`` whose
+        last item is the value and whose other items name its subject (what
+        the value is of), e.g. Rondo's ``("rack", 1, ("red", "green"))``:
+        seat 1's rack holds a red and a green tile. ``view(state, seat)``
+        states none of them (a viewer may still deduce some by counting).
+
+        A spectator knows least: ``hidden(state, s) <= hidden(state, None)``
+        for every seat, so ``hidden(state, None)`` is every secret of the
+        state. Empty once the match is over, and always for a game that
+        hides nothing. tests/games/test_hidden_information.py checks that
+        nothing a viewer receives (pushed frames, pages, snapshots, exports,
+        a computer's input) shows a subject hidden from it.
+        Raises ``ValueError`` for a seat out of range. Source: NOTES "Common"
+        (seat views, computer players) and each game's hidden-information rule.
+        """
+        raise NotImplementedError
+
+    def hidden_in_move(self, state, move, seat: int | None) -> frozenset[tuple]:
+        """The facts (in the form of ``hidden``) that ``move``, played in
+        ``state`` (the state before it), writes into the match record and that
+        ``seat`` (None: a spectator) may not know until the match ends, e.g.
+        Rondo's drawn tile ``("tile", k, "red")`` (chance step k drew red) for
+        every seat but the one that drew it. Whatever shows the record to
+        ``seat`` before the end must leave them out. Empty for a game that
+        hides nothing. Raises ``InvalidMoveError`` for a move that does not
+        parse and ``ValueError`` for a seat out of range."""
+        raise NotImplementedError
+
     def sample_state(self, view: dict, seat: int | None, rng):
         """A full state consistent with ``view`` (hidden parts drawn with
         ``rng``). Raises ``InvalidStateError``."""

@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import logging
 import random
-from html.parser import HTMLParser
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -30,51 +29,9 @@ from games.models import Match, Move
 from games.record import describe
 from games.routing import websocket_urlpatterns
 from tests.factories import make_match, make_user
+from tests.hidden import parse, silence_tasks
 
 RONDO = get_rules("rondo")
-VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
-
-
-class Element:
-    def __init__(self, tag, attrs, parents):
-        self.tag, self.attrs, self.parents, self.text = tag, attrs, parents, ""
-
-
-class Collector(HTMLParser):
-    """Every element of an HTML fragment with its attributes, its ancestors'
-    attributes and its text (no colour words are searched: attributes are read)."""
-
-    def __init__(self):
-        super().__init__(convert_charrefs=True)
-        self.elements: list[Element] = []
-        self.stack: list[Element] = []
-
-    def handle_starttag(self, tag, attrs):
-        el = Element(tag, dict(attrs), [e.attrs for e in self.stack])
-        self.elements.append(el)
-        if tag not in VOID:
-            self.stack.append(el)
-
-    def handle_startendtag(self, tag, attrs):
-        self.elements.append(Element(tag, dict(attrs), [e.attrs for e in self.stack]))
-
-    def handle_endtag(self, tag):
-        for i in range(len(self.stack) - 1, -1, -1):
-            if self.stack[i].tag == tag:
-                del self.stack[i:]
-                break
-
-    def handle_data(self, data):
-        for el in self.stack:
-            el.text += data
-
-
-def parse(html: str) -> list[Element]:
-    c = Collector()
-    c.feed(html)
-    return c.elements
-
-
 def rack_of(state, seat) -> list[str]:
     return [COLOURS[c] for c in range(5) for _ in range(state.racks[seat][c])]
 
@@ -150,8 +107,7 @@ def sent(monkeypatch):
 
 @pytest.fixture
 def no_tasks(monkeypatch):
-    for name in ("expire_turn", "computer_move", "auto_resume"):
-        monkeypatch.setattr(getattr(tasks, name), "apply_async", lambda *a, **k: None)
+    silence_tasks(monkeypatch)
 
 
 def seat_of_group(public_id, group, players):
@@ -321,8 +277,7 @@ async def _connect(match, user):
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
 async def test_websocket_snapshots_and_errors_keep_each_seat_s_tiles_to_itself(monkeypatch):
-    for name in ("expire_turn", "computer_move", "auto_resume"):
-        monkeypatch.setattr(getattr(tasks, name), "apply_async", lambda *a, **k: None)
+    silence_tasks(monkeypatch)
     match, users = await _mid_match()
     state = RONDO.load(match.state)
     hidden = await sync_to_async(hidden_words)(match)

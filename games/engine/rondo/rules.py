@@ -607,6 +607,23 @@ class RondoRules(Rules):
         of range."""
         return _view.view(self, state, seat)
 
+    def hidden(self, state: RondoState, seat: int | None) -> frozenset[tuple]:
+        """What ``seat`` (None: spectator) may not know: other racks, others'
+        face-down colours, the bag; see ``games.engine.rondo.view.hidden``.
+        Raises ``ValueError`` for a seat out of range."""
+        return _view.hidden(state, seat)
+
+    def hidden_in_move(self, state: RondoState, move: RondoMove | str, seat: int | None) -> frozenset[tuple]:
+        """The colours ``move`` records that ``seat`` may not know (another
+        seat's drawn tile or face-down tile); see
+        ``games.engine.rondo.view.hidden_in_move``. Raises
+        ``InvalidMoveError`` or ``ValueError`` for a seat out of range."""
+        if move.__class__ is str:
+            move = parse_move(move)
+        elif move.__class__ is not RondoMove:
+            raise InvalidMoveError(f"{move!r} is not a Rondo move")
+        return _view.hidden_in_move(state, move, seat)
+
     def sample_state(self, view: dict, seat: int | None, rng=None) -> RondoState:
         """A full state consistent with ``view``: the tiles ``seat`` cannot see
         (other racks, others' face-down tiles, the bag) dealt at random with

@@ -183,6 +183,56 @@ def view(rules, state: RondoState, seat: int | None) -> dict:
     }
 
 
+def _check_seat(state: RondoState, seat) -> None:
+    if seat is not None and (type(seat) is not int or not 0 <= seat < state.players):
+        raise ValueError(f"seat {seat!r} is not a seat of this {state.players}-player match")
+
+
+def hidden(state: RondoState, seat: int | None) -> frozenset[tuple]:
+    """What ``seat`` (None: spectator) may not know of ``state`` (see
+    ``Rules.hidden``); NOTES "Rondo": Hidden information. Until the match
+    ends, as facts:
+
+    - ``("rack", s, ("red", "red", "green"))``: the tiles on the rack of every
+      other seat ``s`` that holds any (colour order, as ``rack_list``);
+    - ``("face_down", "I03", "red")``: the colour of every face-down tile
+      another seat placed;
+    - ``("bag", (yellow, red, purple, blue, green))``: the bag's tiles by
+      colour (counts), while it holds any; nobody knows them.
+
+    Empty once over. Raises ``ValueError`` for a seat out of range."""
+    _check_seat(state, seat)
+    if state.phase == "over":
+        return frozenset()
+    facts = set()
+    for s, rack in enumerate(state.racks):
+        if s != seat and sum(rack):
+            facts.add(("rack", s, tuple(rack_list(rack))))
+    b = state.board
+    for i, v in enumerate(state.cells):
+        if v < 0 and down_owner(v) != seat:
+            facts.add(("face_down", b.ids[i], COLOURS[down_colour(v)]))
+    if sum(state.bag):
+        facts.add(("bag", tuple(state.bag)))
+    return frozenset(facts)
+
+
+def hidden_in_move(state: RondoState, move, seat: int | None) -> frozenset[tuple]:
+    """What ``move`` (a parsed ``RondoMove``, played in ``state``) records
+    that ``seat`` (None: spectator) may not know (see
+    ``Rules.hidden_in_move``): a drawn or dealt tile's colour,
+    ``("tile", k, "red")`` (k: its chance step), for all but the seat that
+    draws it; a face-down tile's colour, ``("face_down", "I03", "red")``, for
+    all but the seat that places it. NOTES "Rondo": Hidden information.
+    Raises ``ValueError`` for a seat out of range."""
+    _check_seat(state, seat)
+    if move.kind == "tile" and state.phase in ("deal", "draw") and state.turn != seat:
+        return frozenset({("tile", state.k, COLOURS[move.colour])})
+    if move.kind == "place" and not move.count and state.phase == "turn" and state.turn != seat:
+        return frozenset({("face_down", move.space, COLOURS[move.colour])})
+    return frozenset()
+
+
 def dump(state: RondoState) -> dict:
     """JSON-safe dict of the state::
 

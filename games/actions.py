@@ -397,7 +397,8 @@ def _parse_version(version) -> int:
 
 def _lock(public_id: str) -> Match:
     try:
-        return Match.objects.select_for_update().get(public_id=str(public_id)[:16])
+        # The starting state is for the record and replays; no action reads it.
+        return Match.objects.select_for_update().defer("start_state").get(public_id=str(public_id)[:16])
     except Match.DoesNotExist:
         raise MatchNotFound("There is no such match.") from None
 
@@ -428,6 +429,11 @@ def _schedule_auto_resume(public_id: str, version: int) -> None:
     tasks.auto_resume.apply_async((public_id, version), countdown=settings.PARLOUR_PAUSE_MAX_SECONDS)
 
 
+# What an action and its frames read of a seat and its user (a user row has
+# many more columns; loading them was a good part of every move's cost).
+_SEAT_FIELDS = (*(f.name for f in Seat._meta.concrete_fields), "user__username", "user__banned_until")
+
+
 @dataclass
 class _Change:
     """One accepted change to a locked match: plies applied to the engine
@@ -443,7 +449,7 @@ class _Change:
     def __post_init__(self):
         self.rules = get_rules(self.match.kind)
         self.state = self.rules.load(self.match.state)
-        self.seats = {s.index: s for s in self.match.seats.select_related("user")}
+        self.seats = {s.index: s for s in self.match.seats.select_related("user").only(*_SEAT_FIELDS)}
         self._dirty_seats = set()
         self._seats_before = {i: (s.status, s.missed_turns, s.rank) for i, s in self.seats.items()}
         self._status_before = self.match.status

@@ -9,10 +9,12 @@ controls. Both are sequences of htmx out-of-band elements and end with
 
 from __future__ import annotations
 
+import functools
 import importlib
 import time
 
 from django.template.loader import render_to_string
+from django.urls import reverse
 
 from games import themes
 from games.engine import CHANCE, get_rules
@@ -33,6 +35,13 @@ def _board_context(kind: str, view: dict) -> tuple[str, dict]:
     return template, importlib.import_module(module).board_context(view)
 
 
+@functools.lru_cache(maxsize=4096)
+def profile_url(username: str) -> str:
+    """``username``'s profile page (reversing a URL costs more than the rest
+    of a seat's row; a live match renders its seats on every move)."""
+    return reverse("profile", args=[username])
+
+
 def seat_names(seats) -> dict[int, str]:
     """Seat index -> display name ("ada", "Computer 2 (Strong)")."""
     return {s.index: s.display_name for s in seats}
@@ -51,6 +60,7 @@ def public_context(match: Match, seats, state=None) -> dict:
     for s in sorted(seats, key=lambda s: s.index):
         v = view["seats"][s.index]
         seat_rows.append({"seat": s, "view": v, "name": names[s.index],
+                          "profile_url": profile_url(s.user.username) if s.user_id else None,
                           "is_turn": view.get("turn") == s.index and match.status == Match.Status.ACTIVE})
     to_move = rules.to_move(state)
     now_ms = int(time.time() * 1000)

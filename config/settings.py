@@ -298,3 +298,10 @@ CELERY_BEAT_SCHEDULE = {
 # WebSocket limits per connection: frame size (bytes) and moves per window.
 PARLOUR_WS_MAX_FRAME = 4096
 PARLOUR_WS_RATE = env.str("PARLOUR_WS_RATE", default="20/5second")
+# Threads per server process that play moves sent over WebSockets (each with
+# its own database connection). PostgreSQL runs several transactions at once
+# (a row lock per match); SQLite has one writer at a time, so one thread.
+PARLOUR_ACTION_THREADS = env.int(
+    "PARLOUR_ACTION_THREADS",
+    default=1 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3" else 4,
+)

@@ -21,8 +21,9 @@ from __future__ import annotations
 
 import json
 import logging
+from concurrent.futures import ThreadPoolExecutor
 
-from channels.db import database_sync_to_async
+from channels.db import DatabaseSyncToAsync, database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
@@ -122,7 +123,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         if not isinstance(notation, (str, list)) or not isinstance(version, (str, int)):
             await self.send_error("A move needs a move and a version.")
             return
-        error, frames = await database_sync_to_async(_play)(self.public_id, self.user, notation, version)
+        error, frames = await _play_in_pool(self.public_id, self.user, notation, version)
         await push.send_collected(frames)
         if error is not None:
             message, resend = error
@@ -184,6 +185,14 @@ def _play(public_id: str, user, notation: str, version):
             log.info("ws %s: refused a move: %s", public_id, e.code)
             return (e.message, False), frames
     return None, frames
+
+
+# Moves are played on threads of their own (settings.PARLOUR_ACTION_THREADS),
+# not on channels' one database thread: under PostgreSQL several matches'
+# transactions wait on the database at once, and page snapshots and access
+# checks never queue behind a move.
+_action_threads = ThreadPoolExecutor(settings.PARLOUR_ACTION_THREADS, thread_name_prefix="parlour-action")
+_play_in_pool = DatabaseSyncToAsync(_play, thread_sensitive=False, executor=_action_threads)
 
 
 def _version(public_id: str) -> int:

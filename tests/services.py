@@ -5,7 +5,9 @@ test database (never the development one) and the test Redis, and stopped
 (SIGTERM, then SIGKILL) when its fixture ends.
 """
 
+import itertools
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -55,13 +57,24 @@ def service_env(**extra: str) -> dict:
     return env
 
 
+_started = itertools.count(1)
+
+
+def _log_name(name: str) -> str:
+    """``<n>-<name>-<test>.log``: one file per process started, named after the
+    test that started it, so a failing run keeps every service's own log."""
+    test = os.environ.get("PYTEST_CURRENT_TEST", "").split(" ")[0].rsplit("::", 1)[-1]
+    test = re.sub(r"[^A-Za-z0-9_.-]+", "_", test)[:80]
+    return f"{next(_started):03d}-{name}{'-' + test if test else ''}.log"
+
+
 class Service:
-    """A subprocess with its output in ``var/test/logs/<name>.log``."""
+    """A subprocess with its output in ``var/test/logs/<n>-<name>-<test>.log``."""
 
     def __init__(self, name: str, argv: list[str], env: dict):
         LOG_DIR.mkdir(parents=True, exist_ok=True)
         self.name = name
-        self.log_path = LOG_DIR / f"{name}.log"
+        self.log_path = LOG_DIR / _log_name(name)
         self._log = open(self.log_path, "wb")  # noqa: SIM115 - closed in stop()
         self.proc = subprocess.Popen(
             argv, cwd=ROOT, env=env, stdout=self._log, stderr=subprocess.STDOUT,

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from django import forms
 from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.utils import timezone
 
 from accounts.elo import PROVISIONAL_GAMES
 from accounts.models import Rating, User
@@ -156,9 +157,12 @@ def history_rows(user, seats) -> list[HistoryRow]:
 
 
 def leaderboard(kind: str) -> list[Rating]:
-    """The top LEADERBOARD_SIZE non-provisional ratings in ``kind``, best first."""
+    """The top LEADERBOARD_SIZE non-provisional ratings in ``kind``, best
+    first. Banned and suspended players are left out while their ban lasts
+    (README "Decisions"); their ratings are kept."""
     return list(
         Rating.objects.filter(kind=kind, games__gte=PROVISIONAL_GAMES, user__is_active=True)
+        .exclude(user__banned_until__gt=timezone.now())
         .select_related("user")
         .order_by("-rating", "user__username")[:LEADERBOARD_SIZE]
     )

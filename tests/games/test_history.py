@@ -133,6 +133,21 @@ class TestProfileAndLeaderboard:
         assert client.get("/leaderboard/").url == "/leaderboard/ludo/"
         assert client.get("/leaderboard/chess/").status_code == 404
 
+    def test_banned_players_leave_the_leaderboard_while_the_ban_lasts(self, client):
+        from datetime import timedelta
+
+        from django.utils import timezone
+
+        for name, rating in (("cheat", 2000), ("honest", 1600), ("served", 1700)):
+            Rating.objects.create(user=make_user(name), kind="ludo", rating=rating, games=20, peak=rating)
+        User = Rating._meta.get_field("user").related_model
+        User.objects.filter(username="cheat").update(banned_until=timezone.now() + timedelta(days=7))
+        User.objects.filter(username="served").update(banned_until=timezone.now() - timedelta(days=1))
+        html = client.get("/leaderboard/ludo/").content.decode()
+        assert "cheat" not in html
+        assert html.index("served") < html.index("honest")  # a suspension that ended counts again
+        assert Rating.objects.get(user__username="cheat").rating == 2000  # kept, only not listed
+
 
 @pytest.mark.django_db
 class TestReplayAndExport:

@@ -11,6 +11,8 @@ Export: ``/m/<id>/export.json``. Private-room matches only for their members.
 
 from __future__ import annotations
 
+import copy
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, JsonResponse
@@ -20,7 +22,7 @@ from django.views.decorators.http import require_safe
 from accounts.models import User
 from games import fragments, history
 from games.engine import EngineError, fair, get_rules
-from games.models import Match, Move
+from games.models import Match, Move, Seat
 from games.record import describe
 from games.views import visible_match
 
@@ -83,6 +85,8 @@ def replay(request, public_id):
         except EngineError as e:
             error = f"The record does not replay at ply {m.ply}: {e}"
             break
+    if ply < total:
+        seats = _seats_at(seats, rules.seat_status(state))
     ctx = fragments.public_context(match, seats, state=state)
     names = ctx["names"]
     lines = describe(match.kind, moves, names)
@@ -99,6 +103,20 @@ def replay(request, public_id):
         show_die="die" in ctx["view"] or "dice" in ctx["view"],  # the games that roll
     )
     return render(request, "games/replay.html", ctx)
+
+
+def _seats_at(seats, engine_statuses: list[str]) -> list:
+    """Copies of ``seats`` as they stood at an earlier ply: no final places
+    yet, and a seat that has not left by then still playing (the rows must
+    not give the result away before the replay reaches it)."""
+    out = []
+    for seat in seats:
+        s = copy.copy(seat)
+        s.rank = None
+        if engine_statuses[seat.index] != "left":
+            s.status = Seat.Status.PLAYING
+        out.append(s)
+    return out
 
 
 def _describe_ply(move, line_at, names) -> str:

@@ -151,6 +151,16 @@ class TestProfileAndLeaderboard:
 
 @pytest.mark.django_db
 class TestReplayAndExport:
+    def test_places_show_only_when_the_replay_reaches_the_end(self, client):
+        match = played_out()
+        total = Move.objects.filter(match=match).count()
+        assert sorted(match.seats.values_list("rank", flat=True)) == [1, 2]
+        start = client.get(f"/m/{match.public_id}/replay/").content.decode()
+        before_end = client.get(f"/m/{match.public_id}/replay/?ply={total - 1}").content.decode()
+        end = client.get(f"/m/{match.public_id}/replay/?ply={total}").content.decode()
+        assert 'class="rank"' not in start and 'class="rank"' not in before_end
+        assert "Place 1" in end and "Place 2" in end
+
     def test_each_ply_rebuilds_the_board_from_the_record(self, client):
         match = played_out()
         moves = list(Move.objects.filter(match=match).order_by("ply"))

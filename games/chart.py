@@ -18,7 +18,10 @@ DOTS_MAX = 120
 
 
 def rating_chart(changes) -> dict | None:
-    """Chart data for RatingChange rows (oldest first), or None when empty.
+    """Chart data for rating steps (games.history.RatingStep or RatingChange
+    rows: ``before``, ``after``, ``delta``, ``created``, optional ``voided``;
+    oldest first), or None when empty. ``count`` counts rated matches that
+    still stand: a voided match's step and its taking back both leave it.
 
     Returns ``{"width", "height", "line": "x,y x,y ...", "dots": [{"x", "y",
     "label"}], "ticks": [{"y", "label"}], "count", "first", "last", "low",
@@ -46,14 +49,16 @@ def rating_chart(changes) -> dict | None:
     if len(changes) <= DOTS_MAX:
         for i, c in enumerate(changes, start=1):
             sign = "+" if c.delta >= 0 else "−"
+            what = ", a voided match taken back" if getattr(c, "voided", False) else ""
             dots.append({"x": points[i][0], "y": points[i][1],
-                         "label": f"{round(c.after)} ({sign}{abs(round(c.delta))}), "
+                         "label": f"{round(c.after)} ({sign}{abs(round(c.delta))}){what}, "
                                   f"{c.created:%-d %b %Y}"})
     ticks = [{"y": y(v), "label": round(v)} for v in (high - (high - low) * 0.05, (high + low) / 2,
                                                        low + (high - low) * 0.05)]
     return {
         "width": WIDTH, "height": HEIGHT, "left": PAD_LEFT, "right": WIDTH - PAD_RIGHT,
         "line": " ".join(f"{px},{py}" for px, py in points), "dots": dots, "ticks": ticks,
-        "count": len(changes), "first": round(values[0]), "last": round(values[-1]),
+        "count": len(changes) - 2 * sum(bool(getattr(c, "voided", False)) for c in changes),
+        "first": round(values[0]), "last": round(values[-1]),
         "low": round(min(values)), "high": round(max(values)),
     }

@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from accounts.elo import PROVISIONAL_GAMES
 from accounts.models import Rating, User
-from games.models import GameKind, Match, RatingChange, Seat
+from games.models import GameKind, Match, RatingChange, RatingVoid, Seat
 
 #: Leaderboard length per game.
 LEADERBOARD_SIZE = 100
@@ -168,6 +168,26 @@ def leaderboard(kind: str) -> list[Rating]:
     )
 
 
-def rating_history(user, kind: str) -> list[RatingChange]:
-    """``user``'s rating changes in ``kind``, oldest first: one per rated match."""
-    return list(RatingChange.objects.filter(user=user, kind=kind).order_by("created", "pk"))
+@dataclass(frozen=True)
+class RatingStep:
+    """One step of a rating chart: a rated match (``voided`` False) or a
+    moderator taking a voided match's change back (``voided`` True). Rating
+    points, unrounded; ``delta`` is ``after - before`` as recorded."""
+
+    before: float
+    after: float
+    delta: float
+    created: object  # datetime
+    voided: bool = False
+
+
+def rating_history(user, kind: str) -> list[RatingStep]:
+    """``user``'s rating in ``kind`` step by step, oldest first: one step per
+    rated match, and one per voided match when its change was taken back
+    (RatingVoid), so the chart ends at the current rating."""
+    steps = [RatingStep(c.before, c.after, c.delta, c.created)
+             for c in RatingChange.objects.filter(user=user, kind=kind).order_by("created", "pk")]
+    steps += [RatingStep(v.rating_before, v.rating_after, v.rating_after - v.rating_before,
+                         v.created_at, voided=True)
+              for v in RatingVoid.objects.filter(user=user, kind=kind)]
+    return sorted(steps, key=lambda s: s.created)

@@ -148,3 +148,7 @@ def test_a_voided_match_shows_on_the_players_profiles(client, moderator):
         page = client.get(f"/u/{user.username}/").text
         assert "Rating corrections" in page and m.public_id in page and text in page
     assert "collusion" not in client.get(f"/u/{winner.username}/").text
+    # The rating chart ends at the rating after the void and counts no rated match.
+    chart = client.get(f"/u/{winner.username}/").text
+    assert "rating over 0 rated matches: from 1500 to 1500" in chart
+    assert "1500 (−20), a voided match taken back" in chart

@@ -19,6 +19,9 @@ from limits import parse as parse_rate
 CLOSE_BANNED = 4003
 #: The event a ban sends; consumers handle it as ``user_banned``.
 BANNED_EVENT = "user.banned"
+#: Close codes of every consumer for a frame too large / too many messages.
+CLOSE_TOO_LARGE = 4009
+CLOSE_FLOODING = 4008
 
 
 def user_group(user_id: int) -> str:
@@ -44,3 +47,23 @@ def message_budget() -> AsyncLimiter:
     which then returns at once."""
     item = parse_rate(settings.PARLOUR_WS_RATE)
     return AsyncLimiter(item.amount, item.get_expiry())
+
+
+
+async def refusal(text_data: str | None, bytes_data: bytes | None, budget: AsyncLimiter) -> int | None:
+    """The close code for a received frame that must not be handled, else None.
+
+    CLOSE_TOO_LARGE (4009) for a frame over ``settings.PARLOUR_WS_MAX_FRAME``
+    bytes (text counted in UTF-8 bytes, not characters), CLOSE_FLOODING
+    (4008) when ``budget`` (``message_budget()``) is spent. An accepted frame
+    takes one message from the budget (at once: there was capacity)."""
+    if text_data is not None:
+        size = len(text_data.encode("utf-8", "surrogatepass"))
+    else:
+        size = len(bytes_data or b"")
+    if size > settings.PARLOUR_WS_MAX_FRAME:
+        return CLOSE_TOO_LARGE
+    if not budget.has_capacity():
+        return CLOSE_FLOODING
+    await budget.acquire()
+    return None

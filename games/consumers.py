@@ -35,8 +35,8 @@ log = logging.getLogger(__name__)
 
 CLOSE_NOT_ALLOWED = 4001
 CLOSE_NOT_FOUND = 4004
-CLOSE_FLOODING = 4008
-CLOSE_TOO_LARGE = 4009
+CLOSE_FLOODING = sockets.CLOSE_FLOODING
+CLOSE_TOO_LARGE = sockets.CLOSE_TOO_LARGE
 
 class NoRouteConsumer(AsyncWebsocketConsumer):
     """Sockets to a path that names nothing: accepted, then closed with 4004."""
@@ -60,6 +60,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.user = self.scope.get("user")
         self.groups_joined: list[str] = []
         self.budget = sockets.message_budget()
+        self.refused = False
         await self.accept()
         access = await database_sync_to_async(_access)(self.public_id, self.user)
         if access is None:
@@ -86,16 +87,16 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_discard(group, self.channel_name)
 
     async def receive(self, text_data=None, bytes_data=None):
+        if self.refused:
+            return  # closing: frames already in flight are dropped, not logged again
         raw = text_data if text_data is not None else bytes_data
-        if raw is not None and len(raw) > settings.PARLOUR_WS_MAX_FRAME:
-            log.warning("ws %s: frame of %s bytes refused", self.public_id, len(raw))
-            await self.close(CLOSE_TOO_LARGE)
+        code = await sockets.refusal(text_data, bytes_data, self.budget)
+        if code is not None:
+            self.refused = True
+            log.warning("ws %s: closed with %s (%s)", self.public_id, code,
+                        "frame too large" if code == CLOSE_TOO_LARGE else "flooding")
+            await self.close(code)
             return
-        if not self.budget.has_capacity():
-            log.warning("ws %s: flooding, closed", self.public_id)
-            await self.close(CLOSE_FLOODING)
-            return
-        await self.budget.acquire()
         try:
             data = json.loads(raw)
         except (TypeError, ValueError):

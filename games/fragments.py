@@ -75,6 +75,9 @@ def public_context(match: Match, seats, state=None) -> dict:
         "to_move_name": names.get(to_move) if isinstance(to_move, int) and to_move != CHANCE else None,
         "deadline_ms": int(match.deadline.timestamp() * 1000) if match.deadline else None,
         "server_now_ms": now_ms,
+        # What the clock reads without JavaScript (whole seconds left, not the turn's length).
+        "seconds_left": max(0, -(-(int(match.deadline.timestamp() * 1000) - now_ms) // 1000))
+        if match.deadline else None,
         "winners": [r["name"] for r in seat_rows if r["seat"].rank == 1],
         "theme": themes.get(match.theme),  # cosmetic backdrop, kept out of the board's cached grid
     }

@@ -18,7 +18,6 @@ import logging
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
-from django.conf import settings
 from django.template.loader import render_to_string
 
 from accounts import sockets
@@ -30,8 +29,8 @@ log = logging.getLogger(__name__)
 
 CLOSE_NOT_ALLOWED = 4001
 CLOSE_NOT_FOUND = 4004
-CLOSE_FLOODING = 4008
-CLOSE_TOO_LARGE = 4009
+CLOSE_FLOODING = sockets.CLOSE_FLOODING
+CLOSE_TOO_LARGE = sockets.CLOSE_TOO_LARGE
 
 class RoomConsumer(AsyncWebsocketConsumer):
     async def connect(self):
@@ -39,6 +38,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         self.user = self.scope.get("user")
         self.groups_joined: list[str] = []
         self.budget = sockets.message_budget()
+        self.refused = False
         await self.accept()
         access = await database_sync_to_async(_access)(self.code, self.user)
         if access is None:
@@ -62,14 +62,14 @@ class RoomConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_discard(group, self.channel_name)
 
     async def receive(self, text_data=None, bytes_data=None):
+        if self.refused:
+            return  # closing: frames already in flight are dropped
         raw = text_data if text_data is not None else bytes_data
-        if raw is not None and len(raw) > settings.PARLOUR_WS_MAX_FRAME:
-            await self.close(CLOSE_TOO_LARGE)
+        code = await sockets.refusal(text_data, bytes_data, self.budget)
+        if code is not None:
+            self.refused = True
+            await self.close(code)
             return
-        if not self.budget.has_capacity():
-            await self.close(CLOSE_FLOODING)
-            return
-        await self.budget.acquire()
         try:
             data = json.loads(raw)
         except (TypeError, ValueError):

@@ -159,7 +159,16 @@ async def test_oversized_frames_close_with_4009():
     assert out == {"type": "websocket.close", "code": 4009}
 
 
-async def test_flooding_closes_with_4008():
+async def test_frame_size_counts_utf8_bytes_not_characters():
+    match, users = await two_player_match()
+    seat0 = await connect(match, users[0])
+    await seat0.receive_from(timeout=5)
+    await seat0.send_to(text_data=json.dumps({"type": "sync", "pad": "é" * 3000}, ensure_ascii=False))
+    out = await seat0.receive_output(timeout=5)  # 3,000 characters but 6,000 bytes
+    assert out == {"type": "websocket.close", "code": 4009}
+
+
+async def test_flooding_closes_with_4008_once_and_drops_what_follows(caplog):
     match, users = await two_player_match()
     seat0 = await connect(match, users[0])
     await seat0.receive_from(timeout=5)
@@ -172,6 +181,8 @@ async def test_flooding_closes_with_4008():
             codes.append(out["code"])
             break
     assert codes == [4008]
+    assert await seat0.receive_nothing(timeout=0.5)  # nothing answered after the close
+    assert sum("flooding" in r.getMessage() for r in caplog.records) == 1  # logged once, not per message
 
 
 async def test_private_matches_refuse_outsiders_with_4001_and_unknown_matches_4004():

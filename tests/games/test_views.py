@@ -58,6 +58,17 @@ def test_match_page_shows_board_seats_clock_and_the_commitment_not_the_seed(clie
     assert 'id="controls"' not in body  # a spectator has no controls
 
 
+def test_the_clock_reads_the_time_left_without_javascript(client):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    match = make_match(seats=("human", "human"), state=ludo_state(), turn_seconds=60)
+    Match.objects.filter(pk=match.pk).update(deadline=timezone.now() + timedelta(seconds=13.4))
+    html = client.get(reverse("match", args=[match.public_id])).content.decode()
+    assert 'class="clock"' in html and ">14 s</time>" in html and ">60 s</time>" not in html
+
+
 def test_a_seated_player_sees_move_buttons_that_post_without_javascript(client):
     match = make_match(seats=("human", "human"), state=ludo_state())
     user = match.seats.get(index=0).user

@@ -54,7 +54,10 @@ def public_context(match: Match, seats, state=None) -> dict:
     if state is None:
         state = rules.load(match.state)
     view = rules.view(state, None)
-    board_template, board = _board_context(match.kind, view)
+    # An aborted (or otherwise stopped) match has no one to move: the board marks no turn.
+    live = match.status in (Match.Status.ACTIVE, Match.Status.PAUSED)
+    board_view = view if live else {**view, "turn": None, **({"mover": None} if "mover" in view else {})}
+    board_template, board = _board_context(match.kind, board_view)
     names = seat_names(seats)
     seat_rows = []
     for s in sorted(seats, key=lambda s: s.index):

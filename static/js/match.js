@@ -249,10 +249,15 @@
     true
   );
 
-  /** Keep the move list scrolled to its newest line. */
+  /** Keep the move list scrolled to its newest line, and no longer than
+   *  MOVE_LINES_KEPT lines (a long match would grow the page without end;
+   *  the replay has every line). */
+  var MOVE_LINES_KEPT = 200;
   function showNewestMove() {
     var list = byId("move-list");
-    if (list) list.scrollTop = list.scrollHeight;
+    if (!list) return;
+    while (list.children.length > MOVE_LINES_KEPT) list.removeChild(list.firstElementChild);
+    list.scrollTop = list.scrollHeight;
   }
 
   // --- Move forms --------------------------------------------------------------

@@ -69,6 +69,17 @@ def test_the_clock_reads_the_time_left_without_javascript(client):
     assert 'class="clock"' in html and ">14 s</time>" in html and ">60 s</time>" not in html
 
 
+def test_an_aborted_match_marks_no_turn_on_the_board(client):
+    from games import actions
+
+    match = make_match(seats=("human", "human"), state=ludo_state())
+    page = client.get(reverse("match", args=[match.public_id])).content.decode()
+    assert " turn\"" in page  # the seat to move is marked while the match is live
+    actions.abort_match(match.public_id, "moderator")
+    page = client.get(reverse("match", args=[match.public_id])).content.decode()
+    assert "Match aborted" in page and " turn\"" not in page
+
+
 def test_a_seated_player_sees_move_buttons_that_post_without_javascript(client):
     match = make_match(seats=("human", "human"), state=ludo_state())
     user = match.seats.get(index=0).user

@@ -24,6 +24,8 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+from config import servers
+
 ROOT = Path(__file__).resolve().parent.parent
 BENCH_DIR = ROOT / "var" / "bench"
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
@@ -149,11 +151,10 @@ def server_argv(server: str, port: int) -> list[str]:
     127.0.0.1:``port``: daphne (Twisted), or uvicorn (uvloop, httptools, the
     ``websockets`` protocol; no lifespan: channels' router has none)."""
     if server == "daphne":
-        return [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"]
+        return servers.daphne_argv("127.0.0.1", port)
     if server == "uvicorn":
-        return [sys.executable, "-m", "uvicorn", "--host", "127.0.0.1", "--port", str(port),
-                "--loop", "uvloop", "--http", "httptools", "--ws", "websockets", "--lifespan", "off",
-                "--no-access-log", "--log-level", "warning", "config.asgi:application"]
+        argv = servers.uvicorn_argv("127.0.0.1", port)
+        return [*argv[:-1], "--no-access-log", "--log-level", "warning", argv[-1]]
     raise ValueError(f"unknown server {server!r}; one of {SERVERS}")
 
 

@@ -16,6 +16,8 @@ from pathlib import Path
 
 from honcho.manager import Manager
 
+from config import servers
+
 
 def nginx_config(var: Path, listen: int, ports: list[int]) -> Path:
     """Write var/nginx.conf from deploy/nginx.conf.template; returns its path."""
@@ -54,7 +56,7 @@ def main() -> int:
     ports = [base + 1 + i for i in range(webs)]
     for i, port in enumerate(ports, 1):
         manager.add_process(
-            f"web{i}", f"{py} -m daphne -b 127.0.0.1 -p {port} --proxy-headers config.asgi:application",
+            f"web{i}", shlex.join(servers.daphne_argv("127.0.0.1", port, proxy_headers=True)),
             env=env,
         )
     live, default = settings.PARLOUR_LIVE_QUEUE, settings.CELERY_TASK_DEFAULT_QUEUE

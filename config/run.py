@@ -16,7 +16,7 @@ def main() -> int:
     django.setup()
     from django.conf import settings
 
-    from config import embedded_redis
+    from config import embedded_redis, servers
 
     host = os.environ.get("HOST", "127.0.0.1")
     port = os.environ.get("PORT", "8000")
@@ -29,7 +29,7 @@ def main() -> int:
         sock.unlink(missing_ok=True)
         manager.add_process("redis", shlex.join(embedded_redis.command(sock)), env=env)
     beat_file = settings.VAR_DIR / "run" / "celerybeat-schedule"
-    manager.add_process("web", f"{py} -m daphne -b {host} -p {port} config.asgi:application", env=env)
+    manager.add_process("web", shlex.join(servers.daphne_argv(host, port)), env=env)
     queues = f"{settings.CELERY_TASK_DEFAULT_QUEUE},{settings.PARLOUR_LIVE_QUEUE}"
     manager.add_process("worker", f"{py} -m celery -A config worker -l info -c 2 -Q {queues}", env=env)
     manager.add_process("beat", f"{py} -m celery -A config beat -l info -s {beat_file}", env=env)

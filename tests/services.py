@@ -19,6 +19,8 @@ from pathlib import Path
 
 from django.db import connection
 
+from config import servers
+
 ROOT = Path(__file__).resolve().parent.parent
 LOG_DIR = Path(os.environ.get("PARLOUR_TEST_RUN_DIR", ROOT / "var" / "test")) / "logs"
 
@@ -124,8 +126,7 @@ def start_daphne(name: str = "daphne", port: int | None = None, **env) -> tuple[
     port = port or free_port()
     svc = Service(
         name,
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-         "config.asgi:application"],
+        servers.daphne_argv("127.0.0.1", port),
         service_env(**env),
     )
     url = f"http://127.0.0.1:{port}"

@@ -1,0 +1,34 @@
+"""The ASGI server command lines every launcher shares (``make run``,
+``make cluster``, the tests' real servers, ``make bench-live``), so each runs
+the site the same way. deploy/Procfile writes the same flags out by hand.
+"""
+
+from __future__ import annotations
+
+import sys
+
+#: Largest WebSocket message the server reads at all, in bytes. The match and
+#: room sockets refuse anything over PARLOUR_WS_MAX_FRAME (4 KB) with 4009;
+#: beyond this the server drops the connection before reading the message
+#: into memory (daphne: no close frame, the client sees 1006; uvicorn: 1009).
+WS_MAX_MESSAGE = 64 * 1024
+
+
+def daphne_argv(host: str, port: int | str, *, proxy_headers: bool = False) -> list[str]:
+    """``python -m daphne`` serving config.asgi on ``host``:``port``."""
+    argv = [sys.executable, "-m", "daphne", "-b", host, "-p", str(port),
+            "--websocket-max-message-size", str(WS_MAX_MESSAGE)]
+    if proxy_headers:
+        argv.append("--proxy-headers")
+    return [*argv, "config.asgi:application"]
+
+
+def uvicorn_argv(host: str, port: int | str, *, proxy_headers: bool = False) -> list[str]:
+    """``python -m uvicorn`` (uvloop, httptools, the ``websockets`` protocol;
+    no lifespan: channels' router has none) serving config.asgi."""
+    argv = [sys.executable, "-m", "uvicorn", "--host", host, "--port", str(port),
+            "--loop", "uvloop", "--http", "httptools", "--ws", "websockets",
+            "--ws-max-size", str(WS_MAX_MESSAGE), "--lifespan", "off"]
+    if proxy_headers:
+        argv.append("--proxy-headers")
+    return [*argv, "config.asgi:application"]

@@ -86,12 +86,13 @@ def public_context(match: Match, seats, state=None) -> dict:
     }
 
 
-def move_lines(match: Match, names: dict[int, str], moves=None) -> list:
-    """Move-list lines: of ``moves`` if given, else the last MOVE_LIST_LENGTH plies."""
+def move_lines(match: Match, names: dict[int, str], moves=None, after: dict | None = None) -> list:
+    """Move-list lines: of ``moves`` if given, else the last MOVE_LIST_LENGTH
+    plies. ``after``: the public view after the last of them (games.record)."""
     if moves is None:
         moves = list(Move.objects.filter(match=match).order_by("-ply")[: MOVE_LIST_LENGTH + 1])[::-1]
     roller = None
-    return describe(match.kind, moves, names, roller)
+    return describe(match.kind, moves, names, roller, after)
 
 
 def public_frame(ctx: dict, new_moves=None) -> str:
@@ -99,9 +100,9 @@ def public_frame(ctx: dict, new_moves=None) -> str:
     lines are appended to the list); None: a snapshot that replaces the list."""
     match = ctx["match"]
     if new_moves is None:
-        ctx = dict(ctx, lines=move_lines(match, ctx["names"]), snapshot=True)
+        ctx = dict(ctx, lines=move_lines(match, ctx["names"], after=ctx["view"]), snapshot=True)
     else:
-        ctx = dict(ctx, lines=move_lines(match, ctx["names"], new_moves), snapshot=False)
+        ctx = dict(ctx, lines=move_lines(match, ctx["names"], new_moves, ctx["view"]), snapshot=False)
     return render_to_string("games/match_parts.html#public_frame", ctx)
 
 

@@ -20,13 +20,16 @@ class RecordLine:
     text: str
 
 
-def describe(kind: str, moves, names: dict[int, str], roller: int | None = None) -> list[RecordLine]:
+def describe(kind: str, moves, names: dict[int, str], roller: int | None = None,
+             after: dict | None = None) -> list[RecordLine]:
     """Lines for ``moves`` (Move rows or objects with ply, actor, seat,
     notation), in order. ``names`` maps seat index to a display name;
     ``roller`` is the seat that rolled just before ``moves[0]`` if that is a
-    die outcome. A seat's roll and its die read as one line."""
+    die outcome. A seat's roll and its die read as one line. ``after``: the
+    public engine view after the last of ``moves``, when known (a Ludo die at
+    the end then says whether the turn passed without a move)."""
     if kind == "ludo":
-        return _ludo(moves, names, roller)
+        return _ludo(moves, names, roller, after)
     if kind == "rondo":
         return _rondo(moves, names)
     if kind == "roundabout":
@@ -86,9 +89,22 @@ def _rondo(moves, names):
     return lines
 
 
-def _ludo(moves, names, roller):
+def _ludo_next_roller(moves, i: int, after: dict | None) -> int | None:
+    """The seat that rolls next when the die at ``moves[i]`` led to no piece
+    move (the next entry is a roll, or the match now waits for a roll), else None."""
+    if i + 1 < len(moves):
+        nxt = moves[i + 1]
+        return nxt.seat if nxt.notation == "roll" else None
+    if after is not None and after.get("phase") == "roll":
+        return after.get("turn")
+    return None
+
+
+def _ludo(moves, names, roller, after=None):
+    """Ludo notation in words (ludo-rules.txt rules 8 and 10: a six rolls
+    again, a third six in a row forfeits the roll, no possible move passes)."""
     lines = []
-    for m in moves:
+    for i, m in enumerate(moves):
         n = m.notation
         who = names.get(m.seat, f"Seat {m.seat}") if m.seat is not None else ""
         if n == "roll":
@@ -99,7 +115,16 @@ def _ludo(moves, names, roller):
             lines.append(RecordLine(m.ply, seat, f"{names.get(seat, seat)} starts."))
         elif n.startswith("d"):
             rolled = names.get(roller, "") if roller is not None else ""
-            lines.append(RecordLine(m.ply, roller, f"{rolled} rolled {n[1:]}.".strip()))
+            text = f"{rolled} rolled {n[1:]}"
+            next_roller = _ludo_next_roller(moves, i, after)
+            if next_roller is not None and roller is not None:
+                if n == "d6" and next_roller != roller:
+                    text += ", a third six in a row: the roll is forfeited and the turn passes"
+                elif n == "d6":
+                    text += ": no piece can move; a six rolls again"
+                else:
+                    text += ": no piece can move; the turn passes"
+            lines.append(RecordLine(m.ply, roller, f"{text}.".strip()))
         elif n.startswith("p"):
             forced = " (the only move)" if m.actor == "server" else ""
             lines.append(RecordLine(m.ply, m.seat, f"{who} moved piece {n[1:]}{forced}."))

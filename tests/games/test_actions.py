@@ -96,6 +96,22 @@ class TestPlay:
         assert f'data-version="{after.version}"' in public[-1]
         assert match.seed not in "".join(html for _, _, html in sent)
 
+    def test_a_roll_with_no_possible_move_says_so_live(self, django_capture_on_commit_callbacks, sent):
+        # All pieces in base: only a six can move, so some match of a few rolls
+        # gets a die with no move; its live frame says the turn passed.
+        for i in range(30):
+            match = make_match(seats=("human", "human"), state=ludo_state(), public_id=f"nomove{i:04d}")
+            user = match.seats.get(index=0).user
+            sent.clear()
+            with django_capture_on_commit_callbacks(execute=True):
+                after = actions.play_move(match.public_id, user, "roll", match.version)
+            if after.state["turn"] == 1:
+                break
+        else:
+            pytest.fail("30 first rolls were all sixes")
+        public = next(html for g, _, html in sent if g == push.match_group(match.public_id))
+        assert "rolled" in public and "no piece can move; the turn passes." in public
+
     def test_stale_or_repeated_submission_changes_nothing(self):
         match = make_match(seats=("human", "human"), state=ludo_state())
         user = match.seats.get(index=0).user

@@ -19,9 +19,12 @@ from limits import parse as parse_rate
 CLOSE_BANNED = 4003
 #: The event a ban sends; consumers handle it as ``user_banned``.
 BANNED_EVENT = "user.banned"
-#: Close codes of every consumer for a frame too large / too many messages.
-CLOSE_TOO_LARGE = 4009
+#: The other refusal codes every consumer (match, room, queue) uses; the pages
+#: explain them and do not reconnect (static/js/match.js, README "Decisions").
+CLOSE_NOT_ALLOWED = 4001
+CLOSE_NOT_FOUND = 4004
 CLOSE_FLOODING = 4008
+CLOSE_TOO_LARGE = 4009
 
 
 def user_group(user_id: int) -> str:

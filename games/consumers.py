@@ -28,15 +28,12 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
 from accounts import sockets
+from accounts.sockets import CLOSE_NOT_ALLOWED, CLOSE_NOT_FOUND, CLOSE_TOO_LARGE
 from games import actions, chat, fragments, push
 from games.models import Match
 
 log = logging.getLogger(__name__)
 
-CLOSE_NOT_ALLOWED = 4001
-CLOSE_NOT_FOUND = 4004
-CLOSE_FLOODING = sockets.CLOSE_FLOODING
-CLOSE_TOO_LARGE = sockets.CLOSE_TOO_LARGE
 
 class NoRouteConsumer(AsyncWebsocketConsumer):
     """Sockets to a path that names nothing: accepted, then closed with 4004."""

@@ -22,9 +22,8 @@ from django.conf import settings
 from django.template.loader import render_to_string
 
 from accounts import sockets
+from accounts.sockets import CLOSE_NOT_ALLOWED
 from matchmaking import actions, push
-
-CLOSE_NOT_ALLOWED = 4001
 
 
 class QueueConsumer(AsyncWebsocketConsumer):

@@ -21,16 +21,13 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
 
 from accounts import sockets
+from accounts.sockets import CLOSE_NOT_ALLOWED, CLOSE_NOT_FOUND
 from games import chat
 from matchmaking import room_push, rooms
 from matchmaking.models import Room
 
 log = logging.getLogger(__name__)
 
-CLOSE_NOT_ALLOWED = 4001
-CLOSE_NOT_FOUND = 4004
-CLOSE_FLOODING = sockets.CLOSE_FLOODING
-CLOSE_TOO_LARGE = sockets.CLOSE_TOO_LARGE
 
 class RoomConsumer(AsyncWebsocketConsumer):
     async def connect(self):

@@ -52,7 +52,6 @@ def message_budget() -> AsyncLimiter:
     return AsyncLimiter(item.amount, item.get_expiry())
 
 
-
 async def refusal(text_data: str | None, bytes_data: bytes | None, budget: AsyncLimiter) -> int | None:
     """The close code for a received frame that must not be handled, else None.
 

@@ -111,10 +111,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         }
     )
     # Opening a SQLite connection (file, pragmas) cost ~2 ms of every live
-    # move: keep it. WebSocket consumers run their database calls on one
-    # thread, which then keeps one connection; an HTTP request's thread under
-    # ASGI ends with the request and its connection with it. (PostgreSQL
-    # keeps CONN_MAX_AGE 0 and pools instead; see below.)
+    # move: keep it. WebSocket consumers run their database calls on a few
+    # long-lived threads (Channels' database thread, PARLOUR_ACTION_THREADS),
+    # each keeping one connection; an HTTP request's thread under ASGI ends
+    # with the request and its connection with it. (PostgreSQL keeps
+    # CONN_MAX_AGE 0 and pools instead; see below.)
     DATABASES["default"]["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=600)
 else:
     # No persistent connections under ASGI; DATABASE_POOL=1 turns on Django's

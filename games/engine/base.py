@@ -91,6 +91,38 @@ def leaver_ranks(players: int, first: tuple[int, ...], left: tuple[int, ...]) ->
     return tuple(ranks)
 
 
+
+class HidesNothing:
+    """``hidden`` and ``hidden_in_move`` for a game whose state and moves are
+    all public (every piece on the shared board, dice rolled in the open):
+    both always empty. Put it before ``Rules`` in the bases. The match's one
+    secret, its seed, belongs to the platform, not to the state (NOTES
+    "Common": Provably fair randomness). ``move_type`` is the game's move class."""
+
+    move_type: type
+
+    def _check_viewer(self, state, seat) -> None:
+        players = len(self.seat_status(state))
+        if seat is not None and (type(seat) is not int or not 0 <= seat < players):
+            raise ValueError(f"seat {seat!r} is not a seat of this {players}-player match")
+
+    def hidden(self, state, seat: int | None) -> frozenset[tuple]:
+        """Always empty (see ``Rules.hidden``). Raises ``ValueError`` for a seat out of range."""
+        self._check_viewer(state, seat)
+        return frozenset()
+
+    def hidden_in_move(self, state, move, seat: int | None) -> frozenset[tuple]:
+        """Always empty: no move records anything a viewer may not know.
+        Raises ``InvalidMoveError`` for a move that does not parse and
+        ``ValueError`` for a seat out of range."""
+        if move.__class__ is str:
+            self.parse_move(move)
+        elif move.__class__ is not self.move_type:
+            raise InvalidMoveError(f"{move!r} is not a {self.move_type.__name__}")
+        self._check_viewer(state, seat)
+        return frozenset()
+
+
 class Rules:
     """The interface every game offers (reached through ``get_rules``).
 

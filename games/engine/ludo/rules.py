@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from ..base import (
     CHANCE,
+    HidesNothing,
     IllegalMoveError,
     InvalidMoveError,
     InvalidOptionsError,
@@ -33,10 +34,12 @@ from .state import LudoState, advance, initial, next_seat
 CELL_OF = tuple(tuple((13 * c + p) % 52 for p in range(RING_LAST + 1)) for c in range(4))
 
 
-class LudoRules(Rules):
+class LudoRules(HidesNothing, Rules):
     """The Ludo engine (``get_rules("ludo")``). See ``Rules`` for the contract."""
 
     name = "ludo"
+    #: HidesNothing: Ludo hides nothing (ludo-rules.txt, "How a turn works"; NOTES "Ludo").
+    move_type = LudoMove
     player_counts = (2, 3, 4)
     default_options = {"autoplay_forced": True}
     #: Colour names by colour index; ``SEAT_COLOURS[players][seat]`` is a seat's
@@ -288,27 +291,6 @@ class LudoRules(Rules):
         Ludo. Raises ``ValueError`` for a seat out of range."""
         return _view.view(self, state, seat)
 
-    def hidden(self, state: LudoState, seat: int | None) -> frozenset[tuple]:
-        """Always empty (see ``Rules.hidden``): Ludo hides nothing. Every
-        piece stands on the shared board and the die is rolled in the open
-        (ludo-rules.txt, "How a turn works"; NOTES "Ludo"). The match's one
-        secret, its seed, belongs to the platform, not to the state (NOTES
-        "Common": Provably fair randomness). Raises ``ValueError`` for a seat
-        out of range."""
-        _check_seat(state, seat)
-        return frozenset()
-
-    def hidden_in_move(self, state: LudoState, move: LudoMove | str, seat: int | None) -> frozenset[tuple]:
-        """Always empty: no move records anything a viewer may not know (see
-        ``hidden``). Raises ``InvalidMoveError`` for a move that does not
-        parse and ``ValueError`` for a seat out of range."""
-        if move.__class__ is str:
-            parse_move(move)
-        elif move.__class__ is not LudoMove:
-            raise InvalidMoveError(f"{move!r} is not a Ludo move")
-        _check_seat(state, seat)
-        return frozenset()
-
     def sample_state(self, view: dict, seat: int | None, rng=None) -> LudoState:
         """The exact state behind ``view`` (Ludo hides nothing; ``rng`` unused).
         Raises ``InvalidStateError`` for a malformed view."""
@@ -322,7 +304,3 @@ class LudoRules(Rules):
         """The state ``dump`` wrote. Raises ``InvalidStateError``."""
         return _view.load(data)
 
-
-def _check_seat(state, seat) -> None:
-    if seat is not None and (type(seat) is not int or not 0 <= seat < state.players):
-        raise ValueError(f"seat {seat!r} is not a seat of this {state.players}-player match")

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from ..base import (
     CHANCE,
+    HidesNothing,
     IllegalMoveError,
     InvalidMoveError,
     InvalidOptionsError,
@@ -62,11 +63,14 @@ def _remake(st: RoundaboutState, **changes) -> RoundaboutState:
     return make(*vals[:24])
 
 
-class RoundaboutRules(Rules):
+class RoundaboutRules(HidesNothing, Rules):
     """The Roundabout engine (``get_rules("roundabout")``). See ``Rules`` for
     the contract."""
 
     name = "roundabout"
+    #: HidesNothing: Roundabout hides nothing (roundabout-rulebook.txt, "The Equipment",
+    #: "Set Up", "Basic Rules"; NOTES "Roundabout").
+    move_type = RoundaboutMove
     player_counts = (2, 3, 4)
     default_options: dict = {}
     #: Colour names by territory; ``seat_territories[players][seat]`` is a
@@ -438,29 +442,6 @@ class RoundaboutRules(Rules):
         ``games.engine.roundabout.view.view``. Nothing is hidden."""
         return _view.view(self, state, seat)
 
-    def hidden(self, state: RoundaboutState, seat: int | None) -> frozenset[tuple]:
-        """Always empty (see ``Rules.hidden``): Roundabout hides nothing.
-        Every dart stands on the one shared board and the dice are rolled in
-        the open (roundabout-rulebook.txt, "The Equipment", "Set Up", "Basic
-        Rules"; NOTES "Roundabout"). The match's one secret, its seed,
-        belongs to the platform, not to the state (NOTES "Common": Provably
-        fair randomness). Raises ``ValueError`` for a seat out of range."""
-        _check_seat(state, seat)
-        return frozenset()
-
-    def hidden_in_move(
-        self, state: RoundaboutState, move: RoundaboutMove | str, seat: int | None
-    ) -> frozenset[tuple]:
-        """Always empty: no move records anything a viewer may not know (see
-        ``hidden``). Raises ``InvalidMoveError`` for a move that does not
-        parse and ``ValueError`` for a seat out of range."""
-        if move.__class__ is str:
-            parse_move(move)
-        elif move.__class__ is not RoundaboutMove:
-            raise InvalidMoveError(f"{move!r} is not a Roundabout move")
-        _check_seat(state, seat)
-        return frozenset()
-
     def sample_state(self, view: dict, seat: int | None, rng=None) -> RoundaboutState:
         """The exact state behind ``view`` (nothing is hidden; ``rng`` unused).
         Raises ``InvalidStateError`` for a malformed view."""
@@ -474,7 +455,3 @@ class RoundaboutRules(Rules):
         """The state ``dump`` wrote. Raises ``InvalidStateError``."""
         return _view.load(data)
 
-
-def _check_seat(state, seat) -> None:
-    if seat is not None and (type(seat) is not int or not 0 <= seat < state.players):
-        raise ValueError(f"seat {seat!r} is not a seat of this {state.players}-player match")

@@ -1,17 +1,16 @@
 """The match actions: the only writers. Versions, races, deadlines, leaving,
 finishing exactly once; effects only after commit."""
 
-import threading
 from datetime import timedelta
 
 import pytest
-from django.db import close_old_connections
 from django.utils import timezone
 
 from games import actions, push
 from games.engine import fair
 from games.models import Match, Move, Seat
 from tests.factories import SEED, ludo_state, make_match, make_user
+from tests.races import race
 
 
 @pytest.fixture
@@ -333,34 +332,12 @@ class TestPause:
         assert 50 < left <= paused.paused_remaining + 1
 
 
-def _race(*fns):
-    """Run ``fns`` at the same instant in threads; return their results or exceptions."""
-    barrier = threading.Barrier(len(fns))
-    results = [None] * len(fns)
-
-    def run(i, fn):
-        barrier.wait()
-        try:
-            results[i] = fn()
-        except Exception as e:  # the loser's error is the result
-            results[i] = e
-        finally:
-            close_old_connections()
-
-    threads = [threading.Thread(target=run, args=(i, fn)) for i, fn in enumerate(fns)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(30)
-    return results
-
-
 @pytest.mark.django_db(transaction=True)
 class TestRaces:
     def test_double_submit_from_two_tabs_applies_once(self):
         match = make_match(seats=("human", "human"), state=ludo_state())
         user = match.seats.get(index=0).user
-        results = _race(*[lambda: actions.play_move(match.public_id, user, "roll", match.version)] * 2)
+        results = race(*[lambda: actions.play_move(match.public_id, user, "roll", match.version)] * 2)
         assert sum(isinstance(r, Match) for r in results) == 1
         assert sum(isinstance(r, actions.StaleVersion) for r in results) == 1
         assert [r[2] for r in moves_of(match)].count("roll") == 1
@@ -370,7 +347,7 @@ class TestRaces:
         match = make_match(seats=("human", "human"), state=ludo_state())
         Match.objects.filter(pk=match.pk).update(deadline=timezone.now() - timedelta(milliseconds=1))
         user = match.seats.get(index=0).user
-        results = _race(
+        results = race(
             lambda: actions.play_move(match.public_id, user, "roll", match.version),
             lambda: actions.expire_turn(match.public_id, match.version),
         )
@@ -384,7 +361,7 @@ class TestRaces:
         state = ludo_state(phase="move", die=1, pieces=[[56, 56, 56, 55], [-1] * 4], autoplay_forced=False)
         match = make_match(seats=("human", "human"), state=state)
         users = {s.index: s.user for s in match.seats.all()}
-        results = _race(
+        results = race(
             lambda: actions.play_move(match.public_id, users[0], "p3", match.version),
             lambda: actions.leave_match(match.public_id, users[1]),
         )

@@ -1,16 +1,16 @@
 """Rating finished matches (games/rating.py, called from games/actions.py):
 who is rated, the changes recorded once per (match, user), concurrent finishes."""
 
-import threading
 
 import pytest
-from django.db import IntegrityError, close_old_connections, transaction
+from django.db import IntegrityError, transaction
 
 from accounts.models import Rating
 from games import actions
 from games.models import Match, RatingChange
 from games.rating import rate_match
 from tests.factories import ludo_state, make_match, make_user
+from tests.races import race
 
 
 @pytest.fixture(autouse=True)
@@ -110,24 +110,9 @@ def test_two_matches_of_one_user_ending_together_both_count():
     one = make_match(seats=("human", "human"), users=[shared], state=ludo_state(), rated=True)
     two = make_match(seats=("human", "human"), users=[shared], state=ludo_state(), rated=True)
     leavers = [m.seats.get(index=1).user for m in (one, two)]
-    barrier = threading.Barrier(2)
-    errors = []
-
-    def finish(match, leaver):
-        try:
-            barrier.wait()
-            actions.leave_match(match.public_id, leaver)
-        except Exception as e:  # noqa: BLE001 - reported below
-            errors.append(e)
-        finally:
-            close_old_connections()
-
-    threads = [threading.Thread(target=finish, args=(m, u)) for m, u in zip((one, two), leavers, strict=True)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert errors == []
+    results = race(*[lambda m=m, u=u: actions.leave_match(m.public_id, u)
+                     for m, u in zip((one, two), leavers, strict=True)])
+    assert not [r for r in results if isinstance(r, Exception)]
     r = rating(shared)
     assert r.games == 2
     changes = sorted(RatingChange.objects.filter(user=shared), key=lambda c: c.before)

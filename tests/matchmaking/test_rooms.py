@@ -3,11 +3,9 @@
 the room code is not an invite, removal, host hand-over, closing, starting
 the room's private unrated match."""
 
-import threading
 from datetime import timedelta
 
 import pytest
-from django.db import close_old_connections
 from django.utils import timezone
 
 from games import push, ratelimits
@@ -16,6 +14,7 @@ from matchmaking import room_push, rooms
 from matchmaking.models import Invite, Room, RoomMember, RoomSeat
 from matchmaking.models.rooms import ROOM_CODE_ALPHABET
 from tests.factories import make_user
+from tests.races import race
 
 
 @pytest.fixture(autouse=True)
@@ -200,34 +199,12 @@ class TestInvites:
             rooms.do_redeem_invite("z" * 32, make_user(), ip="192.0.2.8")
 
 
-def _race(*fns):
-    """Run ``fns`` at the same instant in threads; their results or exceptions."""
-    barrier = threading.Barrier(len(fns))
-    results = [None] * len(fns)
-
-    def run(i, fn):
-        barrier.wait()
-        try:
-            results[i] = fn()
-        except Exception as e:
-            results[i] = e
-        finally:
-            close_old_connections()
-
-    threads = [threading.Thread(target=run, args=(i, fn)) for i, fn in enumerate(fns)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(30)
-    return results
-
-
 @pytest.mark.django_db(transaction=True)
 def test_the_same_invite_used_at_the_same_instant_seats_one_person(pushed):
     room = make_room(seats=4)
     token = invite(room)
     people = [make_user() for _ in range(3)]
-    results = _race(*[lambda u=u: rooms.do_redeem_invite(token, u) for u in people])
+    results = race(*[lambda u=u: rooms.do_redeem_invite(token, u) for u in people])
     wins = [r for r in results if isinstance(r, Room)]
     assert len(wins) == 1, results
     assert all(isinstance(r, rooms.InviteRefused) for r in results if not isinstance(r, Room))

@@ -9,11 +9,16 @@ CLOSE_BANNED (4003), which the pages explain and do not reconnect after.
 
 from __future__ import annotations
 
+import logging
+
 from aiolimiter import AsyncLimiter
 from asgiref.sync import async_to_sync
+from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
 from django.conf import settings
 from limits import parse as parse_rate
+
+log = logging.getLogger(__name__)
 
 #: WebSocket close code for a banned user (static/js/match.js explains it).
 CLOSE_BANNED = 4003
@@ -45,27 +50,53 @@ def message_budget() -> AsyncLimiter:
     A leaky bucket owned by the consumer (aiolimiter): one socket lives in
     one process, so nothing is shared, and a check touches no storage, no
     thread and no other socket. Create it inside the event loop (in
-    ``connect``). A consumer closes with its flooding code when
-    ``has_capacity()`` is False, else takes a message with ``acquire()``,
-    which then returns at once."""
+    ``connect``, or lazily, as ``ParlourConsumer.admit`` does)."""
     item = parse_rate(settings.PARLOUR_WS_RATE)
     return AsyncLimiter(item.amount, item.get_expiry())
 
 
-async def refusal(text_data: str | None, bytes_data: bytes | None, budget: AsyncLimiter) -> int | None:
-    """The close code for a received frame that must not be handled, else None.
 
-    CLOSE_TOO_LARGE (4009) for a frame over ``settings.PARLOUR_WS_MAX_FRAME``
-    bytes (text counted in UTF-8 bytes, not characters), CLOSE_FLOODING
-    (4008) when ``budget`` (``message_budget()``) is spent. An accepted frame
-    takes one message from the budget (at once: there was capacity)."""
-    if text_data is not None:
-        size = len(text_data.encode("utf-8", "surrogatepass"))
-    else:
-        size = len(bytes_data or b"")
-    if size > settings.PARLOUR_WS_MAX_FRAME:
-        return CLOSE_TOO_LARGE
-    if not budget.has_capacity():
-        return CLOSE_FLOODING
-    await budget.acquire()
-    return None
+class ParlourConsumer(AsyncWebsocketConsumer):
+    """Base of Parlour's WebSocket consumers (match, room, queue): the groups
+    a socket joined, left again on disconnect, and the guard every received
+    frame passes (``admit``)."""
+
+    groups_joined: list[str] | tuple = ()
+    budget: AsyncLimiter | None = None
+    refused = False  # closed for a bad frame: frames still in flight are dropped
+
+    async def join(self, *groups: str) -> None:
+        """Add this socket to ``groups`` (left again in ``disconnect``)."""
+        self.groups_joined = [*self.groups_joined, *groups]
+        for group in groups:
+            await self.channel_layer.group_add(group, self.channel_name)
+
+    async def disconnect(self, code):
+        for group in self.groups_joined:
+            await self.channel_layer.group_discard(group, self.channel_name)
+
+    async def admit(self, text_data: str | None, bytes_data: bytes | None) -> bool:
+        """True when a received frame may be handled. Else the socket closes
+        (once) with CLOSE_TOO_LARGE (4009) for a frame over
+        ``settings.PARLOUR_WS_MAX_FRAME`` bytes (text counted in UTF-8 bytes,
+        not characters) or CLOSE_FLOODING (4008) when its ``message_budget()``
+        is spent, and the refusal is logged; frames arriving after that are
+        dropped unlogged. An admitted frame takes one message from the budget."""
+        if self.refused:
+            return False
+        if self.budget is None:
+            self.budget = message_budget()  # made inside the event loop
+        if text_data is not None:
+            size = len(text_data.encode("utf-8", "surrogatepass"))
+        else:
+            size = len(bytes_data or b"")
+        code = CLOSE_TOO_LARGE if size > settings.PARLOUR_WS_MAX_FRAME else (
+            None if self.budget.has_capacity() else CLOSE_FLOODING)
+        if code is not None:
+            self.refused = True
+            log.warning("ws %s: closed with %s (%s)", self.scope.get("path", "?"), code,
+                        "frame too large" if code == CLOSE_TOO_LARGE else "flooding")
+            await self.close(code)
+            return False
+        await self.budget.acquire()  # returns at once: there was capacity
+        return True

@@ -28,7 +28,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
 from accounts import sockets
-from accounts.sockets import CLOSE_NOT_ALLOWED, CLOSE_NOT_FOUND, CLOSE_TOO_LARGE
+from accounts.sockets import CLOSE_NOT_ALLOWED, CLOSE_NOT_FOUND
 from games import actions, chat, fragments, push
 from games.models import Match
 
@@ -43,7 +43,7 @@ class NoRouteConsumer(AsyncWebsocketConsumer):
         await self.close(CLOSE_NOT_FOUND)
 
 
-class MatchConsumer(AsyncWebsocketConsumer):
+class MatchConsumer(sockets.ParlourConsumer):
     async def dispatch(self, message):
         # Forwarding a frame touches no database: skip the per-message
         # close_old_connections hop through the database thread.
@@ -55,9 +55,6 @@ class MatchConsumer(AsyncWebsocketConsumer):
     async def connect(self):
         self.public_id = str(self.scope["url_route"]["kwargs"]["public_id"])[:16]
         self.user = self.scope.get("user")
-        self.groups_joined: list[str] = []
-        self.budget = sockets.message_budget()
-        self.refused = False
         await self.accept()
         access = await database_sync_to_async(_access)(self.public_id, self.user)
         if access is None:
@@ -70,30 +67,18 @@ class MatchConsumer(AsyncWebsocketConsumer):
         if getattr(self.user, "is_banned", False):
             await self.close(sockets.CLOSE_BANNED)
             return
-        self.groups_joined.append(push.match_group(self.public_id))
+        groups = [push.match_group(self.public_id)]
         if self.user is not None and self.user.is_authenticated:
-            self.groups_joined.append(sockets.user_group(self.user.pk))
+            groups.append(sockets.user_group(self.user.pk))
         if self.seat_index is not None:
-            self.groups_joined.append(push.seat_group(self.public_id, self.seat_index))
-        for group in self.groups_joined:
-            await self.channel_layer.group_add(group, self.channel_name)
+            groups.append(push.seat_group(self.public_id, self.seat_index))
+        await self.join(*groups)
         await self.send_snapshot()
 
-    async def disconnect(self, code):
-        for group in self.groups_joined:
-            await self.channel_layer.group_discard(group, self.channel_name)
-
     async def receive(self, text_data=None, bytes_data=None):
-        if self.refused:
-            return  # closing: frames already in flight are dropped, not logged again
-        raw = text_data if text_data is not None else bytes_data
-        code = await sockets.refusal(text_data, bytes_data, self.budget)
-        if code is not None:
-            self.refused = True
-            log.warning("ws %s: closed with %s (%s)", self.public_id, code,
-                        "frame too large" if code == CLOSE_TOO_LARGE else "flooding")
-            await self.close(code)
+        if not await self.admit(text_data, bytes_data):
             return
+        raw = text_data if text_data is not None else bytes_data
         try:
             data = json.loads(raw)
         except (TypeError, ValueError):

@@ -17,7 +17,6 @@ import asyncio
 import contextlib
 
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.template.loader import render_to_string
 
@@ -26,11 +25,10 @@ from accounts.sockets import CLOSE_NOT_ALLOWED
 from matchmaking import actions, push
 
 
-class QueueConsumer(AsyncWebsocketConsumer):
+class QueueConsumer(sockets.ParlourConsumer):
     async def connect(self):
         self.user = self.scope.get("user")
         self.entry_id = None
-        self.groups_joined: list[str] = []
         self.heartbeat = None
         await self.accept()
         if self.user is None or not self.user.is_authenticated:
@@ -42,11 +40,8 @@ class QueueConsumer(AsyncWebsocketConsumer):
         html, entry = await database_sync_to_async(_snapshot)(self.user)
         if entry is not None and entry.match_id is None:
             self.entry_id = entry.pk
-            self.groups_joined = [push.queue_user_group(self.user.pk),
-                                  push.queue_group(entry.kind, entry.players),
-                                  sockets.user_group(self.user.pk)]
-            for group in self.groups_joined:
-                await self.channel_layer.group_add(group, self.channel_name)
+            await self.join(push.queue_user_group(self.user.pk), push.queue_group(entry.kind, entry.players),
+                            sockets.user_group(self.user.pk))
             self.heartbeat = asyncio.create_task(self._beat())
         await self.send(text_data=html)
         if self.entry_id is None:
@@ -55,8 +50,7 @@ class QueueConsumer(AsyncWebsocketConsumer):
     async def disconnect(self, code):
         if self.heartbeat is not None:
             self.heartbeat.cancel()
-        for group in self.groups_joined:
-            await self.channel_layer.group_discard(group, self.channel_name)
+        await super().disconnect(code)
         if self.entry_id is not None:
             # Leaving the page leaves the queue (only this entry: a newer
             # one from another page stays).

@@ -17,7 +17,6 @@ import json
 import logging
 
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
 
 from accounts import sockets
@@ -29,13 +28,10 @@ from matchmaking.models import Room
 log = logging.getLogger(__name__)
 
 
-class RoomConsumer(AsyncWebsocketConsumer):
+class RoomConsumer(sockets.ParlourConsumer):
     async def connect(self):
         self.code = str(self.scope["url_route"]["kwargs"]["code"]).upper()[:8]
         self.user = self.scope.get("user")
-        self.groups_joined: list[str] = []
-        self.budget = sockets.message_budget()
-        self.refused = False
         await self.accept()
         access = await database_sync_to_async(_access)(self.code, self.user)
         if access is None:
@@ -47,26 +43,14 @@ class RoomConsumer(AsyncWebsocketConsumer):
         if getattr(self.user, "is_banned", False):
             await self.close(sockets.CLOSE_BANNED)
             return
-        self.groups_joined = [room_push.room_group(self.code),
-                              room_push.member_group(self.code, self.user.pk),
-                              sockets.user_group(self.user.pk)]
-        for group in self.groups_joined:
-            await self.channel_layer.group_add(group, self.channel_name)
+        await self.join(room_push.room_group(self.code), room_push.member_group(self.code, self.user.pk),
+                        sockets.user_group(self.user.pk))
         await self.send_snapshot()
 
-    async def disconnect(self, code):
-        for group in self.groups_joined:
-            await self.channel_layer.group_discard(group, self.channel_name)
-
     async def receive(self, text_data=None, bytes_data=None):
-        if self.refused:
-            return  # closing: frames already in flight are dropped
-        raw = text_data if text_data is not None else bytes_data
-        code = await sockets.refusal(text_data, bytes_data, self.budget)
-        if code is not None:
-            self.refused = True
-            await self.close(code)
+        if not await self.admit(text_data, bytes_data):
             return
+        raw = text_data if text_data is not None else bytes_data
         try:
             data = json.loads(raw)
         except (TypeError, ValueError):

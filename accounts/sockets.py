@@ -13,6 +13,7 @@ import logging
 
 from aiolimiter import AsyncLimiter
 from asgiref.sync import async_to_sync
+from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
 from django.conf import settings
@@ -64,6 +65,18 @@ class ParlourConsumer(AsyncWebsocketConsumer):
     groups_joined: list[str] | tuple = ()
     budget: AsyncLimiter | None = None
     refused = False  # closed for a bad frame: frames still in flight are dropped
+
+    async def dispatch(self, message):
+        """Call the message's handler, without channels' per-message hop to
+        its database thread to close old connections (AsyncConsumer.dispatch
+        makes one for every frame received and every group message). These
+        consumers reach the database only through ``database_sync_to_async``,
+        which closes old connections in the thread that uses them, before
+        and after each call; the extra hop cost every move a thread hand-off."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def join(self, *groups: str) -> None:
         """Add this socket to ``groups`` (left again in ``disconnect``)."""

@@ -24,7 +24,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games import ratelimits
+from games import prepared, ratelimits
 from games.engine import CHANCE, EngineError, fair, get_rules
 from games.models import Match, Move, Seat
 
@@ -395,12 +395,18 @@ def _parse_version(version) -> int:
     return value if value >= 0 else -1
 
 
+# The starting state is for the record and replays; no action reads it.
+_LOCK = prepared.PreparedSelect(
+    lambda public_id: Match.objects.select_for_update().defer("start_state").filter(public_id=public_id), "x"
+)
+
+
 def _lock(public_id: str) -> Match:
-    try:
-        # The starting state is for the record and replays; no action reads it.
-        return Match.objects.select_for_update().defer("start_state").get(public_id=str(public_id)[:16])
-    except Match.DoesNotExist:
-        raise MatchNotFound("There is no such match.") from None
+    """The match row, locked (PostgreSQL) for this transaction; raises MatchNotFound."""
+    rows = _LOCK.fetch(str(public_id)[:16])
+    if not rows:
+        raise MatchNotFound("There is no such match.")
+    return rows[0]
 
 
 def _user_seat(match: Match, user, seats=None) -> Seat:
@@ -432,6 +438,12 @@ def _schedule_auto_resume(public_id: str, version: int) -> None:
 # What an action and its frames read of a seat and its user (a user row has
 # many more columns; loading them was a good part of every move's cost).
 _SEAT_FIELDS = (*(f.name for f in Seat._meta.concrete_fields), "user__username", "user__banned_until")
+_SEATS = prepared.PreparedSelect(
+    lambda match_id: Seat.objects.filter(match_id=match_id).select_related("user").only(*_SEAT_FIELDS), 1
+)
+#: The match columns an action may change (save() writes them all, guarded by the version).
+_MATCH_CHANGES = ("status", "state", "version", "ply_count", "deadline", "deadline_task_at",
+                  "paused_remaining", "host", "end_reason", "started_at", "finished_at", "updated_at")
 
 
 @dataclass
@@ -449,7 +461,10 @@ class _Change:
     def __post_init__(self):
         self.rules = get_rules(self.match.kind)
         self.state = self.rules.load(self.match.state)
-        self.seats = {s.index: s for s in self.match.seats.select_related("user").only(*_SEAT_FIELDS)}
+        self.seats = {}
+        for seat in _SEATS.fetch(self.match.pk):
+            seat.match = self.match
+            self.seats[seat.index] = seat
         self._dirty_seats = set()
         self._seats_before = {i: (s.status, s.missed_turns, s.rank) for i, s in self.seats.items()}
         self._status_before = self.match.status
@@ -571,23 +586,10 @@ class _Change:
         match.version = old + 1
         match.ply_count += len(self.moves)
         match.state = self.rules.dump(self.state)
-        updated = Match.objects.filter(pk=match.pk, version=old).update(
-            status=match.status,
-            state=match.state,
-            version=match.version,
-            ply_count=match.ply_count,
-            deadline=match.deadline,
-            deadline_task_at=match.deadline_task_at,
-            paused_remaining=match.paused_remaining,
-            host_id=match.host_id,
-            end_reason=match.end_reason,
-            started_at=match.started_at,
-            finished_at=match.finished_at,
-            updated_at=timezone.now(),
-        )
-        if updated != 1:  # another writer got there first (SQLite path)
-            raise StaleVersion(old + 1)
-        Move.objects.bulk_create(self.moves)
+        match.updated_at = timezone.now()
+        if prepared.update_row(match, _MATCH_CHANGES, "version", old) != 1:
+            raise StaleVersion(old + 1)  # another writer got there first (SQLite path)
+        prepared.insert_rows(self.moves)
         changed_seats = set()
         for index in self._dirty_seats:
             s = self.seats[index]

@@ -44,14 +44,6 @@ class NoRouteConsumer(AsyncWebsocketConsumer):
 
 
 class MatchConsumer(sockets.ParlourConsumer):
-    async def dispatch(self, message):
-        # Forwarding a frame touches no database: skip the per-message
-        # close_old_connections hop through the database thread.
-        if message.get("type") == push.EVENT:
-            await self.match_frame(message)
-            return
-        await super().dispatch(message)
-
     async def connect(self):
         self.public_id = str(self.scope["url_route"]["kwargs"]["public_id"])[:16]
         self.user = self.scope.get("user")

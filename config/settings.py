@@ -148,7 +148,7 @@ def _celery_url(redis_url: str, db: int = 1) -> str:
 
 CHANNEL_LAYERS = {
     "default": {
-        "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+        "BACKEND": "config.channel_layer.PubSubChannelLayer",
         "CONFIG": {"hosts": [{"address": REDIS_URL}]},
     }
 }

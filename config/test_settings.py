@@ -38,7 +38,7 @@ if not os.environ.get("PARLOUR_TEST_REDIS_URL"):
 REDIS_URL = os.environ["PARLOUR_TEST_REDIS_URL"]
 CHANNEL_LAYERS = {
     "default": {
-        "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+        "BACKEND": "config.channel_layer.PubSubChannelLayer",
         "CONFIG": {"hosts": [{"address": REDIS_URL}], "prefix": "parlour-test"},
     }
 }

@@ -19,13 +19,17 @@ match, 4008 too many messages, 4009 frame too large.
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
+import functools
 import json
 import logging
 from concurrent.futures import ThreadPoolExecutor
 
-from channels.db import DatabaseSyncToAsync, database_sync_to_async
+from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.db import close_old_connections
 
 from accounts import sockets
 from accounts.sockets import CLOSE_NOT_ALLOWED, CLOSE_NOT_FOUND
@@ -167,7 +171,25 @@ def _play(public_id: str, user, notation: str, version):
 # transactions wait on the database at once, and page snapshots and access
 # checks never queue behind a move.
 _action_threads = ThreadPoolExecutor(settings.PARLOUR_ACTION_THREADS, thread_name_prefix="parlour-action")
-_play_in_pool = DatabaseSyncToAsync(_play, thread_sensitive=False, executor=_action_threads)
+
+
+def _play_checked(*args):
+    """``_play`` with the thread's database connections checked before and
+    after (closed if broken or past CONN_MAX_AGE), as channels'
+    ``database_sync_to_async`` does around every call."""
+    close_old_connections()
+    try:
+        return _play(*args)
+    finally:
+        close_old_connections()
+
+
+async def _play_in_pool(*args):
+    """Run ``_play(*args)`` on an action thread, in a copy of the caller's
+    context. A plain executor hop: asgiref's ``SyncToAsync`` machinery cost
+    about 0.1 ms more per move (docs/benchmarks.md)."""
+    call = functools.partial(contextvars.copy_context().run, _play_checked, *args)
+    return await asyncio.get_running_loop().run_in_executor(_action_threads, call)
 
 
 def _version(public_id: str) -> int:

@@ -74,8 +74,16 @@ def _dispatch(messages: list[tuple[str, str]], version: int) -> None:
 
 
 async def send_collected(messages: list[tuple[str, dict]]) -> None:
-    """Send what ``collect`` gathered (from the event loop)."""
+    """Send what ``collect`` gathered (from the event loop): in one round trip
+    to Redis with the project's layer (config.channel_layer), else one
+    ``group_send`` each, in order."""
+    if not messages:
+        return
     layer = get_channel_layer()
+    send_many = getattr(layer, "group_send_many", None)
+    if send_many is not None:
+        await send_many(messages)
+        return
     for group, event in messages:
         await layer.group_send(group, event)
 
@@ -101,6 +109,5 @@ async def send_chat(public_id: str, html: str) -> None:
 
 
 async def _send_all(messages: list[tuple[str, str]], version: int) -> None:
-    layer = get_channel_layer()
-    for group, html in messages:
-        await layer.group_send(group, {"type": EVENT, "version": version, "html": html})
+    await send_collected([(group, {"type": EVENT, "version": version, "html": html})
+                          for group, html in messages])

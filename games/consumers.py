@@ -124,6 +124,9 @@ class MatchConsumer(sockets.ParlourConsumer):
         await push.send_chat(self.public_id, chat.chat_line(self.user.username, message_id))
 
     async def match_frame(self, event):
+        # This seat gets the change's public frame inside its own message (push.match_changed).
+        if self.seat_index is not None and self.seat_index in event.get("seats", ()):
+            return
         await self.send(text_data=event["html"])
 
     async def user_banned(self, event):

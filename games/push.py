@@ -54,23 +54,41 @@ def match_changed(match: Match, seats, new_moves, state, seat_indices) -> None:
     """Send the frames of the change that made ``match.version`` (after commit),
     rendered from what the action already holds: the public frame once, and
     the controls of the human seats in ``seat_indices`` (those whose controls
-    may have changed) once each."""
+    may have changed) once each.
+
+    A seat whose controls changed gets one message with both frames (the
+    public one, then its controls), and its sockets skip the public message
+    of that version (its ``seats`` list names them): one WebSocket frame per
+    socket per change, as socket writes are a large part of a move's cost
+    (docs/benchmarks.md)."""
     seats = list(seats)
     ctx = fragments.public_context(match, seats, state)
-    messages = [(match_group(match.public_id), fragments.public_frame(ctx, new_moves))]
+    public = fragments.public_frame(ctx, new_moves)
+    messages = [(match_group(match.public_id), public)]
+    served = []
     for seat in seats:
         if seat.user_id and seat.index in seat_indices:
-            frame = fragments.seat_frame(match, seat, state)
+            frame = public + fragments.seat_frame(match, seat, state)
             messages.append((seat_group(match.public_id, seat.index), frame))
-    _dispatch(messages, match.version)
+            served.append(seat.index)
+    _dispatch(messages, match.version, served)
 
 
-def _dispatch(messages: list[tuple[str, str]], version: int) -> None:
+def _events(messages: list[tuple[str, str]], version: int, served: list[int]) -> list[tuple[str, dict]]:
+    """(group, channel-layer event) for each (group, html); the first, the
+    match group's, lists the ``served`` seats (consumers of those seats skip it)."""
+    events = [(group, {"type": EVENT, "version": version, "html": html}) for group, html in messages]
+    if events and served:
+        events[0][1]["seats"] = list(served)
+    return events
+
+
+def _dispatch(messages: list[tuple[str, str]], version: int, served: list[int]) -> None:
     pending = getattr(_collector, "messages", None)
     if pending is not None:
-        pending.extend((group, {"type": EVENT, "version": version, "html": html}) for group, html in messages)
+        pending.extend(_events(messages, version, served))
     else:
-        async_to_sync(_send_all)(messages, version)
+        async_to_sync(_send_all)(messages, version, served)
 
 
 async def send_collected(messages: list[tuple[str, dict]]) -> None:
@@ -108,6 +126,5 @@ async def send_chat(public_id: str, html: str) -> None:
     await get_channel_layer().group_send(match_group(public_id), event)
 
 
-async def _send_all(messages: list[tuple[str, str]], version: int) -> None:
-    await send_collected([(group, {"type": EVENT, "version": version, "html": html})
-                          for group, html in messages])
+async def _send_all(messages: list[tuple[str, str]], version: int, served: list[int] = ()) -> None:
+    await send_collected(_events(messages, version, served))

@@ -18,7 +18,7 @@ def sent(monkeypatch):
     """Frames push.py sends, as (group, version, html), instead of the channel layer."""
     frames = []
 
-    async def capture(messages, version):
+    async def capture(messages, version, served=()):
         frames.extend((group, version, html) for group, html in messages)
 
     monkeypatch.setattr(push, "_send_all", capture)

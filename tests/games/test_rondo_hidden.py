@@ -98,7 +98,7 @@ def check_frame(html: str, state, viewer, *, over: bool, hidden: dict[int, str])
 def sent(monkeypatch):
     frames = []
 
-    async def capture(messages, version):
+    async def capture(messages, version, served=()):
         frames.extend((group, version, html) for group, html in messages)
 
     monkeypatch.setattr(push, "_send_all", capture)

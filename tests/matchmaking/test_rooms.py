@@ -33,7 +33,7 @@ def pushed(monkeypatch):
     async def capture(messages):
         frames.extend(messages)
 
-    async def drop(messages, version):
+    async def drop(messages, version, served=()):
         pass
 
     monkeypatch.setattr(room_push, "_send_all", capture)

@@ -217,7 +217,9 @@ DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Parlour <noreply@loc
 # --- I18N / static ---------------------------------------------------------
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
-USE_I18N = True
+# English only: no translations exist, and with USE_I18N off no render looks
+# up the active language (a measurable part of a move's frames; README "Decisions").
+USE_I18N = False
 USE_TZ = True
 
 STATIC_URL = "static/"

@@ -536,8 +536,9 @@ def report(args, machine: dict, parlour: dict, ceiling: dict | None) -> str:
         f"Run: {args.matches} four-seat Ludo matches ({4 * args.matches} sockets) per layout, fresh "
         f"matches for each; (a) {args.paced_seconds:g} s, (b) {args.saturate_seconds:g} s, each after "
         f"{args.warmup:g} s warm-up",
-        f"Frames per move: public {first['public_frame_bytes']} B to 4 sockets, seat "
-        f"{first['seat_frame_bytes']} B to each seat (the ceiling sends the same sizes)",
+        f"Frames per move: one per socket, the public frame ({first['public_frame_bytes']} B) or, to a "
+        f"seat whose controls changed, the public frame and its controls ({first['seat_frame_bytes']} B); "
+        "the ceiling sends the same sizes",
         "",
         *table,
         *ratios,
@@ -597,8 +598,8 @@ def main(argv=None) -> int:
         ceiling = None
         if not args.no_ceiling:
             first = parlour["runs"][0]
-            ceiling = run_ceiling(args, first["public_frame_bytes"] or 8000,
-                                  first["seat_frame_bytes"] or 600)
+            public = first["public_frame_bytes"] or 8000
+            ceiling = run_ceiling(args, public, max(600, (first["seat_frame_bytes"] or 0) - public))
     except KeyboardInterrupt:
         print("Interrupted; every service stopped.", file=sys.stderr)
         return 130

@@ -3,10 +3,12 @@
 No Django, no database, no Redis, no templates: a socket joins the room named
 in its path (``/ws/match/<room>/``) as the seat named by its ``sessionid``
 cookie. A move from the seat to move bumps the room's version and passes the
-turn on; the server then broadcasts one public frame to the room's sockets
-and one seat frame to each socket (the seat to move gets a move button), the
-same five messages and the same frame sizes as Parlour sends per move
-(``--public-bytes``, ``--seat-bytes``), so ``live_client.py`` drives both.
+turn on; the server then sends each socket one frame: the public part and
+that seat's controls (the seat to move gets a move button), as Parlour sends
+one WebSocket frame per socket per change, padded to Parlour's sizes
+(``--public-bytes``; ``--seat-bytes``, the controls part), so
+``live_client.py`` drives both. (Parlour sends the controls only to the
+seats whose controls changed; here every socket gets them.)
 
 Run: ``python -m benchmarks.live_ceiling --port PORT``.
 """
@@ -89,10 +91,9 @@ def make_handler(frames: Frames):
                     continue
                 room.version += 1
                 room.turn = (room.turn + 1) % SEATS
-                sockets = list(room.sockets.values())
-                broadcast(sockets, frames.public(room))
+                public = frames.public(room)
                 for s, other in room.sockets.items():
-                    broadcast([other], frames.seat(room, s))
+                    broadcast([other], public + frames.seat(room, s))
         except ConnectionClosed:
             pass
         finally:

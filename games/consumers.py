@@ -99,7 +99,8 @@ class MatchConsumer(sockets.ParlourConsumer):
         notation, version = data.get("moves", data.get("move")), data.get("version")
         if isinstance(notation, list) and not all(isinstance(n, str) for n in notation):
             notation = None
-        if not isinstance(notation, (str, list)) or not isinstance(version, (str, int)):
+        if not isinstance(notation, (str, list)) or isinstance(version, bool) \
+                or not isinstance(version, (str, int)):
             await self.send_error("A move needs a move and a version.")
             return
         error, frames = await _play_in_pool(self.public_id, self.user, notation, version)

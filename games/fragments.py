@@ -89,10 +89,13 @@ def public_context(match: Match, seats, state=None) -> dict:
 def move_lines(match: Match, names: dict[int, str], moves=None, after: dict | None = None) -> list:
     """Move-list lines: of ``moves`` if given, else the last MOVE_LIST_LENGTH
     plies. ``after``: the public view after the last of them (games.record)."""
-    if moves is None:
-        moves = list(Move.objects.filter(match=match).order_by("-ply")[: MOVE_LIST_LENGTH + 1])[::-1]
-    roller = None
-    return describe(match.kind, moves, names, roller, after)
+    if moves is not None:
+        return describe(match.kind, moves, names, None, after)
+    # One ply more than is shown: when the shown plies begin with a die, the
+    # ply before says who rolled it (its own line, if any, is not shown).
+    recent = list(Move.objects.filter(match=match).order_by("-ply")[: MOVE_LIST_LENGTH + 2])[::-1]
+    first = recent[-(MOVE_LIST_LENGTH + 1)].ply if recent else 0
+    return [line for line in describe(match.kind, recent, names, None, after) if line.ply >= first]
 
 
 def public_frame(ctx: dict, new_moves=None) -> str:

@@ -108,6 +108,7 @@ async def test_a_move_over_the_socket_is_applied_and_broadcast():
         ("[1, 2]", "JSON objects"),
         ('{"type": "dance"}', "Unknown message"),
         ('{"move": 5, "version": "1"}', "needs a move and a version"),
+        ('{"move": "roll", "version": true}', "needs a move and a version"),
         ('{"move": "p9", "version": "1"}', None),
         ('{"move": "timeout", "version": "1"}', None),
     ],

@@ -94,7 +94,7 @@ def move_lines(match: Match, names: dict[int, str], moves=None, after: dict | No
     # One ply more than is shown: when the shown plies begin with a die, the
     # ply before says who rolled it (its own line, if any, is not shown).
     recent = list(Move.objects.filter(match=match).order_by("-ply")[: MOVE_LIST_LENGTH + 2])[::-1]
-    first = recent[-(MOVE_LIST_LENGTH + 1)].ply if recent else 0
+    first = recent[max(0, len(recent) - (MOVE_LIST_LENGTH + 1))].ply if recent else 0
     return [line for line in describe(match.kind, recent, names, None, after) if line.ply >= first]
 
 

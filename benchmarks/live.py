@@ -18,7 +18,9 @@ in the production layout.
 A *layout* (``--layouts``, a comma list of ``server:processes``, default
 ``daphne:1``) is N processes of one ASGI server (daphne or uvicorn), each on
 its own port, all on the one database and the one Redis, with production
-settings. Seat i of a match connects to the (i mod N)-th process, so a move's
+settings, process i pinned to the i-th core as in production (``--no-pin``:
+left to the scheduler; the ceiling server is pinned like process 0). Seat i
+of a match connects to the (i mod N)-th process, so a move's
 frames cross processes through Redis as they would behind a proxy. Layouts
 run one after another, never two at once; each gets ``--matches`` fresh
 four-seat Ludo matches of logged-in users (made through Django), one
@@ -311,7 +313,8 @@ def run_layout(args, kind: str, processes: int, env: dict, extra_cpu: dict,
         ports = []
         for _ in range(processes):
             port = services.free_port()
-            servers.append(services.start_server(kind, port, env))
+            core = None if args.no_pin else len(servers)
+            servers.append(services.start_server(kind, port, env, core))
             ports.append(port)
         where = ", ".join(f"pid {s.pid} on 127.0.0.1:{p}" for s, p in zip(servers, ports, strict=True))
         print(f"Parlour {label}: {where}", flush=True)
@@ -404,7 +407,7 @@ def run_parlour(args) -> dict:
 
 def run_ceiling(args, public_bytes: int, seat_bytes: int) -> dict:
     port = services.free_port()
-    svc = services.start_ceiling(port, public_bytes, seat_bytes)
+    svc = services.start_ceiling(port, public_bytes, seat_bytes, None if args.no_pin else 0)
     try:
         print(f"Ceiling: bare websockets server pid {svc.pid} on 127.0.0.1:{port}", flush=True)
         targets = [Target(f"room{i}", [str(s) for s in range(4)]) for i in range(args.matches)]
@@ -532,7 +535,9 @@ def report(args, machine: dict, parlour: dict, ceiling: dict | None) -> str:
         f"latency; CPU per move is the server processes' own time)",
         f"Database: {parlour['database']}; embedded Redis (pub/sub channel layer) shared by every process",
         f"Layouts, one after another: {'; '.join(describe(r) for r in runs)}{spread}. CPU and memory "
-        "are sums over a layout's processes",
+        "are sums over a layout's processes; "
+        + ("processes left to the scheduler (--no-pin)" if args.no_pin else
+           "process i pinned to the i-th core as in production (the ceiling like process 0)"),
         f"Run: {args.matches} four-seat Ludo matches ({4 * args.matches} sockets) per layout, fresh "
         f"matches for each; (a) {args.paced_seconds:g} s, (b) {args.saturate_seconds:g} s, each after "
         f"{args.warmup:g} s warm-up",
@@ -577,6 +582,9 @@ def parse_args(argv=None):
     parser.add_argument("--database", choices=("sqlite", "postgres"), default="sqlite",
                         help="sqlite: a fresh file under var/bench (default); postgres: $DATABASE_URL if "
                              "it is a postgres URL, else a private PostgreSQL under var/bench/pg")
+    parser.add_argument("--no-pin", action="store_true",
+                        help="leave server processes to the scheduler (default: process i pinned to "
+                             "the i-th core, as production runs them; config.servers.pinned)")
     parser.add_argument("--no-ceiling", action="store_true", help="skip the bare websockets server")
     parser.add_argument("--no-breakdown", action="store_true", help="skip the per-part cost breakdown")
     parser.add_argument("--quick", action="store_true",

@@ -158,9 +158,12 @@ def server_argv(server: str, port: int) -> list[str]:
     raise ValueError(f"unknown server {server!r}; one of {SERVERS}")
 
 
-def start_server(server: str, port: int, env: dict) -> Service:
-    """ONE ``server`` process (see server_argv) on 127.0.0.1:``port``, up and healthy."""
-    svc = Service(f"{server}-{port}", server_argv(server, port), env)
+def start_server(server: str, port: int, env: dict, core: int | None = None) -> Service:
+    """ONE ``server`` process (see server_argv) on 127.0.0.1:``port``, up and
+    healthy; with ``core``, pinned as production pins its web processes
+    (config.servers.pinned: the ``core``-th usable core, round robin)."""
+    argv = server_argv(server, port)
+    svc = Service(f"{server}-{port}", argv if core is None else servers.pinned(argv, core), env)
     try:
         wait_http(f"http://127.0.0.1:{port}/healthz", svc)
     except BaseException:
@@ -174,14 +177,13 @@ def start_daphne(port: int, env: dict) -> Service:
     return start_server("daphne", port, env)
 
 
-def start_ceiling(port: int, public_bytes: int, seat_bytes: int) -> Service:
-    """The bare ``websockets`` broadcast server (benchmarks/live_ceiling.py)."""
-    svc = Service(
-        "ceiling",
-        [sys.executable, "-m", "benchmarks.live_ceiling", "--port", str(port),
-         "--public-bytes", str(public_bytes), "--seat-bytes", str(seat_bytes)],
-        dict(os.environ, PYTHONUNBUFFERED="1"),
-    )
+def start_ceiling(port: int, public_bytes: int, seat_bytes: int, core: int | None = None) -> Service:
+    """The bare ``websockets`` broadcast server (benchmarks/live_ceiling.py);
+    ``core``: pinned like Parlour's server (see start_server)."""
+    argv = [sys.executable, "-m", "benchmarks.live_ceiling", "--port", str(port),
+            "--public-bytes", str(public_bytes), "--seat-bytes", str(seat_bytes)]
+    svc = Service("ceiling", argv if core is None else servers.pinned(argv, core),
+                  dict(os.environ, PYTHONUNBUFFERED="1"))
     deadline = time.monotonic() + 15
     while True:
         if not svc.alive():

@@ -1,6 +1,8 @@
 """``make cluster``: the production layout on this machine's loopback.
 
-WEB_PROCESSES daphne processes (default 2) on ports CLUSTER_PORT+1.., behind
+WEB_PROCESSES daphne processes (default 2) on ports CLUSTER_PORT+1.., each
+pinned to its own core (config.servers.pinned; WEB_PIN=0 leaves them to the
+scheduler), behind
 nginx on CLUSTER_PORT (default 8100) when nginx is installed, Celery workers
 for the live queue (deadlines, computer moves) and the default queue, one
 Celery beat, and the embedded Redis unless REDIS_URL is set. Use PostgreSQL
@@ -54,11 +56,10 @@ def main() -> int:
         sock.unlink(missing_ok=True)
         manager.add_process("redis", shlex.join(embedded_redis.command(sock)), env=env)
     ports = [base + 1 + i for i in range(webs)]
+    pin = os.environ.get("WEB_PIN", "1") != "0"
     for i, port in enumerate(ports, 1):
-        manager.add_process(
-            f"web{i}", shlex.join(servers.daphne_argv("127.0.0.1", port, proxy_headers=True)),
-            env=env,
-        )
+        argv = servers.daphne_argv("127.0.0.1", port, proxy_headers=True)
+        manager.add_process(f"web{i}", shlex.join(servers.pinned(argv, i - 1) if pin else argv), env=env)
     live, default = settings.PARLOUR_LIVE_QUEUE, settings.CELERY_TASK_DEFAULT_QUEUE
     manager.add_process("live", f"{py} -m celery -A config worker -l info -c 2 -Q {live} -n live@%h",
                         env=env)

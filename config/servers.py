@@ -5,6 +5,8 @@ the site the same way. deploy/Procfile writes the same flags out by hand.
 
 from __future__ import annotations
 
+import os
+import shutil
 import sys
 
 #: Largest WebSocket message the server reads at all, in bytes. The match and
@@ -32,3 +34,23 @@ def uvicorn_argv(host: str, port: int | str, *, proxy_headers: bool = False) -> 
     if proxy_headers:
         argv.append("--proxy-headers")
     return [*argv, "config.asgi:application"]
+
+
+def pinned(argv: list[str], index: int) -> list[str]:
+    """``argv`` (a web server command line) run on one core only: web process
+    ``index`` (0-based) gets the ``index``-th of the cores this process may
+    use, round robin, through util-linux ``taskset``. ``argv`` unchanged when
+    there is no ``taskset``.
+
+    Why: a web process is an event loop and an action thread that take turns
+    holding the GIL many times per move. Left to the scheduler, the two sit on
+    different cores and every hand-over moves the interpreter's working set
+    between caches: a move cost about 1.3 ms more CPU time in saturation
+    (docs/benchmarks.md, "Fourth round"). One GIL-bound process uses one core
+    at most anyway, so production runs one pinned web process per core
+    (deploy/Procfile, ``make cluster``)."""
+    taskset = shutil.which("taskset")
+    if taskset is None:
+        return argv
+    cores = sorted(os.sched_getaffinity(0))
+    return [taskset, "--cpu-list", str(cores[index % len(cores)]), *argv]

@@ -53,3 +53,16 @@ def test_find_python_finds_one_without_an_override():
     v = subprocess.run([found, "-c", "import sys; print(sys.version_info >= (3, 12))"],
                        capture_output=True, text=True)
     assert v.stdout.strip() == "True"
+
+
+def test_a_pinned_web_process_runs_on_one_core_round_robin():
+    """config.servers.pinned: process i of a layout is bound to the i-th usable
+    core (production runs one pinned web process per core)."""
+    from config import servers
+
+    cores = sorted(os.sched_getaffinity(0))
+    probe = [sys.executable, "-c", "import os; print(sorted(os.sched_getaffinity(0)))"]
+    for index in range(len(cores) + 1):
+        r = run(servers.pinned(probe, index))
+        assert r.returncode == 0, r.stderr
+        assert r.stdout.strip() == str([cores[index % len(cores)]])

@@ -25,6 +25,8 @@ from __future__ import annotations
 
 from functools import cache
 
+from django.utils.safestring import mark_safe
+
 from games.engine.ludo.board import (
     COLOUR_NAMES,
     LANE_FIRST,
@@ -225,6 +227,7 @@ def board_context(view: dict) -> dict:
                      "count": n,             # pieces on that square (1 when alone)
                      "safe": bool},          # on a start or star cell
                     ...],                    # removed pieces (seat left) are left out
+         "pieces_svg": "<g class=\"lb-pc red\" ...>...",  # the pieces drawn, in that order (safe markup)
          "stacks": [{"x": cx, "y": cy, "count": n}],  # square centres holding 2+ pieces
          "turn": "red" | None,               # colour to play (None once over)
          "summary": "Red to play. Red: 1 home, piece 0 on cell 14, 2 in base; Green: ..."}
@@ -284,6 +287,14 @@ def board_context(view: dict) -> dict:
             piece.update(x=x, y=y, scale=scale, count=n, transform=_transform(x, y, scale))
         if n > 1:
             stacks.append({"x": cx, "y": cy, "count": n})
+    # The pieces as markup, built here: the template's loop over 16 pieces was
+    # three quarters of a move's board render (docs/benchmarks.md, "Fourth
+    # round"). Nothing here comes from a user: colour names are the engine's
+    # constants, transforms are formatted numbers, pieces are 0..3.
+    pieces_svg = mark_safe("".join(
+        f'<g class="lb-pc {p["colour"]}" transform="{p["transform"]}"><use href="#lb-{p["colour"]}"/>'
+        f'<text>{p["piece"]:d}</text></g>' for p in pieces
+    ))
     summary = "; ".join(texts) + "."
     if turn_colour:
         summary = f"{turn_colour.capitalize()} to play. {summary}"
@@ -292,6 +303,7 @@ def board_context(view: dict) -> dict:
         "grid": grid_markup(),
         "bases": bases,
         "pieces": pieces,
+        "pieces_svg": pieces_svg,
         "stacks": stacks,
         "turn": turn_colour,
         "summary": summary,

@@ -42,6 +42,13 @@ def profile_url(username: str) -> str:
     return reverse("profile", args=[username])
 
 
+@functools.lru_cache(maxsize=4096)
+def match_urls(public_id: str) -> dict[str, str]:
+    """The match's form targets, reversed once per match, not once per button
+    of every seat frame: {"move", "leave", "pause", "resume"} -> path."""
+    return {name: reverse(f"match_{name}", args=[public_id]) for name in ("move", "leave", "pause", "resume")}
+
+
 def seat_names(seats) -> dict[int, str]:
     """Seat index -> display name ("ada", "Computer 2 (Strong)")."""
     return {s.index: s.display_name for s in seats}
@@ -126,6 +133,7 @@ def seat_frame(match: Match, seat, state=None, request=None, page: bool = False)
         "games/match_parts.html#" + ("controls" if page else "seat_frame"),
         {"match": match, "seat": seat, "seat_view": view, "my_turn": my_turn,
          "legal": view.get("moves", []) if my_turn else [], "frame_kind": "seat",
+         "urls": match_urls(match.public_id),
          "controls_template": f"games/{match.kind}/controls.html"},
         request=request,
     )

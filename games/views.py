@@ -75,6 +75,9 @@ def match_page(request, public_id):
 
 
 def _act(request, public_id, action, *args):
+    # A match the user may not watch does not exist for them: no message that
+    # would confirm it (or show its version) on their next page.
+    visible_match(public_id, request.user)
     try:
         action(public_id, request.user, *args)
     except actions.ActionError as e:

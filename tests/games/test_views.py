@@ -113,6 +113,18 @@ def test_private_matches_are_hidden_from_outsiders(client):
     assert client.get(reverse("match", args=[match.public_id])).status_code == 200
 
 
+@pytest.mark.parametrize("action", ["match_move", "match_leave", "match_pause", "match_resume"])
+def test_forms_posted_to_an_outsiders_private_match_get_404_and_no_message(client, action):
+    match = make_match(seats=("human", "human"), state=ludo_state(), is_public=False)
+    client.force_login(make_user())
+    resp = client.post(reverse(action, args=[match.public_id]), {"move": "roll", "version": match.version})
+    assert resp.status_code == 404
+    after = Match.objects.get(pk=match.pk)
+    assert (after.version, after.status) == (match.version, match.status)
+    page = client.get(reverse("play")).content.decode()  # no queued message shows up later
+    assert 'class="messages"' not in page and "no seat" not in page
+
+
 def test_seed_is_revealed_when_the_match_ends(client):
     state = ludo_state(phase="move", die=1, pieces=[[56, 56, 56, 55], [-1] * 4], autoplay_forced=False)
     match = make_match(seats=("human", "human"), state=state)

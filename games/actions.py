@@ -485,7 +485,7 @@ class _Change:
         try:
             move = self.rules.parse_move(text)
         except EngineError as e:
-            raise BadMove(f"{text!r} is not a move: {e}") from None
+            raise BadMove(str(e)) from None  # it names the text (Rules.parse_move)
         if move not in self.rules.legal_moves(self.state):
             raise BadMove(f"{move} is not a legal move now.")
         return move

@@ -168,7 +168,8 @@ class Rules:
         raise NotImplementedError
 
     def parse_move(self, text: str):
-        """The move written ``text``. Raises ``InvalidMoveError``."""
+        """The move written ``text``. Raises ``InvalidMoveError`` with a message
+        that names ``text`` and says what was expected (players see it as is)."""
         raise NotImplementedError
 
     def outcome(self, state) -> Outcome | None:

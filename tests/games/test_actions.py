@@ -127,9 +127,11 @@ class TestPlay:
     def test_malformed_illegal_or_server_only_moves_are_refused(self, notation):
         match = make_match(seats=("human", "human"), state=ludo_state())
         user = match.seats.get(index=0).user
-        with pytest.raises(actions.BadMove):
+        with pytest.raises(actions.BadMove) as e:
             actions.play_move(match.public_id, user, notation, match.version)
         assert Match.objects.get(pk=match.pk).version == match.version
+        if notation == "fly away":  # says what it refused once, and what a move looks like
+            assert e.value.message.count("fly away") == 1 and "expected" in e.value.message
 
     @pytest.mark.parametrize("version", [None, "", "abc", -1, "1e3", 10**9])
     def test_bad_versions_are_stale(self, version):

@@ -434,19 +434,22 @@ def ratio(ours, theirs) -> str:
 
 def report(args, machine: dict, parlour: dict, ceiling: dict | None) -> str:
     runs = parlour["runs"]
-    single = len(runs) == 1
+    # The ceiling's column, and the ratio column of a single layout, only when the ceiling ran.
+    single = len(runs) == 1 and ceiling is not None
     rows: list[list[str]] = []
 
     def section(title: str) -> None:
-        rows.append([title] + [""] * (len(runs) + 1 + single))
+        rows.append([title] + [""] * (len(runs) + (ceiling is not None) + single))
 
     def row(label, get, get_ceiling=None, digits=1, with_ratio=True):
         """One line: ``get(run)`` per layout, ``get_ceiling(ceiling)`` (default ``get``)."""
         ours = [get(r) for r in runs]
         theirs = (get_ceiling or get)(ceiling) if ceiling else None
-        cells = [label, *(fmt(v, digits) for v in ours), fmt(theirs, digits) if ceiling else "-"]
+        cells = [label, *(fmt(v, digits) for v in ours)]
+        if ceiling is not None:
+            cells.append(fmt(theirs, digits))
         if single:
-            cells.append(ratio(ours[0], theirs) if with_ratio and ceiling else "")
+            cells.append(ratio(ours[0], theirs) if with_ratio else "")
         rows.append(cells)
 
     for key, title in (("paced", f"(a) offered {args.rate:g} moves/s"), ("saturated", "(b) saturation")):
@@ -479,7 +482,8 @@ def report(args, machine: dict, parlour: dict, ceiling: dict | None) -> str:
     row("  server memory per idle socket (KiB)", lambda r: r["bytes_per_socket"] / 1024)
     row("  time to connect all (s)", lambda r: r["connect_seconds"], with_ratio=False)
 
-    header = ["", *(r["label"] for r in runs), "bare websockets"] + (["ratio"] if single else [])
+    header = ["", *(r["label"] for r in runs)] + (["bare websockets"] if ceiling is not None else []) \
+        + (["ratio"] if single else [])
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
 
     def line(cells: list[str]) -> str:

@@ -1,24 +1,36 @@
 # Parlour: `make run` serves the site, `make test` runs every test.
-# Both create the virtualenv (.venv) with a Python >= 3.12 when missing.
+# Both create the virtualenv (.venv) with a Python >= 3.12 when missing and
+# install exactly the locked set (requirements/dev.txt, hashes checked).
 # Override the interpreter with PYTHON=/path/to/python3.12.
 
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+LOCK := requirements/dev.txt
+# One resolution for every Python the project supports (>= 3.12, any platform).
+UV_COMPILE = $(VENV)/bin/uv pip compile pyproject.toml --universal --python-version 3.12 --generate-hashes --quiet
 PYTEST_ARGS ?=
 export PYTHON
 
-.PHONY: install run cluster test lint migrate bench-engine bench-bots bench-live bench-live-cluster bench-pairing bench-history clean
+.PHONY: install lock lock-upgrade run cluster test lint migrate bench-engine bench-bots bench-live bench-live-cluster bench-pairing bench-history clean
 
 $(PY):
 	@py="$$(scripts/find-python)" && echo "Using $$py" && "$$py" -m venv $(VENV)
 
-$(STAMP): $(PY) pyproject.toml
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+$(STAMP): $(PY) $(LOCK)
+	@echo "Installing the locked set from $(LOCK) ($$(grep -c '^[a-z0-9]' $(LOCK)) pins, hashes required, no other packages)"
+	$(PY) -m pip install --quiet --require-hashes --no-deps -r $(LOCK)
+	$(PY) -m pip check
 	@touch $(STAMP)
 
 install: $(STAMP)
+
+# After editing pyproject.toml: re-resolve the lockfiles, keeping every pin the
+# ranges still allow. lock-upgrade moves every pin to the newest allowed release.
+lock lock-upgrade: install
+	$(UV_COMPILE) $(if $(filter lock-upgrade,$@),--upgrade) --extra dev -o $(LOCK)
+	$(UV_COMPILE) --extra uvicorn -c $(LOCK) -o requirements/production.txt
+	@echo "Locked: $(LOCK) (make install) and requirements/production.txt (deploy/)"
 
 migrate run cluster: export DEBUG ?= 1
 

@@ -1,4 +1,4 @@
-"""The move path's queries, compiled once (issue 4 "Speed"; docs/benchmarks.md).
+"""The move path's queries, compiled once (docs/benchmarks.md, "Third round of cuts").
 
 Every action reads its match and seats and writes the match row and its new
 Move rows. Built by the ORM on each call, those queries cost about ten times
@@ -20,16 +20,89 @@ database backend), but once per thread and database, not once per call:
 Everything runs on the thread's own connection, inside the caller's
 transaction, through Django's cursor (so query logging, execute wrappers and
 ``CaptureQueriesContext`` see these queries like any other).
+
+It reads Django's SQL compiler internals, which are not a public API and
+changed in 6.1; pyproject.toml pins the Django minor for that reason.
+``internals_problems`` lists every internal it reads that is missing or has
+changed shape, and compiling a query raises ``DjangoInternalsMoved`` naming
+it, so an upgrade fails loudly instead of loading wrong rows
+(tests/games/test_prepared.py also compares each query with the ORM's own).
 """
 
 from __future__ import annotations
 
+import inspect
 import threading
 from collections.abc import Callable, Sequence
 
+import django
 from django.db import connections
 from django.db.models import Model, QuerySet
-from django.db.models.query import get_related_populators
+from django.db.models.query import RelatedPopulator, get_related_populators
+from django.db.models.sql.compiler import SQLCompiler
+
+
+class DjangoInternalsMoved(RuntimeError):
+    """A Django internal that this module reads is gone or changed shape
+    (after a Django upgrade); the message names each one."""
+
+
+def _parameters(func) -> list[str]:
+    return list(inspect.signature(func).parameters)
+
+
+def internals_problems(queryset: QuerySet | None = None, compiler: SQLCompiler | None = None) -> list[str]:
+    """The Django internals this module reads that are missing or changed,
+    one line each naming the internal (empty when all are as expected).
+
+    Without arguments it checks the classes and functions; given a
+    ``queryset`` and its ``compiler`` after ``as_sql()``, also what they hold
+    (``select``, ``klass_info``, ``col_count``, ``_fetch_mode``)."""
+    problems = []
+    version = f"(Django {django.get_version()})"
+    for name in ("as_sql", "get_converters", "apply_converters"):
+        if not callable(getattr(SQLCompiler, name, None)):
+            problems.append(f"django.db.models.sql.compiler.SQLCompiler.{name} is gone {version}")
+    expected = {
+        "django.db.models.query.get_related_populators": (get_related_populators,
+                                                           ["klass_info", "select", "db", "fetch_mode"]),
+        "django.db.models.Model.from_db": (Model.from_db.__func__, ["cls", "db", "field_names", "values"]),
+        "django.db.models.query.RelatedPopulator.populate": (RelatedPopulator.populate,
+                                                              ["self", "row", "from_obj"]),
+    }
+    for name, (func, params) in expected.items():
+        got = _parameters(func)
+        if got[: len(params)] != params:
+            problems.append(f"{name} takes {got}, not {params} {version}")
+    if "fetch_mode" not in _parameters(Model.from_db.__func__):
+        problems.append(f"django.db.models.Model.from_db takes no fetch_mode {version}")
+    if queryset is not None:
+        if not hasattr(queryset, "_fetch_mode"):
+            problems.append(f"django.db.models.QuerySet._fetch_mode is gone {version}")
+    if compiler is not None:
+        klass_info = getattr(compiler, "klass_info", None)
+        if not isinstance(klass_info, dict) or not {"model", "select_fields"} <= klass_info.keys():
+            shape = sorted(klass_info) if isinstance(klass_info, dict) else type(klass_info).__name__
+            problems.append(f"SQLCompiler.klass_info holds {shape}, not 'model' and 'select_fields' "
+                            f"{version}")
+        select = getattr(compiler, "select", None)
+        if not isinstance(select, list) or not all(isinstance(s, tuple) and len(s) == 3 for s in select):
+            problems.append(f"SQLCompiler.select is not a list of (expression, sql, alias) {version}")
+        elif isinstance(klass_info, dict) and not all(
+            hasattr(getattr(select[i][0], "target", None), "attname")
+            for i in klass_info.get("select_fields", ())
+        ):
+            problems.append(f"SQLCompiler.select's model columns have no .target.attname {version}")
+        if not isinstance(getattr(compiler, "col_count", None), int):
+            problems.append(f"SQLCompiler.col_count is not an int {version}")
+    return problems
+
+
+def _require_internals(queryset=None, compiler=None) -> None:
+    problems = internals_problems(queryset, compiler)
+    if problems:
+        raise DjangoInternalsMoved("games/prepared.py reads Django internals that moved: "
+                                   + "; ".join(problems))
 
 
 class PreparedSelect:
@@ -42,7 +115,8 @@ class PreparedSelect:
     types). ``fetch`` returns a list of model instances, with the related
     objects of ``select_related`` attached, the deferred fields deferred, and
     no query on the ORM's side beyond the one SELECT. Raises whatever the
-    database raises (e.g. ``OperationalError``)."""
+    database raises (e.g. ``OperationalError``), and ``DjangoInternalsMoved``
+    when compiling finds a Django internal it reads changed."""
 
     def __init__(self, build: Callable[..., QuerySet], *sample):
         self.build = build
@@ -54,9 +128,11 @@ class PreparedSelect:
         if cache is None:
             cache = self._local.by_alias = {}
         if alias not in cache:
+            _require_internals()
             queryset = self.build(*self.sample)
             compiler = queryset.query.get_compiler(using=alias)
             sql, params = compiler.as_sql()
+            _require_internals(queryset, compiler)
             if tuple(params) != tuple(self.sample):
                 raise ValueError(f"query parameters {params!r} are not the arguments "
                                  f"{self.sample!r} in order")

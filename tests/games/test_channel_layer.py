@@ -36,3 +36,15 @@ async def test_group_send_many_delivers_every_message_to_its_group_in_order():
     finally:
         for channel, group in ((a1, "many.a"), (a2, "many.a"), (b, "many.b")):
             await layer.group_discard(group, channel)
+
+
+async def test_the_channels_redis_internals_group_send_many_reads_are_where_they_were():
+    """channels_redis is pinned to one minor (pyproject.toml) because
+    group_send_many copies its group_send; an upgrade that moves what it reads
+    fails here, naming the internal."""
+    from config.channel_layer import internals_problems
+
+    layer = get_channel_layer()
+    problems = internals_problems(layer._get_layer())
+    assert not problems, "config/channel_layer.py reads channels_redis internals that moved:\n" + "\n".join(
+        problems)

@@ -23,12 +23,15 @@ def position(
     idle: int = 0,
     left=(),
     chance_count: int = 1,
+    turning_moves: bool = False,
 ):
     """A state where ``turn`` is to roll, with only the darts in ``darts``:
     ``{seat: {dart: (ring, bar, "cw" | "ccw")}}`` (every other dart is off the
     board). ``circuit``: (seat, dart) pairs that have completed a circuit.
     ``captured``: (seat, dart) pairs, or None to evaluate captures on this
-    position as if a turn had just been completed."""
+    position as if a turn had just been completed. ``turning_moves``: the
+    stalled-end rule of matches begun before turning stopped counting as
+    moving (docs/rules.md "Every match ends"); new matches have False."""
     n = darts_per_seat(players)
     rows = []
     for s in range(players):
@@ -75,6 +78,8 @@ def position(
         "reason": "",
         "chance_count": chance_count,
     }
+    if not turning_moves:
+        data["turning_moves"] = False  # as a new match dumps it; absent means the older rule
     return RA.load(data)
 
 

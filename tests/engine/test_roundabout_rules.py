@@ -507,6 +507,51 @@ def test_a_full_round_without_a_dart_moving_ends_the_match_ranked_by_darts_left(
     assert outcome.reason == "stalled" and outcome.ranks == (1, 2)
 
 
+def test_the_stall_count_runs_over_consecutive_turns_from_any_seat_not_from_the_starting_seat():
+    # Seat 1 is to roll and the count already holds one idle turn (seat 0's):
+    # seat 1's idle turn completes the full round of two, wherever it began.
+    stuck = {
+        0: {0: (1, 5, "cw")},
+        1: {0: (1, 6, "cw"), 1: (1, 7, "cw"), 2: (2, 5, "cw"), 3: (2, 4, "cw")},
+    }
+    state = position(2, stuck, idle=1, turn=1)
+    state = run(state, "roll, d6-6")
+    assert RA.legal_moves(state), "seat 1 has a move: nothing stalls before it is played"
+    state = run(state, "timeout")
+    assert RA.to_move(state) is None and RA.outcome(state).reason == "stalled"
+
+
+def test_a_turn_spent_only_turning_darts_counts_as_a_turn_without_a_dart_moving():
+    darts = {0: {0: (3, 5, "cw"), 1: (2, 6, "ccw")}, 1: {0: (3, 12, "cw")}}
+    state = run(position(2, darts, idle=0), "roll, d3-3, rev 0, rev 1")
+    assert state.face[:2] == (-1, 1) and RA.to_move(state) == 1
+    assert state.idle == 1, "turning is not moving: the stall count goes on"
+    state = run(state, "roll, d1-2, timeout")  # seat 1 lets its time run out: the second idle turn
+    assert RA.to_move(state) is None and RA.outcome(state).reason == "stalled"
+
+
+def test_players_turning_darts_back_and_forth_cannot_keep_a_match_alive():
+    darts = {0: {0: (3, 5, "cw")}, 1: {0: (3, 12, "cw")}}
+    state = run(position(2, darts), "roll, d1-1, rev 0")
+    assert RA.to_move(state) == 1 and state.idle == 1
+    state = run(state, "roll, d5-5, rev 0")
+    assert RA.to_move(state) is None and RA.outcome(state).reason == "stalled"
+
+
+def test_a_state_stored_before_the_turning_decision_keeps_its_rule_when_loaded():
+    """States stored without "turning_moves" load with the older rule (turning
+    resets the count), so stored matches replay to the result they had; new
+    matches write the flag."""
+    darts = {0: {0: (3, 5, "cw"), 1: (2, 6, "ccw")}, 1: {0: (3, 12, "cw")}}
+    old = position(2, darts, turning_moves=True)
+    assert "turning_moves" not in RA.dump(old) and old.turning_moves
+    assert RA.load(RA.dump(old)).turning_moves
+    state = run(old, "roll, d3-3, rev 0, rev 1")
+    assert state.idle == 0, "under the older rule a turn of turning resets the count"
+    assert RA.dump(RA.new_match(2))["turning_moves"] is False
+    assert not RA.load(RA.dump(RA.new_match(3))).turning_moves
+
+
 def test_a_match_ends_after_300_turns_per_player():
     state = position(
         2, {0: {0: (3, 5, "cw"), 1: (3, 6, "cw")}, 1: {0: (3, 12, "cw")}}, turn=1, turns=[300, 299]

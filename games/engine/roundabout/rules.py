@@ -35,9 +35,10 @@ from .state import (
     restricted,
 )
 
-#: Why a match ended beyond the shared reasons (NOTES "Every match ends"):
-#: "stalled" (a full round without a dart moving), "turn_limit" (every
-#: remaining seat has had ``TURN_LIMIT`` turns).
+#: Why a match ended beyond the shared reasons (docs/rules.md "Every match
+#: ends"): "stalled" (as many turns in a row as there are seats still playing,
+#: counted from any seat, without a dart changing space; turning is not
+#: moving), "turn_limit" (every remaining seat has had ``TURN_LIMIT`` turns).
 STALL_REASONS = ("stalled", "turn_limit")
 
 
@@ -60,7 +61,7 @@ def _remake(st: RoundaboutState, **changes) -> RoundaboutState:
     vals = list(st)
     for key, value in changes.items():
         vals[_FIELD[key]] = value
-    return make(*vals[:24])
+    return make(*vals[:25])
 
 
 class RoundaboutRules(HidesNothing, Rules):
@@ -313,7 +314,10 @@ class RoundaboutRules(HidesNothing, Rules):
         idx = state.mover * n + dart
         face = list(state.face)
         face[idx] = -face[idx]
-        return self._to_move(_with(state, face=tuple(face), reversed=state.reversed + (dart,), moved=True))
+        # Turning is not moving (docs/rules.md "Every match ends"), except under
+        # the rule older matches began with.
+        moved = state.moved or state.turning_moves
+        return self._to_move(_with(state, face=tuple(face), reversed=state.reversed + (dart,), moved=moved))
 
     def _end_turn(self, state: RoundaboutState) -> RoundaboutState:
         """The turn is complete: captures are evaluated on this position, the
@@ -344,7 +348,8 @@ class RoundaboutRules(HidesNothing, Rules):
             raise IllegalMoveError(f"timeout is not possible here: {self._no_seat(state)}")
         n = darts_per_seat(state.players)
         if state.back and restricted(state.pos, state.captured, n, state.mover):
-            state = _with(state, pos=state.back, circuit=state.back_circuit, moved=bool(state.reversed))
+            state = _with(state, pos=state.back, circuit=state.back_circuit,
+                          moved=bool(state.reversed) and state.turning_moves)
         return self._end_turn(state)
 
     def _leave(self, state: RoundaboutState, seat: int) -> RoundaboutState:

@@ -55,12 +55,16 @@ class RoundaboutState(NamedTuple):
     circuit: the dart has completed a circuit (NOTES "Going home").
     captured: captured at the last completed turn (NOTES "Captures").
     back, back_circuit: pos and circuit before the first die move of this
-    turn (for the take-back), () otherwise. moved: a dart moved or turned
-    this turn. rolloff: seats in the current roll-off round; rolls: their
+    turn (for the take-back), () otherwise. moved: a dart changed space this
+    turn (or, with ``turning_moves``, was turned). rolloff: seats in the
+    current roll-off round; rolls: their
     dice so far. turns: completed turns per seat. idle: completed turns in a
     row without a dart moving. left: seats that left, in order. winner: the
     winning seat or -1. reason: how the match ended ("" while live).
-    chance_count: chance steps met so far. actor, legal: derived.
+    chance_count: chance steps met so far. turning_moves: turning a dart on
+    a reversing double counts as moving it for the stalled end (the rule of
+    matches begun before docs/rules.md "Every match ends" said otherwise;
+    False for new matches). actor, legal: derived.
     """
 
     players: int
@@ -87,6 +91,7 @@ class RoundaboutState(NamedTuple):
     winner: int
     reason: str
     chance_count: int
+    turning_moves: bool
     actor: int | None
     legal: tuple[RoundaboutMove, ...]
 
@@ -354,6 +359,7 @@ def make(
     winner,
     reason,
     k,
+    turning_moves=False,
 ) -> RoundaboutState:
     """Build a state, deriving ``actor`` and ``legal`` from the phase. A
     "move" phase may come out with no legal move: the caller ends the turn."""
@@ -375,7 +381,8 @@ def make(
     return _new(
         RoundaboutState,
         (players, phase, turn, mover, dice, unused, reversed_, offered, offers, pos, face, circuit, captured,
-         back, back_circuit, moved, rolloff, rolls, turns, idle, left, winner, reason, k, actor, legal),
+         back, back_circuit, moved, rolloff, rolls, turns, idle, left, winner, reason, k, turning_moves,
+         actor, legal),
     )  # fmt: skip
 
 

@@ -221,7 +221,10 @@ def dump(state: RoundaboutState) -> dict:
     "offered", "offers", "darts": per seat a list of [space or None, "cw" |
     "ccw", circuit, captured], "back": per seat spaces before the first die
     move (or None), "back_circuit", "moved", "rolloff", "rolls", "turns",
-    "idle", "left", "winner", "reason", "chance_count"}``."""
+    "idle", "left", "winner", "reason", "chance_count", "turning_moves"}``;
+    "turning_moves" is written only when false, so that a state without it
+    (stored before docs/rules.md "Every match ends" ruled turning is not
+    moving) keeps the older rule when loaded."""
     players = state.players
     n = darts_per_seat(players)
 
@@ -263,6 +266,7 @@ def dump(state: RoundaboutState) -> dict:
         "winner": state.winner if state.winner >= 0 else None,
         "reason": state.reason,
         "chance_count": state.chance_count,
+        **({} if state.turning_moves else {"turning_moves": False}),
     }
 
 
@@ -344,6 +348,7 @@ def _load(d: dict) -> RoundaboutState:
     reason = d["reason"]
     k = _int(d["chance_count"], 0, 10**9, "chance count")
     moved = _bool(d["moved"], "moved")
+    turning_moves = _bool(d.get("turning_moves", True), "turning_moves")
     offered = _bool(d["offered"], "offered")
     if phase == "over":
         if reason not in ("finished", "last_player_standing", "stalled", "turn_limit"):
@@ -360,7 +365,7 @@ def _load(d: dict) -> RoundaboutState:
     state = make(
         players, phase, turn, mover, dice, unused, reversed_, offered, offers, tuple(pos), tuple(face),
         tuple(circuit), tuple(captured), back, back_circuit, moved, rolloff, rolls, turns, idle, left, winner,
-        reason, k,
+        reason, k, turning_moves,
     )  # fmt: skip
     if phase == "move" and not state.legal:
         raise InvalidStateError("a seat to move must have a choice")

@@ -1,6 +1,6 @@
 """Where things are drawn on the classic cross-shaped Ludo board.
 
-Sources: ludo-rules.txt rules 1-5; NOTES.md "Ludo" (Board, Seats, Progress);
+Sources: the Ludo rule text, rules 1-5; docs/rules.md "Ludo" (Board, Seats, Progress);
 the engine's ``games.engine.ludo.board`` (cells 0..51, starts 13*c, stars
 13*c + 8, progress 0..50 ring, 51..55 home lane, 56 home).
 

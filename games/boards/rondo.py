@@ -1,7 +1,7 @@
 """Where things are drawn on the round Rondo board, from the board data.
 
 Sources: ``games/engine/rondo/rondo-board.json`` (coordinates in space pitch
-units, x right, y up; both sides) through the engine's ``Board``; NOTES.md
+units, x right, y up; both sides) through the engine's ``Board``; docs/rules.md
 "Rondo" (Board, Hidden information).
 
 ``board_context(view)`` reads only the PUBLIC part of a view (never

@@ -1,7 +1,7 @@
 """Where things are drawn on the Roundabout board: concentric rings crossed by
 bars, with the four coloured home territories.
 
-Sources: NOTES.md "Roundabout" (Board, Territories by seat, Darts, Ringers);
+Sources: docs/rules.md "Roundabout" (Board, Territories by seat, Darts, Ringers);
 the engine's ``games.engine.roundabout.board`` (rings 1..5, bars 0..15
 clockwise, territory t = bars 4t..4t+3).
 

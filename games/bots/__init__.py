@@ -1,5 +1,5 @@
 """Computer players. They call the engine like everyone else and see only
-what a human in their seat sees (NOTES.md "Computer players").
+what a human in their seat sees (docs/rules.md "Computer players").
 
 Entry point::
 

@@ -1,7 +1,7 @@
 """Rondo computer players.
 
 Each level sees only what a human in its seat sees: the seat's view and its
-legal moves (NOTES.md "Computer players"). A bot never reads the real state:
+legal moves (docs/rules.md "Computer players"). A bot never reads the real state:
 it rebuilds one with ``rules.sample_state(view, seat, rng)``, in which the
 tiles it cannot see (other racks, others' face-down tiles, the bag) are dealt
 at random from the tiles not in sight.

@@ -1,7 +1,7 @@
 """Roundabout computer players.
 
 Each level sees only what a human in its seat sees: the seat's view and its
-legal moves (NOTES.md "Computer players"). It rebuilds the state from the view
+legal moves (docs/rules.md "Computer players"). It rebuilds the state from the view
 with ``rules.sample_state`` (exact: Roundabout hides nothing) and never reads
 the real state.
 

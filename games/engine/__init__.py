@@ -6,7 +6,7 @@ Reach a game only through the registry::
     rules = get_rules("ludo")
 
 See ``base.Rules`` for the interface every game offers and ``fair`` for the
-provably fair chance outcomes (NOTES.md "Common").
+provably fair chance outcomes (docs/rules.md "Common").
 """
 
 from .base import (

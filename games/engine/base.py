@@ -2,7 +2,7 @@
 interface a rules object offers.
 
 Pure Python; never imports Django (STYLE.md, habit 1). The rules decisions
-behind this interface are in ``shared/rules/NOTES.md``, section "Common".
+behind this interface are in docs/rules.md, section "Common".
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ CHANCE = -1
 #: "finished": a player completed the game (Ludo: all four pieces home).
 #: "last_player_standing": every other seat left the match.
 #: "stalled", "turn_limit": Roundabout's end of a stalled or overlong match
-#: (NOTES "Every match ends").
+#: (docs/rules.md "Every match ends").
 END_REASONS = ("finished", "last_player_standing", "stalled", "turn_limit")
 
 #: What ``seat_status`` reports for each seat.
@@ -72,7 +72,7 @@ class Outcome:
 def leaver_ranks(players: int, first: tuple[int, ...], left: tuple[int, ...]) -> tuple[int, ...]:
     """Ranks for games where the seats in ``first`` share first place, every
     other seat that stayed shares the next place, and leavers rank below all
-    who stayed, the earlier leaver lower (NOTES "Leaving", "Result and ranking").
+    who stayed, the earlier leaver lower (docs/rules.md "Leaving", "Result and ranking").
 
     ``left`` lists the seats that left in the order they left. Returns a tuple
     of ``players`` ranks (competition ranking, see ``Outcome``).
@@ -96,7 +96,7 @@ class HidesNothing:
     """``hidden`` and ``hidden_in_move`` for a game whose state and moves are
     all public (every piece on the shared board, dice rolled in the open):
     both always empty. Put it before ``Rules`` in the bases. The match's one
-    secret, its seed, belongs to the platform, not to the state (NOTES
+    secret, its seed, belongs to the platform, not to the state (docs/rules.md
     "Common": Provably fair randomness). ``move_type`` is the game's move class."""
 
     move_type: type
@@ -222,7 +222,7 @@ class Rules:
         hides nothing. tests/games/test_hidden_information.py checks that
         nothing a viewer receives (pushed frames, pages, snapshots, exports,
         a computer's input) shows a subject hidden from it.
-        Raises ``ValueError`` for a seat out of range. Source: NOTES "Common"
+        Raises ``ValueError`` for a seat out of range. Source: docs/rules.md "Common"
         (seat views, computer players) and each game's hidden-information rule.
         """
         raise NotImplementedError

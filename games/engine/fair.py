@@ -1,4 +1,4 @@
-"""Provably fair chance outcomes (NOTES.md "Common": Provably fair randomness).
+"""Provably fair chance outcomes (docs/rules.md "Common": Provably fair randomness).
 
 Each match has a secret 32-byte seed; its commitment, SHA-256(seed) in hex, is
 shown when the match starts and the seed (hex) is revealed when it ends.

@@ -1,4 +1,4 @@
-"""Provably fair chance draws: the NOTES.md test vector and record checking."""
+"""Provably fair chance draws: the docs/rules.md test vector and record checking."""
 
 import pytest
 

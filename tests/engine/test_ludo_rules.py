@@ -1,5 +1,5 @@
 """Ludo scenarios, each reached by playing chosen moves and chance outcomes
-(ludo-rules.txt rules 1-12; NOTES.md "Common" and "Ludo")."""
+(the Ludo rule text, rules 1-12; docs/rules.md "Common" and "Ludo")."""
 
 import pytest
 

@@ -1,5 +1,5 @@
 """Roundabout scenarios: one or more per rule of the rulebook and per decision
-in NOTES.md "Roundabout" and "Common", each reached from a chosen position or
+in docs/rules.md "Roundabout" and "Common", each reached from a chosen position or
 by playing moves and chance outcomes.
 
 Conventions in these positions: with 2 players seat 0 is red (home bars 0..3,

@@ -1,4 +1,4 @@
-"""Ludo (``shared/rules/ludo-rules.txt``; NOTES.md "Ludo")."""
+"""Ludo (docs/rules.md "Ludo")."""
 
 from .board import BASE, COLOUR_NAMES, HOME, SAFE_CELLS, SEAT_COLOURS, STAR_CELLS, START_CELLS
 from .moves import LudoMove, parse_move

@@ -1,6 +1,6 @@
 """Ludo board geometry and seating as precomputed tables.
 
-Sources: ludo-rules.txt rules 1-5; NOTES.md "Ludo" (Board, Seats, Progress).
+Sources: the Ludo rule text, rules 1-5; docs/rules.md "Ludo" (Board, Seats, Progress).
 
 Cells: the shared ring has absolute cells 0..51, clockwise. Colour c
 (0 red, 1 green, 2 yellow, 3 blue) starts at cell 13*c and has its star at
@@ -20,10 +20,10 @@ HOME = 56
 RING_CELLS = 52
 PIECES_PER_SEAT = 4
 
-#: Colour names by colour index (NOTES "Ludo": Board).
+#: Colour names by colour index (docs/rules.md "Ludo": Board).
 COLOUR_NAMES = ("red", "green", "yellow", "blue")
 
-#: Colour index of each seat, by player count (NOTES "Ludo": Seats).
+#: Colour index of each seat, by player count (docs/rules.md "Ludo": Seats).
 SEAT_COLOURS = {
     2: (0, 2),
     3: (0, 1, 2),

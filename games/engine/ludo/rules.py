@@ -1,6 +1,6 @@
 """Ludo rules: how a state changes with each move.
 
-Source of truth: ``shared/rules/ludo-rules.txt`` (rules 1-12) and NOTES.md
+Source of truth: the rule text (rules 1-12) and docs/rules.md
 "Common" and "Ludo". The player-facing rules page is
 ``templates/games/rules_ludo.html``.
 """
@@ -38,23 +38,23 @@ class LudoRules(HidesNothing, Rules):
     """The Ludo engine (``get_rules("ludo")``). See ``Rules`` for the contract."""
 
     name = "ludo"
-    #: HidesNothing: Ludo hides nothing (ludo-rules.txt, "How a turn works"; NOTES "Ludo").
+    #: HidesNothing: Ludo hides nothing (the Ludo rule text, "How a turn works"; docs/rules.md "Ludo").
     move_type = LudoMove
     player_counts = (2, 3, 4)
     default_options = {"autoplay_forced": True}
     #: Colour names by colour index; ``SEAT_COLOURS[players][seat]`` is a seat's
-    #: colour index (NOTES "Ludo": Seats).
+    #: colour index (docs/rules.md "Ludo": Seats).
     colour_names = COLOUR_NAMES
     seat_colours = SEAT_COLOURS
 
     # -- creating and reading states -------------------------------------
     def new_match(self, players: int, options: dict | None = None) -> LudoState:
         """A new match: all pieces in base; the first step is the chance step
-        k=0 that draws the starting seat (N equal outcomes s0..s{N-1}; NOTES
+        k=0 that draws the starting seat (N equal outcomes s0..s{N-1}; docs/rules.md
         "The start").
 
         ``players``: 2, 3 or 4. ``options``: ``{"autoplay_forced": bool}``
-        (default True; NOTES "Forced moves"). Raises ``InvalidOptionsError``
+        (default True; docs/rules.md "Forced moves"). Raises ``InvalidOptionsError``
         for another player count, an unknown option or a non-bool value.
         """
         if type(players) is not int or players not in self.player_counts:
@@ -89,7 +89,7 @@ class LudoRules(HidesNothing, Rules):
         return [(m, 1) for m in state.legal]
 
     def chance_count(self, state: LudoState) -> int:
-        """k of the next chance step: chance steps met so far (NOTES "Provably
+        """k of the next chance step: chance steps met so far (docs/rules.md "Provably
         fair randomness"; the starting seat is k=0)."""
         return state.chance_count
 
@@ -98,7 +98,7 @@ class LudoRules(HidesNothing, Rules):
         return parse_move(text)
 
     def outcome(self, state: LudoState) -> Outcome | None:
-        """Ranks when over (NOTES "Result and ranking", "Leaving"): the winner
+        """Ranks when over (docs/rules.md "Result and ranking", "Leaving"): the winner
         1, every other seat that stayed 2, leavers below them, the earlier
         leaver lower. Reason "finished" or "last_player_standing"."""
         if state.phase != "over":
@@ -155,7 +155,7 @@ class LudoRules(HidesNothing, Rules):
         return f"seat {state.turn} must move a piece ({' '.join(map(str, state.legal))})"
 
     def _started(self, state: LudoState, seat: int) -> LudoState:
-        # NOTES "Seats and colours": if the drawn seat has left, the next remaining seat starts.
+        # docs/rules.md "Seats and colours": if the drawn seat has left, the next remaining seat starts.
         if seat in state.left:
             seat = next_seat(seat, state.players, state.left)
         return advance(state, "roll", seat, 0, 0, k=state.chance_count + 1)
@@ -213,7 +213,7 @@ class LudoRules(HidesNothing, Rules):
         return advance(state, "roll", next_seat(state.turn, state.players, state.left), state.die, 0)
 
     def _leave(self, state: LudoState, seat: int) -> LudoState:
-        """NOTES "Leaving": the leaver's pieces leave the board; if it was that
+        """docs/rules.md "Leaving": the leaver's pieces leave the board; if it was that
         seat's turn, the turn passes on; when one seat remains, it wins."""
         if state.phase == "over":
             raise IllegalMoveError(f"leave {seat} is not possible: the match is over")
@@ -253,7 +253,7 @@ class LudoRules(HidesNothing, Rules):
         return TIMEOUT
 
     def leave_move(self, state: LudoState, seat: int) -> LudoMove:
-        """``leave N`` for any seat still playing, at any time (NOTES
+        """``leave N`` for any seat still playing, at any time (docs/rules.md
         "Leaving"). Raises ``IllegalMoveError`` for a seat out of range, a
         seat that has left, or a match that is over."""
         if type(seat) is not int or not 0 <= seat < state.players:
@@ -268,7 +268,7 @@ class LudoRules(HidesNothing, Rules):
         """The only piece move, when the option ``autoplay_forced`` is on and
         every legal move leads to the same position (pieces of one seat at the
         same progress are interchangeable): the lowest-numbered such piece.
-        None otherwise, and never for ``roll`` (NOTES "Forced moves")."""
+        None otherwise, and never for ``roll`` (docs/rules.md "Forced moves")."""
         if not state.autoplay_forced or state.phase != "move":
             return None
         legal = state.legal

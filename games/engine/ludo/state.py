@@ -2,7 +2,7 @@
 
 The state is a ``NamedTuple``; ``actor`` and ``legal`` are derived from the
 other fields (they are computed once when the state is made, because deciding
-whether a seat has any move is part of the rules: NOTES "No stuck seat").
+whether a seat has any move is part of the rules: docs/rules.md "No stuck seat").
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Rondo (``shared/rules/rondo-rulebook.txt``; NOTES.md "Rondo").
+"""Rondo (docs/rules.md "Rondo").
 
 The board is data (``rondo-board.json``, both sides); see ``board.Board``.
 """

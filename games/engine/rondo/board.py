@@ -1,4 +1,4 @@
-"""The Rondo board, built from data (NOTES "Rondo": Board).
+"""The Rondo board, built from data (docs/rules.md "Rondo": Board).
 
 The project's board is ``rondo-board.json`` beside this module (a copy of
 ``shared/rules/rondo-board.json``; never retyped). Any dict of the same shape

@@ -19,7 +19,7 @@ one ``place`` per space of the chain, then ``end`` (score and draw 1); or
 Space names are the board's space ids (``rondo-board.json``). The notation of
 a face-down placement and of a drawn tile names a colour that only its owner
 may know: the match record holds it, and everything that shows the record to
-others must leave it out (``games/record.py``; NOTES "Hidden information").
+others must leave it out (``games/record.py``; docs/rules.md "Hidden information").
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 from ..base import InvalidMoveError
 
-#: Tile colours in the fixed order of the chance steps (NOTES "Provably fair
+#: Tile colours in the fixed order of the chance steps (docs/rules.md "Provably fair
 #: randomness"): index 0..4.
 COLOURS = ("yellow", "red", "purple", "blue", "green")
 COLOUR_INDEX = {c: i for i, c in enumerate(COLOURS)}

@@ -1,6 +1,6 @@
 """Rondo rules: how a state changes with each ply.
 
-Source of truth: ``shared/rules/rondo-rulebook.txt`` and NOTES.md "Common" and
+Source of truth: the rule text and docs/rules.md "Common" and
 "Rondo". The player-facing rules page is ``templates/games/rules_rondo.html``.
 """
 
@@ -34,7 +34,7 @@ def next_seat(seat: int, players: int, left: tuple[int, ...]) -> int:
 
 def round_start(state: RondoState) -> int:
     """The seat a round starts at: the starting seat, or the next remaining
-    seat after it if it has left (NOTES "Seats and colours")."""
+    seat after it if it has left (docs/rules.md "Seats and colours")."""
     if state.starter not in state.left:
         return state.starter
     return next_seat(state.starter, state.players, state.left)
@@ -69,10 +69,10 @@ class RondoRules(Rules):
     def new_match(self, players: int, options: dict | None = None) -> RondoState:
         """A new match: 120 tiles in the bag, empty racks and board; the first
         step is the chance step k=0 that draws the starting seat (N equal
-        outcomes s0..s{N-1}), then the deal (NOTES "The start").
+        outcomes s0..s{N-1}), then the deal (docs/rules.md "The start").
 
         ``players``: 2, 3 or 4. ``options``: ``{"side": "blue" | "red",
-        "one_change": bool}`` (defaults blue and True; NOTES "Rondo": Board,
+        "one_change": bool}`` (defaults blue and True; docs/rules.md "Rondo": Board,
         Placing). Raises ``InvalidOptionsError`` for another player count, an
         unknown option or a bad value.
         """
@@ -204,7 +204,7 @@ class RondoRules(Rules):
         return parse_move(text)
 
     def outcome(self, state: RondoState) -> Outcome | None:
-        """Ranks when over (rulebook "End of the Game"; NOTES "Result and
+        """Ranks when over (rulebook "End of the Game"; docs/rules.md "Result and
         ranking", "Leaving"): seats that stayed by score, then by tiles left on
         the rack, still tied share a place; leavers below them, the earlier
         leaver lower. Reason "finished" or "last_player_standing"."""
@@ -361,7 +361,7 @@ class RondoRules(Rules):
 
     def _begin_draw(self, s: RondoState, required: int) -> RondoState:
         """Draw ``required`` tiles for the seat to move: as many as the bag
-        holds; fewer triggers the end (rulebook "End of the Game"; NOTES
+        holds; fewer triggers the end (rulebook "End of the Game"; docs/rules.md
         "Rondo": End). An empty bag means no draw and no chance step."""
         n = min(required, sum(s.bag))
         ending = s.ending or n < required
@@ -405,13 +405,13 @@ class RondoRules(Rules):
         return self._next_deal(nxt)
 
     def _started(self, s: RondoState, seat: int) -> RondoState:
-        # NOTES "Seats and colours": if the drawn seat has left, the next remaining seat starts.
+        # docs/rules.md "Seats and colours": if the drawn seat has left, the next remaining seat starts.
         if seat in s.left:
             seat = next_seat(seat, s.players, s.left)
         return self._deal_to(s.replace(starter=seat, k=s.k + 1), seat)
 
     def _deal_to(self, s: RondoState, seat: int) -> RondoState:
-        """NOTES "The start": each seat in turn order draws its 2 tiles."""
+        """docs/rules.md "The start": each seat in turn order draws its 2 tiles."""
         n = min(OPENING_TILES, sum(s.bag))
         if n == 0:
             return self._first_turn(s)
@@ -433,7 +433,7 @@ class RondoRules(Rules):
     @staticmethod
     def _stuck(s: RondoState) -> bool:
         """A seat with a full rack and nowhere to place has no choice: the
-        engine passes it over (NOTES "No stuck seat")."""
+        engine passes it over (docs/rules.md "No stuck seat")."""
         return not s.chain and sum(s.racks[s.turn]) >= MAX_RACK and not s.frontier
 
     def _finish_turn(self, s: RondoState, ending: bool) -> RondoState:
@@ -493,7 +493,7 @@ class RondoRules(Rules):
     @staticmethod
     def _take_back(s: RondoState) -> RondoState:
         """The placements of the turn in progress return to the rack (a turn
-        that times out or whose seat leaves places nothing; NOTES "Turn timer")."""
+        that times out or whose seat leaves places nothing; docs/rules.md "Turn timer")."""
         if not s.chain:
             return s
         b = s.board
@@ -536,14 +536,14 @@ class RondoRules(Rules):
         )
 
     def _timeout(self, s: RondoState) -> RondoState:
-        """NOTES "Turn timer": the turn passes with no placement and no draw."""
+        """docs/rules.md "Turn timer": the turn passes with no placement and no draw."""
         if s.phase != "turn":
             raise IllegalMoveError(f"timeout is not possible here: {self._no_seat(s)}")
         s = self._take_back(s)
         return self._finish_turn(s, s.ending)
 
     def _leave(self, s: RondoState, seat: int) -> RondoState:
-        """NOTES "Leaving": the leaver takes no more turns; its tiles on the
+        """docs/rules.md "Leaving": the leaver takes no more turns; its tiles on the
         board stay (a chain it was placing is taken back); when one seat
         remains, it wins."""
         self._check_leave(s, seat)
@@ -584,7 +584,7 @@ class RondoRules(Rules):
         return TIMEOUT
 
     def leave_move(self, state: RondoState, seat: int) -> RondoMove:
-        """``leave N`` for any seat still playing, at any time (NOTES
+        """``leave N`` for any seat still playing, at any time (docs/rules.md
         "Leaving"). Raises ``IllegalMoveError`` for a seat out of range, a
         seat that has left, or a match that is over."""
         self._check_leave(state, seat)

@@ -1,7 +1,7 @@
 """Rondo views (what a seat or spectator sees), move labels, dump, load and
 sampling a state behind a view.
 
-NOTES "Rondo": Hidden information. Until the match ends, a rack's tiles, the
+docs/rules.md "Hidden information". Until the match ends, a rack's tiles, the
 colour of every tile its owner drew and the colour of every face-down tile
 are known only to their owner: everything outside ``view["private"]`` is the
 same for every viewer and shows rack sizes, the number of tiles in the bag
@@ -190,7 +190,7 @@ def _check_seat(state: RondoState, seat) -> None:
 
 def hidden(state: RondoState, seat: int | None) -> frozenset[tuple]:
     """What ``seat`` (None: spectator) may not know of ``state`` (see
-    ``Rules.hidden``); NOTES "Rondo": Hidden information. Until the match
+    ``Rules.hidden``); docs/rules.md "Hidden information". Until the match
     ends, as facts:
 
     - ``("rack", s, ("red", "red", "green"))``: the tiles on the rack of every
@@ -223,7 +223,7 @@ def hidden_in_move(state: RondoState, move, seat: int | None) -> frozenset[tuple
     ``Rules.hidden_in_move``): a drawn or dealt tile's colour,
     ``("tile", k, "red")`` (k: its chance step), for all but the seat that
     draws it; a face-down tile's colour, ``("face_down", "I03", "red")``, for
-    all but the seat that places it. NOTES "Rondo": Hidden information.
+    all but the seat that places it. docs/rules.md "Hidden information".
     Raises ``ValueError`` for a seat out of range."""
     _check_seat(state, seat)
     if move.kind == "tile" and state.phase in ("deal", "draw") and state.turn != seat:

@@ -1,4 +1,4 @@
-"""Roundabout (``shared/rules/roundabout-rulebook.txt``; NOTES.md "Roundabout")."""
+"""Roundabout (docs/rules.md "Roundabout")."""
 
 from .board import COLOUR_NAMES, SEAT_TERRITORIES, SETUPS
 from .moves import RoundaboutMove, parse_move

@@ -1,7 +1,7 @@
 """Roundabout board geometry, seating and set-ups as data.
 
-Sources: NOTES.md "Roundabout" (Board, Territories by seat, Darts, Set-up,
-Ringers, Every match ends); roundabout-rulebook.txt "Set Up", "Rules for Three
+Sources: docs/rules.md "Roundabout" (Board, Territories by seat, Darts, Set-up,
+Ringers, Every match ends); the Roundabout rulebook "Set Up", "Rules for Three
 & Four Players".
 
 Spaces: 5 concentric rings (1 = inner .. 5 = outer) cross 16 bars (0..15,
@@ -26,7 +26,7 @@ REMOVED = -1
 CW = 1
 CCW = -1
 
-#: Territory colours by territory index 0..3 (NOTES "Territories by seat").
+#: Territory colours by territory index 0..3 (docs/rules.md "Territories by seat").
 COLOUR_NAMES = ("red", "green", "yellow", "blue")
 
 #: The home territory (0..3) of each seat, by player count.
@@ -36,7 +36,7 @@ SEAT_TERRITORIES = {
     4: (0, 1, 2, 3),
 }
 
-#: Set-ups by player count (NOTES "Set-up"): the rings on which darts stand on
+#: Set-ups by player count (docs/rules.md "Set-up"): the rings on which darts stand on
 #: both centre bars of the home territory: bar 4t+1 facing CCW, bar 4t+2
 #: facing CW. Dart 2k stands on bar 4t+1, dart 2k+1 on bar 4t+2, both on
 #: ``rings[k]``. 10 darts with 2 players, 8 with 3, 6 with 4.
@@ -47,10 +47,10 @@ SETUPS = {
 }
 
 #: How many consecutive bars of one ring in the opposite territory make a
-#: ringer, by player count (NOTES "Ringers").
+#: ringer, by player count (docs/rules.md "Ringers").
 RINGER_RUN = {2: 4, 3: 3, 4: 3}
 
-#: A match ends when every remaining seat has had this many turns (NOTES
+#: A match ends when every remaining seat has had this many turns (docs/rules.md
 #: "Every match ends").
 TURN_LIMIT = 300
 

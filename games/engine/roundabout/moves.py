@@ -4,7 +4,7 @@ Notation (every move's ``str()``; ``parse_move`` reads it back). Dart numbers
 are the mover's own darts, 0..9 (10 darts with 2 players, 8 with 3, 6 with 4).
 
 ================  ===========================================================
-``d1`` .. ``d6``  chance outcome: one roll-off die (NOTES "The start")
+``d1`` .. ``d6``  chance outcome: one roll-off die (docs/rules.md "The start")
 ``d1-1`` ..       chance outcome: the two dice of a turn, first die first
 ``d6-6``          (36 ordered outcomes, weight 1 each)
 ``roll``          the seat to move rolls both dice

@@ -1,6 +1,6 @@
 """Roundabout rules: how a state changes with each move.
 
-Source of truth: ``shared/rules/roundabout-rulebook.txt`` and NOTES.md
+Source of truth: the rule text and docs/rules.md
 "Common" and "Roundabout". The player-facing rules page is
 ``templates/games/rules_roundabout.html``.
 
@@ -69,20 +69,20 @@ class RoundaboutRules(HidesNothing, Rules):
     the contract."""
 
     name = "roundabout"
-    #: HidesNothing: Roundabout hides nothing (roundabout-rulebook.txt, "The Equipment",
-    #: "Set Up", "Basic Rules"; NOTES "Roundabout").
+    #: HidesNothing: Roundabout hides nothing (the Roundabout rulebook, "The Equipment",
+    #: "Set Up", "Basic Rules"; docs/rules.md "Roundabout").
     move_type = RoundaboutMove
     player_counts = (2, 3, 4)
     default_options: dict = {}
     #: Colour names by territory; ``seat_territories[players][seat]`` is a
-    #: seat's territory and colour index (NOTES "Territories by seat").
+    #: seat's territory and colour index (docs/rules.md "Territories by seat").
     colour_names = COLOUR_NAMES
     seat_territories = SEAT_TERRITORIES
 
     # -- creating and reading states -------------------------------------
     def new_match(self, players: int, options: dict | None = None) -> RoundaboutState:
         """A new match in the set-up for ``players`` (2, 3 or 4; board.SETUPS);
-        the first steps are the roll-off, one chance step per die (NOTES "The
+        the first steps are the roll-off, one chance step per die (docs/rules.md "The
         start"). Roundabout has no options. Raises ``InvalidOptionsError``
         for another player count or any option."""
         if type(players) is not int or players not in self.player_counts:
@@ -110,7 +110,7 @@ class RoundaboutRules(HidesNothing, Rules):
     def chance_outcomes(self, state: RoundaboutState) -> list[tuple[RoundaboutMove, int]]:
         """The chance step's outcomes, weight 1 each, in fixed order: a
         roll-off die ``d1``..``d6``, or the two dice ``d1-1``, ``d1-2``, ..
-        ``d6-6`` (index i is (i // 6 + 1, i % 6 + 1), first die major: NOTES
+        ``d6-6`` (index i is (i // 6 + 1, i % 6 + 1), first die major: docs/rules.md
         "Provably fair randomness"). Raises ``IllegalMoveError`` otherwise."""
         if state.actor != CHANCE:
             raise IllegalMoveError("chance_outcomes: the next step is not a chance step")
@@ -126,9 +126,9 @@ class RoundaboutRules(HidesNothing, Rules):
 
     def outcome(self, state: RoundaboutState) -> Outcome | None:
         """Ranks when over. "finished" / "last_player_standing": the winner 1,
-        the others who stayed 2 (NOTES "Result and ranking"); "stalled" /
+        the others who stayed 2 (docs/rules.md "Result and ranking"); "stalled" /
         "turn_limit": by darts still on the board, fewer first, ties share
-        (NOTES "Every match ends"). Leavers rank below, the earlier lower."""
+        (docs/rules.md "Every match ends"). Leavers rank below, the earlier lower."""
         if state.phase != "over":
             return None
         if state.reason in STALL_REASONS:
@@ -219,7 +219,7 @@ class RoundaboutRules(HidesNothing, Rules):
         )
 
     def _resolve_rolloff(self, state: RoundaboutState) -> RoundaboutState:
-        """NOTES "The start": when every seat of the round has rolled, the
+        """docs/rules.md "The start": when every seat of the round has rolled, the
         highest starts; tied seats roll again, in seat order."""
         seats, rolls = state.rolloff, state.rolls
         if len(seats) == 1:
@@ -234,7 +234,7 @@ class RoundaboutRules(HidesNothing, Rules):
 
     def _start_turn(self, state: RoundaboutState, seat: int) -> RoundaboutState:
         """``seat`` rolls next, unless all its darts are captured: then its
-        turn passes (NOTES "Captures"); a stalled or long match ends here."""
+        turn passes (docs/rules.md "Captures"); a stalled or long match ends here."""
         players, left = state.players, state.left
         n = darts_per_seat(players)
         turns, idle = list(state.turns), state.idle
@@ -264,7 +264,7 @@ class RoundaboutRules(HidesNothing, Rules):
 
     def _to_move(self, state: RoundaboutState) -> RoundaboutState:
         """Enter (or stay in) the "move" phase; a mover with no choice at all
-        ends the turn (NOTES "No stuck seat")."""
+        ends the turn (docs/rules.md "No stuck seat")."""
         nxt = _remake(state, phase="move")
         if nxt.legal:
             return nxt
@@ -277,7 +277,7 @@ class RoundaboutRules(HidesNothing, Rules):
 
     def _declined(self, state: RoundaboutState) -> RoundaboutState:
         """The next named opponent answers; when all declined the roller must
-        play the roll (NOTES "Golden Rule")."""
+        play the roll (docs/rules.md "Golden Rule")."""
         rest = state.offers[1:]
         if rest:
             return _remake(state, offers=rest)
@@ -335,7 +335,7 @@ class RoundaboutRules(HidesNothing, Rules):
         return self._start_turn(done, next_seat(state.turn, players, state.left))
 
     def _timeout(self, state: RoundaboutState) -> RoundaboutState:
-        """NOTES "Turn timer": a missed roll or decision ends the turn; moves
+        """docs/rules.md "Turn timer": a missed roll or decision ends the turn; moves
         already made stay, except a first-die move the turn may not end with
         (beside a captured dart of the mover's own), which is taken back. An
         offered seat's timeout is a decline."""
@@ -353,7 +353,7 @@ class RoundaboutRules(HidesNothing, Rules):
         return self._end_turn(state)
 
     def _leave(self, state: RoundaboutState, seat: int) -> RoundaboutState:
-        """NOTES "Leaving": the leaver's darts leave the board; a turn it was
+        """docs/rules.md "Leaving": the leaver's darts leave the board; a turn it was
         playing or rolling ends; an offer to it counts as declined; when one
         seat remains, it wins."""
         if state.phase == "over":
@@ -410,7 +410,7 @@ class RoundaboutRules(HidesNothing, Rules):
     # -- the server's events ---------------------------------------------
     def timeout_move(self, state: RoundaboutState) -> RoundaboutMove:
         """The move the server plays when the seat to move runs out of time
-        (NOTES "Turn timer"): ``decline`` for a seat offered a Golden Rule
+        (docs/rules.md "Turn timer"): ``decline`` for a seat offered a Golden Rule
         roll (a decline, not a missed turn), else ``timeout`` (the rest of
         the turn is missed). Raises ``IllegalMoveError`` at a chance step or
         when over."""
@@ -421,7 +421,7 @@ class RoundaboutRules(HidesNothing, Rules):
         return TIMEOUT
 
     def leave_move(self, state: RoundaboutState, seat: int) -> RoundaboutMove:
-        """``leave N`` for any seat still playing, at any time (NOTES
+        """``leave N`` for any seat still playing, at any time (docs/rules.md
         "Leaving"). Raises ``IllegalMoveError`` otherwise."""
         if type(seat) is not int or not 0 <= seat < state.players:
             raise IllegalMoveError(f"leave {seat}: the match has seats 0..{state.players - 1}")

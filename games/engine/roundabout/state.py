@@ -2,7 +2,7 @@
 
 The state is an immutable ``NamedTuple``; ``actor`` and ``legal`` are derived
 from the other fields when the state is made (deciding whether a seat has any
-choice is part of the rules: NOTES "No stuck seat"). Darts are seat-major:
+choice is part of the rules: docs/rules.md "No stuck seat"). Darts are seat-major:
 dart i of seat s is index ``s * n + i`` (n darts per seat) in ``pos``,
 ``face``, ``circuit`` and ``captured``.
 """
@@ -52,8 +52,8 @@ class RoundaboutState(NamedTuple):
     turn. offered: the roll has been offered (no further offer). offers: seats
     still to answer an offer, the first one is to move. pos: the space of each
     dart, -1 once removed. face: +1 clockwise, -1 counter-clockwise.
-    circuit: the dart has completed a circuit (NOTES "Going home").
-    captured: captured at the last completed turn (NOTES "Captures").
+    circuit: the dart has completed a circuit (docs/rules.md "Going home").
+    captured: captured at the last completed turn (docs/rules.md "Captures").
     back, back_circuit: pos and circuit before the first die move of this
     turn (for the take-back), () otherwise. moved: a dart changed space this
     turn (or, with ``turning_moves``, was turned). rolloff: seats in the
@@ -107,7 +107,7 @@ def occupancy(pos: tuple[int, ...], n: int) -> list[int]:
 
 
 def block_spaces(occ: list[int]) -> list[bool]:
-    """Per space: a dart that is part of a block (NOTES "Blocks": another dart
+    """Per space: a dart that is part of a block (docs/rules.md "Blocks": another dart
     of the same seat next to it on its ring or its bar)."""
     blk = [False] * SPACES
     for s in range(SPACES):
@@ -131,7 +131,7 @@ def path_of(s: int, facing: int, direction: int, die: int):
 def candidates(pos, face, captured, n: int, mover: int, values, jumping: bool):
     """The mover's dart moves for the die ``values`` (distinct): a list of
     ``(move, jump)``: ``jump`` when the move passes over another seat's block,
-    allowed only with jumping doubles (NOTES "Blocks", "Jumping doubles").
+    allowed only with jumping doubles (docs/rules.md "Blocks", "Jumping doubles").
     Captured darts do not move; a move ends on an empty space."""
     occ = occupancy(pos, n)
     out = []
@@ -166,7 +166,7 @@ def candidates(pos, face, captured, n: int, mover: int, values, jumping: bool):
 def apply_dart(players: int, n: int, pos, circuit, mover: int, move: RoundaboutMove, face):
     """(pos, circuit) after the mover's dart ``move`` (already known legal):
     the circuit mark, going home (with the overshoot rule) and ringers
-    (NOTES "Going home", "Ringers")."""
+    (docs/rules.md "Going home", "Ringers")."""
     idx = mover * n + move.dart
     s = pos[idx]
     home = SEAT_TERRITORIES[players][mover]
@@ -224,7 +224,7 @@ def _ringer(players, n, pos, circuit, mover, land, opposite):
 
 
 def captures(pos, n: int, players: int) -> tuple[bool, ...]:
-    """Per dart: captured in this position (NOTES "Captures"): on one bar,
+    """Per dart: captured in this position (docs/rules.md "Captures"): on one bar,
     three darts on three adjacent rings where the victim has exactly one dart
     on that whole bar and a single other seat has the other two."""
     occ = occupancy(pos, n)
@@ -251,7 +251,7 @@ def captures(pos, n: int, players: int) -> tuple[bool, ...]:
 
 def restricted(pos, captured, n: int, mover: int) -> bool:
     """True when the mover has a free dart on a bar where one of its darts is
-    captured (the turn may not end so: NOTES "Captures")."""
+    captured (the turn may not end so: docs/rules.md "Captures")."""
     base = mover * n
     bars = [pos[base + i] % 16 for i in range(n) if captured[base + i] and pos[base + i] >= 0]
     if not bars:
@@ -279,7 +279,7 @@ def reversible(state_pos, captured, n: int, players: int, mover: int, done) -> l
 @cache
 def offers_for(players: int, roller: int, left) -> tuple[RoundaboutMove, ...]:
     """Every Golden Rule offer of the roller: each ordered choice of one or
-    more opponents still playing (NOTES "Golden Rule")."""
+    more opponents still playing (docs/rules.md "Golden Rule")."""
     others = [s for s in range(players) if s != roller and s not in left]
     return tuple(OFFER[order] for k in range(1, len(others) + 1) for order in permutations(others, k))
 

@@ -49,6 +49,7 @@ test: install
 
 lint: install
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/lint-imports
 
 bench-engine: install
 	$(PY) -m benchmarks.engine

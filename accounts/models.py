@@ -26,7 +26,7 @@ class User(AbstractUser):
 
     email = models.EmailField("email address")
     bio = models.CharField(max_length=280, blank=True)
-    # Moderation (issue 9): set only by games.moderation.ban_user / unban_user.
+    # Moderation (README "Moderation"): set only by moderation.actions.ban_user / unban_user.
     banned_until = models.DateTimeField(
         null=True, blank=True, editable=False,
         help_text="Banned until this moment (9999-01-01: a permanent ban); empty: not banned.",
@@ -60,7 +60,8 @@ class Rating(models.Model):
     ``kind`` is the game kind string ("ludo", "roundabout", "rondo"); this app
     knows no other app, so it is a plain string here. ``rating`` and ``peak``
     are rating points, unrounded (round only for display). Only
-    ``games.rating`` changes these rows, in the match's finishing transaction.
+    ``accounts.ratings`` writes these rows: a match's results applied, in the
+    match's finishing transaction, or taken back when a moderator voids it.
     """
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings")

@@ -58,6 +58,7 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "matchmaking",
+    "moderation",
 ]
 
 MIDDLEWARE = [

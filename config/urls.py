@@ -12,4 +12,5 @@ urlpatterns = [
     path("", include("games.urls")),
     path("", include("matchmaking.urls_queue")),
     path("", include("matchmaking.urls")),
+    path("", include("moderation.urls")),
 ]

@@ -1,22 +1,16 @@
-"""Matches, rating changes, voids, reports and the audit log in the admin
-(issue 9 "Moderation").
+"""Matches, rating changes and voids in the admin (README "Moderation").
 
 Every model here is read-only by hand (``ReadOnlyAdmin``): matches change
-only through ``games.actions`` and moderation only through
-``games.moderation``, reached by the admin actions below (each asks for a
-reason and needs its own permission: games.abort_match, games.void_match,
-games.change_report for report decisions). A match's seed is never shown
-before the match has ended: the field is not in the admin at all, and a
-read-only "revealed seed" appears once the match is over.
+only through ``games.actions``; moderation/admin.py adds the abort and void
+actions to the match admin. A match's seed is never shown before the match
+has ended: the field is not in the admin at all, and a read-only "revealed
+seed" appears once the match is over.
 """
 
 from django.contrib import admin
-from django.urls import reverse
-from django.utils.html import format_html, format_html_join
 
-from games import moderation
-from games.admin_tools import ReadOnlyAdmin, ReadOnlyInline, ReasonForm, run_with_form
-from games.models import AuditLog, Match, Move, RatingChange, RatingVoid, Report, Seat
+from accounts.admin_tools import ReadOnlyAdmin, ReadOnlyInline
+from games.models import Match, Move, RatingChange, RatingVoid, Seat
 
 MATCH_FIELDS = (
     "public_id", "kind", "status", "end_reason", "rated", "is_public", "host", "options",
@@ -62,7 +56,6 @@ class MatchAdmin(ReadOnlyAdmin):
     date_hierarchy = "created_at"
     exclude = ("seed", "state", "start_state")
     inlines = [SeatInline, RatingChangeInline, RatingVoidInline, MoveInline]
-    actions = ["abort_matches", "void_matches"]
 
     def get_queryset(self, request):
         return super().get_queryset(request).prefetch_related("seats__user", "rating_voids")
@@ -85,33 +78,6 @@ class MatchAdmin(ReadOnlyAdmin):
     def voided(self, obj):
         return bool(obj.rating_voids.all()) if obj.rated else None
 
-    def has_abort_permission(self, request):
-        return request.user.has_perm("games.abort_match")
-
-    def has_void_permission(self, request):
-        return request.user.has_perm("games.void_match")
-
-    @admin.action(description="Abort the selected live matches (no result, no rating)",
-                  permissions=["abort"])
-    def abort_matches(self, request, queryset):
-        return run_with_form(
-            self, request, queryset, title="Abort matches", form_class=ReasonForm,
-            intro="The matches end with no result and no rating change; their players are told.",
-            perform=lambda m, data: moderation.abort_match(request.user, m.public_id, data["reason"]),
-            done="{n} match(es) aborted.",
-        )
-
-    @admin.action(description="Void the selected rated matches (take their rating changes back)",
-                  permissions=["void"])
-    def void_matches(self, request, queryset):
-        return run_with_form(
-            self, request, queryset, title="Void matches", form_class=ReasonForm,
-            intro="Each player's recorded change is subtracted from their current rating "
-                  "(floor 100), the match leaves their rated-games count and their peak is recomputed.",
-            perform=lambda m, data: moderation.void_match(request.user, m.public_id, data["reason"]),
-            done="{n} match(es) voided.",
-        )
-
 
 @admin.register(RatingChange)
 class RatingChangeAdmin(ReadOnlyAdmin):
@@ -128,70 +94,3 @@ class RatingVoidAdmin(ReadOnlyAdmin):
     list_filter = ("kind", "created_at")
     search_fields = ("user__username", "match__public_id")
     list_select_related = ("user", "match", "voided_by")
-
-
-@admin.register(AuditLog)
-class AuditLogAdmin(ReadOnlyAdmin):
-    list_display = ("created_at", "actor", "action", "target_user", "target", "reason")
-    list_filter = ("action", "created_at")
-    search_fields = ("actor__username", "target_user__username", "target", "reason")
-    list_select_related = ("actor", "target_user")
-    date_hierarchy = "created_at"
-
-
-class DecisionForm(ReasonForm):
-    pass
-
-
-@admin.register(Report)
-class ReportAdmin(ReadOnlyAdmin):
-    list_display = ("pk", "created_at", "status", "reason", "reported_user", "reporter", "match_link")
-    list_display_links = ("pk", "created_at")
-    list_filter = ("status", "reason", "created_at")
-    search_fields = ("reported_user__username", "reporter__username", "match__public_id", "note")
-    list_select_related = ("reported_user", "reporter", "match")
-    fields = ("status", "reason", "note", "reporter", "reported_user", "seat", "match_link",
-              "created_at", "decided_by", "decided_at", "decisions")
-    readonly_fields = fields
-    actions = ["mark_reviewing", "mark_actioned", "mark_dismissed", "reopen"]
-    ordering = ("-created_at",)
-
-    @admin.display(description="match")
-    def match_link(self, obj):
-        url = reverse("admin:games_match_change", args=[obj.match_id])
-        return format_html('<a href="{}">{}</a>', url, obj.match.public_id)
-
-    @admin.display(description="decisions")
-    def decisions(self, obj):
-        rows = AuditLog.objects.filter(action=AuditLog.Action.REPORT, target__startswith=f"report {obj.pk} ")
-        return format_html_join(
-            "\n", "<p>{} {}: {} {}</p>",
-            ((a.created_at.strftime("%Y-%m-%d %H:%M"), a.actor, a.target.split(": ")[-1], a.reason)
-             for a in rows.select_related("actor")),
-        ) or "–"
-
-    def has_decide_permission(self, request):
-        return request.user.has_perm("games.change_report")
-
-    def _decide(self, request, queryset, status, title):
-        return run_with_form(
-            self, request, queryset, title=title, form_class=DecisionForm,
-            perform=lambda r, data: moderation.decide_report(request.user, r, status, data["reason"]),
-            done="{n} report(s): " + Report.Status(status).label.lower() + ".",
-        )
-
-    @admin.action(description="Mark as reviewing", permissions=["decide"])
-    def mark_reviewing(self, request, queryset):
-        return self._decide(request, queryset, Report.Status.REVIEWING, "Mark as reviewing")
-
-    @admin.action(description="Mark as actioned", permissions=["decide"])
-    def mark_actioned(self, request, queryset):
-        return self._decide(request, queryset, Report.Status.ACTIONED, "Mark as actioned")
-
-    @admin.action(description="Dismiss", permissions=["decide"])
-    def mark_dismissed(self, request, queryset):
-        return self._decide(request, queryset, Report.Status.DISMISSED, "Dismiss")
-
-    @admin.action(description="Reopen", permissions=["decide"])
-    def reopen(self, request, queryset):
-        return self._decide(request, queryset, Report.Status.OPEN, "Reopen")

@@ -221,58 +221,12 @@ class RatingChange(models.Model):
         return f"{self.user} {self.kind} {self.before:.0f} -> {self.after:.0f} ({self.match})"
 
 
-# -- moderation (issue 9): written only by games.moderation and games.reports --
-
-
-class AuditLog(models.Model):
-    """One moderation action: who did what, to whom, why and when. Rows are
-    only ever added (games.moderation); the admin shows them read-only.
-    ``target`` describes the object acted on in words ("match abc123",
-    "invite 7 to room K7QX2M"), so a row outlives what it names."""
-
-    class Action(models.TextChoices):
-        BAN = "ban", "Ban"
-        UNBAN = "unban", "Unban"
-        ABORT = "abort", "Abort match"
-        VOID = "void", "Void match"
-        REPORT = "report", "Report decision"
-        REVOKE_INVITE = "revoke_invite", "Revoke invite"
-
-    actor = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+",
-        help_text="The moderator.",
-    )
-    action = models.CharField(max_length=16, choices=Action.choices)
-    target_user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-        related_name="audit_entries",
-    )
-    target = models.CharField("object", max_length=200, blank=True)
-    reason = models.TextField(blank=True)
-    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
-
-    class Meta:
-        ordering = ["-created_at", "-pk"]
-        verbose_name = "audit log entry"
-        verbose_name_plural = "audit log"
-        # Moderation verbs beyond add/change/delete/view (the Moderators group has them).
-        permissions = [
-            ("ban_user", "Can ban, suspend and unban users"),
-            ("abort_match", "Can abort a live match"),
-            ("void_match", "Can void a finished rated match"),
-            ("revoke_invite", "Can revoke a room invite"),
-        ]
-
-    def __str__(self):
-        return f"{self.created_at:%Y-%m-%d %H:%M} {self.actor}: {self.get_action_display()} {self.target}"
-
-
 class RatingVoid(models.Model):
     """The reversal of one player's RatingChange when a moderator voids a rated
-    match (issue 9): the recorded ``delta`` was subtracted from the rating the
+    match (README "Moderation", Void): the recorded ``delta`` was subtracted from the rating the
     player had then (``rating_before`` -> ``rating_after``, floor 100), one
     rated game was taken off (``games_before`` -> ``games_after``) and the
-    peak recomputed (``peak_before`` -> ``peak_after``; games.moderation
+    peak recomputed (``peak_before`` -> ``peak_after``; games.rating
     documents how). Rating points, unrounded. One row per (match, user)."""
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rating_voids")
@@ -300,50 +254,3 @@ class RatingVoid(models.Model):
     def __str__(self):
         return (f"{self.user} {self.kind}: {self.rating_before:.0f} -> {self.rating_after:.0f}"
                 f" (void of {self.match})")
-
-
-class Report(models.Model):
-    """A player's report of another seat of a match they played (issue 9).
-    The note is for staff only; the reporter sees the status on their profile."""
-
-    class Reason(models.TextChoices):
-        ABUSE = "abuse", "Abusive or offensive chat"
-        CHEATING = "cheating", "Cheating or collusion"
-        STALLING = "stalling", "Stalling or leaving on purpose"
-        NAME = "name", "Offensive username"
-        OTHER = "other", "Something else"
-
-    class Status(models.TextChoices):
-        OPEN = "open", "Open"
-        REVIEWING = "reviewing", "Reviewing"
-        ACTIONED = "actioned", "Actioned"
-        DISMISSED = "dismissed", "Dismissed"
-
-    reporter = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reports_made"
-    )
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="reports")
-    seat = models.ForeignKey(
-        Seat, on_delete=models.CASCADE, related_name="reports", help_text="The reported seat."
-    )
-    reported_user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reports_received"
-    )
-    reason = models.CharField(max_length=16, choices=Reason.choices)
-    note = models.TextField(blank=True, max_length=1000, help_text="Seen only by staff.")
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
-    decided_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
-    )
-    decided_at = models.DateTimeField(null=True, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        ordering = ["-created_at", "-pk"]
-        constraints = [
-            models.UniqueConstraint(fields=["reporter", "match", "seat"], name="report_once_per_seat")
-        ]
-        indexes = [models.Index(fields=["status", "-created_at"], name="report_queue")]
-
-    def __str__(self):
-        return f"report {self.pk}: {self.reported_user} in {self.match} ({self.get_status_display()})"

@@ -1,21 +1,22 @@
-"""Rating a finished match (issue 5 "Elo"): called by ``games.actions`` from
-inside the transaction that finishes the match, so the match's result, its
-RatingChange rows and the players' Rating rows commit together or not at all.
+"""Rating a finished match, and taking a voided one back (README "Ranked
+play"): called by ``games.actions`` from inside the transaction that
+finishes the match, so the match's result, its RatingChange rows and the
+players' Rating rows commit together or not at all; and by
+``moderation.actions.void_match``. The Rating rows themselves are written
+only by ``accounts.ratings``.
 
 A match is rated only when it came from the ranked queue (``Match.rated``),
 every seat is a human and play began. It is rated exactly once: one
 RatingChange per (match, user) under a unique constraint, and a match that
 already has changes is left alone. The players' Rating rows are locked in a
-fixed order (by user id; ``SELECT ... FOR UPDATE`` on PostgreSQL, SQLite's
-IMMEDIATE transactions serialise writers), so two matches of one user that
-end together both count, one after the other.
+fixed order (``accounts.ratings``), so two matches of one user that end
+together both count, one after the other.
 """
 
 from __future__ import annotations
 
-from accounts import elo
-from accounts.models import Rating
-from games.models import Match, RatingChange
+from accounts import elo, ratings
+from games.models import Match, RatingChange, RatingVoid
 
 
 def is_ratable(match: Match, seats) -> bool:
@@ -32,8 +33,9 @@ def is_ratable(match: Match, seats) -> bool:
 
 def rate_match(match: Match, seats) -> list[RatingChange]:
     """Update the players' ratings from the seats' ranks (``Seat.rank``, 1 =
-    first; leavers already rank below everyone who stayed) and record one
-    RatingChange per player. Must run inside the finishing transaction.
+    first; leavers already rank below everyone who stayed) through
+    ``accounts.ratings.apply_results`` and record one RatingChange per
+    player. Must run inside the finishing transaction.
 
     Returns the new RatingChange rows; [] when the match is not ratable or
     was rated already (a repeated finish changes nothing).
@@ -41,23 +43,53 @@ def rate_match(match: Match, seats) -> list[RatingChange]:
     seats = sorted(seats, key=lambda s: s.index)
     if not is_ratable(match, seats) or RatingChange.objects.filter(match=match).exists():
         return []
-    user_ids = sorted(s.user_id for s in seats)
-    for user_id in user_ids:  # the rows must exist before they can be locked
-        Rating.objects.get_or_create(user_id=user_id, kind=match.kind)
-    locked = {
-        r.user_id: r
-        for r in Rating.objects.select_for_update()
-        .filter(kind=match.kind, user_id__in=user_ids)
-        .order_by("user_id")
-    }
-    rows = [locked[s.user_id] for s in seats]
-    after = elo.new_ratings([r.rating for r in rows], [s.rank for s in seats], [r.games for r in rows])
-    changes = []
-    for row, new in zip(rows, after, strict=True):
-        changes.append(RatingChange(match=match, user_id=row.user_id, kind=match.kind,
-                                    before=row.rating, after=new, delta=new - row.rating))
-        row.rating = new
-        row.games += 1
-        row.peak = max(row.peak, new)
-        row.save(update_fields=["rating", "games", "peak", "updated_at"])
-    return RatingChange.objects.bulk_create(changes)
+    steps = ratings.apply_results(match.kind, [s.user_id for s in seats], [s.rank for s in seats])
+    return RatingChange.objects.bulk_create([
+        RatingChange(match=match, user_id=step.user_id, kind=match.kind,
+                     before=step.rating_before, after=step.rating_after, delta=step.delta)
+        for step in steps
+    ])
+
+
+def void_ratings(match: Match, voided_by, reason: str) -> list[RatingVoid]:
+    """Take a finished rated match's rating changes back (README
+    "Moderation", Void), inside the caller's transaction, and record one
+    RatingVoid per player (rating, games and peak before and after).
+
+    Each player's recorded delta is subtracted from their current rating
+    (``accounts.ratings.take_back``, floor 100); later matches keep their
+    own deltas; the peak is ``replayed_peak``. The match's RatingChange rows
+    stay as the record of what was taken back. Returns [] when the match has
+    no rating changes or was voided already (nothing changes)."""
+    changes = {c.user_id: c.delta for c in RatingChange.objects.filter(match=match)}
+    if not changes or RatingVoid.objects.filter(match=match).exists():
+        return []
+    steps = ratings.take_back(match.kind, changes, lambda user_id, current: replayed_peak(
+        user_id, match.kind, current, without=match))
+    return RatingVoid.objects.bulk_create([
+        RatingVoid(match=match, user_id=s.user_id, kind=match.kind, delta=changes[s.user_id],
+                   rating_before=s.rating_before, rating_after=s.rating_after,
+                   games_before=s.games_before, games_after=s.games_after,
+                   peak_before=s.peak_before, peak_after=s.peak_after,
+                   voided_by=voided_by, reason=reason)
+        for s in steps
+    ])
+
+
+def replayed_peak(user_id: int, kind: str, current: float, *, without: Match | None = None) -> float:
+    """The peak rating (rating points) of ``user_id`` in ``kind`` recomputed
+    from their rated history: their RatingChange rows oldest first, leaving
+    out ``without`` and every match voided for them, replayed from the
+    ``before`` of their first rated match in ``kind`` (1500 if none), with the
+    floor at each step; the highest of that start, each replayed value and
+    ``current``."""
+    history = RatingChange.objects.filter(user_id=user_id, kind=kind).order_by("created", "pk")
+    first = history.values_list("before", flat=True).first()
+    remaining = history.exclude(match__rating_voids__user_id=user_id)
+    if without is not None:
+        remaining = remaining.exclude(match=without)
+    value = peak = first if first is not None else elo.INITIAL_RATING
+    for delta in remaining.values_list("delta", flat=True):
+        value = max(elo.RATING_FLOOR, value + delta)
+        peak = max(peak, value)
+    return max(peak, current)

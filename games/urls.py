@@ -1,7 +1,7 @@
 from django.urls import path
 
 import config.converters  # noqa: F401  (registers <pid:...> and <username:...>)
-from games import reports, views, views_history, views_profile
+from games import views, views_history, views_profile
 
 urlpatterns = [
     path("play/", views.play, name="play"),
@@ -11,7 +11,6 @@ urlpatterns = [
     path("m/<pid:public_id>/pause/", views.match_pause, name="match_pause"),
     path("m/<pid:public_id>/resume/", views.match_resume, name="match_resume"),
     path("boards/<str:name>.svg", views.board_backdrop, name="board_backdrop"),
-    path("m/<pid:public_id>/report/", reports.report_page, name="match_report"),
     path("m/<pid:public_id>/replay/", views_history.replay, name="replay"),
     path("m/<pid:public_id>/export.json", views_history.export, name="match_export"),
     path("matches/", views_history.my_history, name="my_history"),

@@ -1,13 +1,11 @@
-"""Rooms, invites and queue entries in the admin (issue 9 "Moderation"):
-read-only lists; invites can be revoked (with a reason, recorded in the
-audit log) through ``games.moderation.revoke_invite``, which needs the
-games.revoke_invite permission. Invite tokens are never stored, so never shown."""
+"""Rooms, invites and queue entries in the admin (README "Moderation"):
+read-only lists; moderation/admin.py adds revoking an invite (with a reason,
+recorded in the audit log). Invite tokens are never stored, so never shown."""
 
 from django.contrib import admin
 from django.utils import timezone
 
-from games import moderation
-from games.admin_tools import ReadOnlyAdmin, ReadOnlyInline, ReasonForm, run_with_form
+from accounts.admin_tools import ReadOnlyAdmin, ReadOnlyInline
 from matchmaking.models import Invite, QueueEntry, Room, RoomMember, RoomSeat
 
 
@@ -68,22 +66,10 @@ class InviteAdmin(ReadOnlyAdmin):
     search_fields = ("room__code", "created_by__username", "used_by__username")
     list_select_related = ("room", "created_by", "used_by")
     exclude = ("token_hash",)
-    actions = ["revoke_invites"]
 
     @admin.display(description="state")
     def state_label(self, obj):
         return Invite.State(obj.state()).label
-
-    def has_revoke_permission(self, request):
-        return request.user.has_perm("games.revoke_invite")
-
-    @admin.action(description="Revoke the selected unused invites", permissions=["revoke"])
-    def revoke_invites(self, request, queryset):
-        return run_with_form(
-            self, request, queryset, title="Revoke invites", form_class=ReasonForm,
-            perform=lambda inv, data: moderation.revoke_invite(request.user, inv, data["reason"]),
-            done="{n} invite(s) revoked.",
-        )
 
 
 @admin.register(QueueEntry)

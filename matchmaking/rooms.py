@@ -188,12 +188,38 @@ def do_revoke_invite(code: str, user, invite_id) -> Invite:
         invite = Invite.objects.filter(room=room, pk=_int(invite_id)).first()
         if invite is None:
             raise NotAllowed("There is no such invite in this room.")
-        if invite.used_at or invite.revoked_at:
+        if not _revoke(room, invite.pk, only_valid=False):
             raise NotAllowed("That invite was already used or revoked.")
-        invite.revoked_at = timezone.now()
-        invite.save(update_fields=["revoked_at"])
-        _changed(room)
+        invite.refresh_from_db(fields=["revoked_at"])
     return invite
+
+
+def revoke_invite_as_staff(invite_id: int) -> Room | None:
+    """A moderator revokes an invite that is still valid (unused, not
+    revoked, not expired), whoever hosts the room; the caller records it in
+    the audit log (``moderation.actions.revoke_invite``). Returns the room,
+    or None when the invite is gone or no longer valid (nothing changes)."""
+    with transaction.atomic():
+        room_id = Invite.objects.filter(pk=_int(invite_id)).values_list("room_id", flat=True).first()
+        if room_id is None:
+            return None
+        room = Room.objects.select_for_update().get(pk=room_id)
+        return room if _revoke(room, invite_id, only_valid=True) else None
+
+
+def _revoke(room: Room, invite_id, *, only_valid: bool) -> bool:
+    """Revoke one unused, unrevoked invite of the locked ``room`` (and, with
+    ``only_valid``, only an unexpired one) and save the room's new version;
+    returns whether it was revoked."""
+    now = timezone.now()
+    invites = Invite.objects.filter(room=room, pk=_int(invite_id), used_at__isnull=True,
+                                    revoked_at__isnull=True)
+    if only_valid:
+        invites = invites.filter(expires_at__gt=now)
+    if not invites.update(revoked_at=now):
+        return False
+    _changed(room)
+    return True
 
 
 def check_redeem_rate(user, ip: str | None) -> None:

@@ -6,7 +6,7 @@ import pytest
 from playwright.sync_api import expect
 
 from accounts.models import User
-from games import moderation
+from moderation import actions as moderation
 from tests.e2e.test_live_play import in_thread, live, log_in
 from tests.factories import ludo_state, make_match
 from tests.moderation.conftest import moderators_group

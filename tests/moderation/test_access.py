@@ -23,8 +23,9 @@ def test_the_moderators_group_has_just_the_moderation_permissions():
     assert perms == {
         "accounts.view_user", "accounts.view_rating",
         "games.view_match", "games.view_seat", "games.view_move", "games.view_ratingchange",
-        "games.view_ratingvoid", "games.view_auditlog", "games.view_report", "games.change_report",
-        "games.ban_user", "games.abort_match", "games.void_match", "games.revoke_invite",
+        "games.view_ratingvoid", "moderation.view_auditlog", "moderation.view_report",
+        "moderation.change_report",
+        "moderation.ban_user", "moderation.abort_match", "moderation.void_match", "moderation.revoke_invite",
         "matchmaking.view_room", "matchmaking.view_roomseat", "matchmaking.view_roommember",
         "matchmaking.view_invite", "matchmaking.view_queueentry",
     }
@@ -33,7 +34,7 @@ def test_the_moderators_group_has_just_the_moderation_permissions():
 def test_a_moderator_is_not_a_superuser(moderator):
     moderator = User.objects.get(pk=moderator.pk)
     assert not moderator.is_superuser
-    assert moderator.has_perm("games.ban_user") and moderator.has_perm("games.void_match")
+    assert moderator.has_perm("moderation.ban_user") and moderator.has_perm("moderation.void_match")
     for perm in ("accounts.delete_user", "accounts.change_user", "accounts.add_user",
                  "accounts.change_rating", "games.change_match", "games.delete_report",
                  "games.change_auditlog", "auth.change_group", "axes.delete_accessattempt"):

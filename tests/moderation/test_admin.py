@@ -11,7 +11,8 @@ from django.utils import timezone
 
 from accounts.models import BAN_FOREVER, Rating, User
 from games import actions
-from games.models import AuditLog, Match, RatingChange, RatingVoid, Report
+from games.models import Match, RatingChange, RatingVoid
+from moderation.models import AuditLog, Report
 from tests.factories import ludo_state, make_match, make_user
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("no_effects")]
@@ -35,7 +36,7 @@ def run_action(client, url, action, objs, **form):
 
 
 class TestAccess:
-    @pytest.mark.parametrize("url", ["/admin/", USERS, MATCHES, "/admin/games/auditlog/"])
+    @pytest.mark.parametrize("url", ["/admin/", USERS, MATCHES, "/admin/moderation/auditlog/"])
     def test_non_staff_get_the_admin_login_page(self, client, url):
         player = make_user()
         for who in (None, player):
@@ -78,7 +79,7 @@ class TestAccess:
         for who in (moderator, superuser):
             client.force_login(who)
             for url, obj in (("/admin/accounts/rating/", rating), ("/admin/games/ratingchange/", change),
-                             ("/admin/games/auditlog/", log)):
+                             ("/admin/moderation/auditlog/", log)):
                 assert client.get(url).status_code == 200
                 assert client.get(f"{url}add/").status_code == 403
                 assert client.get(f"{url}{obj.pk}/delete/").status_code == 403
@@ -247,7 +248,7 @@ class TestRoomsAndInvites:
 
 
 def test_the_players_see_that_a_moderator_aborted_the_match(client, moderator):
-    from games import moderation
+    from moderation import actions as moderation
 
     match = make_match(seats=("human", "human"), state=ludo_state())
     moderation.abort_match(moderator, match.public_id, "stuck")

@@ -11,8 +11,8 @@ from channels.testing import WebsocketCommunicator
 
 from accounts.models import BAN_FOREVER, User
 from config.routing import websocket_urlpatterns
-from games import moderation
 from games.models import Match, Seat
+from moderation import actions as moderation
 from tests.factories import ludo_state, make_match, make_user
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]

@@ -9,8 +9,10 @@ from django.contrib.auth import SESSION_KEY
 from django.utils import timezone
 
 from accounts.models import BAN_FOREVER, Rating, User
-from games import actions, moderation, ratelimits
-from games.models import AuditLog, Match, RatingChange, Seat
+from games import actions, ratelimits
+from games.models import Match, RatingChange, Seat
+from moderation import actions as moderation
+from moderation.models import AuditLog
 from tests.factories import ludo_state, make_match, make_user
 
 PASSWORD = "a sturdy pass 42"

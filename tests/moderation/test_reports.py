@@ -7,13 +7,13 @@ import pytest
 from django.contrib.auth.models import Permission
 
 from accounts.models import User
-from games import moderation
-from games.models import AuditLog, Report
+from moderation import actions as moderation
+from moderation.models import AuditLog, Report
 from tests.factories import ludo_state, make_match, make_user
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("no_effects")]
 
-REPORTS = "/admin/games/report/"
+REPORTS = "/admin/moderation/report/"
 
 
 @pytest.fixture
@@ -108,7 +108,7 @@ class TestQueueAndStatus:
     def test_the_admin_queue_filters_by_status_and_decides(self, mod_client, moderator, match):
         report = self.file(match)
         page = mod_client.get(REPORTS + "?status__exact=open").text
-        assert f"/admin/games/report/{report.pk}/change/" in page
+        assert f"/admin/moderation/report/{report.pk}/change/" in page
         detail = mod_client.get(f"{REPORTS}{report.pk}/change/").text
         assert "secret note" in detail
         data = {"action": "mark_actioned", "_selected_action": [report.pk]}
@@ -121,7 +121,7 @@ class TestQueueAndStatus:
         assert row.target_user == report.reported_user and "actioned" in row.target
         assert row.reason == "warned by email"
         assert "warned by email" in mod_client.get(f"{REPORTS}{report.pk}/change/").text
-        assert f"/admin/games/report/{report.pk}/change/" not in mod_client.get(
+        assert f"/admin/moderation/report/{report.pk}/change/" not in mod_client.get(
             REPORTS + "?status__exact=open").text
         # Reports are not edited by hand.
         assert mod_client.post(f"{REPORTS}{report.pk}/change/", {"status": "open"}).status_code == 403

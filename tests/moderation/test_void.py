@@ -6,8 +6,10 @@ games played, provisional count and peak follow; the reversal is recorded."""
 import pytest
 
 from accounts.models import Rating
-from games import moderation
-from games.models import AuditLog, Match, RatingChange, RatingVoid
+from games.models import Match, RatingChange, RatingVoid
+from games.rating import replayed_peak
+from moderation import actions as moderation
+from moderation.models import AuditLog
 from tests.factories import ludo_state, make_match, make_user
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("no_effects")]
@@ -87,7 +89,7 @@ def test_peaks_are_recomputed_from_what_remains(moderator):
     # b: a win in the remaining match; replayed from 1500.
     remaining_b = RatingChange.objects.exclude(match=first).get(user=b)
     assert rating(b).peak == pytest.approx(max(1500 + remaining_b.delta, rating(b).rating))
-    assert moderation.replayed_peak(b.pk, "ludo", rating(b).rating) == pytest.approx(rating(b).peak)
+    assert replayed_peak(b.pk, "ludo", rating(b).rating) == pytest.approx(rating(b).peak)
 
 
 @pytest.mark.parametrize("setup, message", [

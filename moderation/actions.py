@@ -1,13 +1,12 @@
-"""Moderation actions (issue 9): ban, unban, abort, void, revoke an invite,
-decide a report. The admin (accounts/admin.py, games/admin.py,
-matchmaking/admin.py) parses and calls these; nothing else writes the ban
-fields, RatingVoid or AuditLog rows.
+"""Moderation actions (README "Moderation"): ban, unban, abort, void,
+revoke an invite, decide a report. The admin (moderation/admin.py) parses
+and calls these; nothing else writes the ban fields or AuditLog rows.
 
-This module combines apps (STYLE "The shape of the system": a ban that
-forfeits seats): it calls ``games.actions`` for matches and, imported when
-used, ``matchmaking`` for queues and rooms. Each action runs in one
-transaction and records one AuditLog row per user it touches; effects on
-sockets leave after commit.
+Moderation sits above the other apps (a ban forfeits seats and empties
+queues and rooms): it calls ``games.actions`` for matches, ``games.rating``
+to take a void's ratings back, and ``matchmaking`` for queues, rooms and
+invites. Each action runs in one transaction and records one AuditLog row
+per user it touches; effects on sockets leave after commit.
 
 Raises ``ModerationError`` (``message`` is safe to show) and changes nothing
 when refused.
@@ -21,10 +20,14 @@ from datetime import datetime
 from django.db import transaction
 from django.utils import timezone
 
-from accounts import elo, sockets
-from accounts.models import BAN_FOREVER, Rating, User
-from games import actions
-from games.models import AuditLog, Match, RatingChange, RatingVoid, Report, Seat
+from accounts import sockets
+from accounts.models import BAN_FOREVER, User
+from games import actions, rating
+from games.models import Match, RatingVoid, Seat
+from matchmaking import actions as queue_actions
+from matchmaking import rooms
+from matchmaking.models import RoomMember
+from moderation.models import AuditLog, Report
 
 log = logging.getLogger(__name__)
 
@@ -62,9 +65,9 @@ def ban_user(moderator, user: User, until: datetime | None, reason: str, *, now=
     as BAN_FOREVER) for ``reason`` (required).
 
     In one transaction: the ban fields, an AuditLog row, every live seat of
-    the user counted as left through ``games.actions.leave_match`` (NOTES
-    "Common", Leaving: "A banned player's seats count as left", so in a ranked
-    match they rank below every seat that stayed), and the user taken out of
+    the user counted as left through ``games.actions.leave_match``
+    (docs/rules.md "Leaving": a banned player's seats count as left, so in a
+    ranked match they rank below every seat that stayed), and the user taken out of
     any ranked queue and any room lobby. After commit every open socket of
     the user closes with 4003 (accounts.sockets). The login refusal and the
     session cut-off follow from ``User.is_banned`` (accounts.backends,
@@ -137,10 +140,6 @@ def _leave_live_matches(user: User) -> list[str]:
 
 def _leave_matchmaking(user: User) -> None:
     """Out of any ranked queue and every room lobby the user is in."""
-    from matchmaking import actions as queue_actions
-    from matchmaking import rooms
-    from matchmaking.models import RoomMember
-
     queue_actions.leave_queue(user)
     codes = RoomMember.objects.filter(user=user, status=RoomMember.Status.ACTIVE).values_list(
         "room__code", flat=True
@@ -171,25 +170,15 @@ def abort_match(moderator, public_id: str, reason: str) -> Match:
 
 
 def void_match(moderator, public_id: str, reason: str) -> list[RatingVoid]:
-    """Void a finished rated match: take its rating changes back.
+    """Void a finished rated match: take its rating changes back
+    (``games.rating.void_ratings``; README "Moderation", Void).
 
-    For each player with a RatingChange from the match, in one transaction
-    (their Rating rows locked in user-id order, as ``games.rating`` does):
-
-    - rating: their *current* rating minus the match's recorded ``delta``,
-      then the floor (``elo.RATING_FLOOR``, 100). Matches played since keep
-      their own deltas; only this one is taken out.
-    - games played: one fewer (so the provisional count follows).
-    - peak: recomputed from what remains (``replayed_peak``). The player's
-      remaining rated history in this game (their RatingChange rows, oldest
-      first, without this match and without matches voided before) is
-      replayed from the rating they had before their first rated match in
-      this game (1500 for every player whose rating only ever moved through
-      matches) by adding each recorded delta, the floor applied at each
-      step; the peak is the highest of that starting rating, every value of
-      the replay, and the rating after the void.
-    - a RatingVoid row (before/after of rating, games and peak) and an
-      AuditLog row.
+    For each player with a RatingChange from the match, in one transaction:
+    their *current* rating minus the match's recorded delta (floor 100;
+    matches played since keep their own deltas), one rated game fewer (so
+    the provisional count follows), the peak recomputed from the remaining
+    history (``games.rating.replayed_peak``), a RatingVoid row (before and
+    after of rating, games and peak) and an AuditLog row.
 
     The match keeps its status and result; its RatingChange rows stay as the
     record of what was taken back. Returns the RatingVoid rows. Raises
@@ -203,59 +192,16 @@ def void_match(moderator, public_id: str, reason: str) -> list[RatingVoid]:
             raise ModerationError("There is no such match.")
         if match.status != Match.Status.FINISHED:
             raise ModerationError(f"Match {match.public_id} has not finished; abort a live match instead.")
-        changes = list(RatingChange.objects.filter(match=match).order_by("user_id"))
-        if not match.rated or not changes:
+        if not match.rated or not match.rating_changes.exists():
             raise ModerationError(f"Match {match.public_id} was not rated, so there is nothing to void.")
         if RatingVoid.objects.filter(match=match).exists():
             raise ModerationError(f"Match {match.public_id} is already void.")
-        ratings = {
-            r.user_id: r
-            for r in Rating.objects.select_for_update()
-            .filter(kind=match.kind, user_id__in=[c.user_id for c in changes])
-            .order_by("user_id")
-        }
-        voids = []
-        for change in changes:
-            row = ratings.get(change.user_id)
-            if row is None:  # cannot happen through games.rating; keep the void consistent anyway
-                row = Rating.objects.create(user_id=change.user_id, kind=match.kind)
-            before = (row.rating, row.games, row.peak)
-            row.rating = max(elo.RATING_FLOOR, row.rating - change.delta)
-            row.games = max(0, row.games - 1)
-            row.peak = replayed_peak(change.user_id, match.kind, row.rating, without=match)
-            row.save(update_fields=["rating", "games", "peak", "updated_at"])
-            voids.append(RatingVoid(
-                match=match, user_id=change.user_id, kind=match.kind, delta=change.delta,
-                rating_before=before[0], rating_after=row.rating,
-                games_before=before[1], games_after=row.games,
-                peak_before=before[2], peak_after=row.peak,
-                voided_by=moderator, reason=reason,
-            ))
-        voids = RatingVoid.objects.bulk_create(voids)
+        voids = rating.void_ratings(match, moderator, reason)
         for v in voids:
             record(moderator, AuditLog.Action.VOID, target_user=User(pk=v.user_id),
                    target=f"match {match.public_id} (rating {v.rating_before:.0f} -> {v.rating_after:.0f})",
                    reason=reason)
     return voids
-
-
-def replayed_peak(user_id: int, kind: str, current: float, *, without: Match | None = None) -> float:
-    """The peak rating (rating points) of ``user_id`` in ``kind`` recomputed
-    from their rated history: their RatingChange rows oldest first, leaving
-    out ``without`` and every match voided for them, replayed from the
-    ``before`` of their first rated match in ``kind`` (1500 if none), with the
-    floor at each step; the highest of that start, each replayed value and
-    ``current`` (see ``void_match``)."""
-    history = RatingChange.objects.filter(user_id=user_id, kind=kind).order_by("created", "pk")
-    first = history.values_list("before", flat=True).first()
-    remaining = history.exclude(match__rating_voids__user_id=user_id)
-    if without is not None:
-        remaining = remaining.exclude(match=without)
-    value = peak = first if first is not None else elo.INITIAL_RATING
-    for delta in remaining.values_list("delta", flat=True):
-        value = max(elo.RATING_FLOOR, value + delta)
-        peak = max(peak, value)
-    return max(peak, current)
 
 
 def _record_per_player(moderator, action: str, match: Match, reason: str) -> None:
@@ -269,32 +215,17 @@ def _record_per_player(moderator, action: str, match: Match, reason: str) -> Non
 
 def revoke_invite(moderator, invite, reason: str) -> bool:
     """Revoke a room invite that is still unused (used, expired or revoked
-    ones stay as they are). Bumps the room's version and pushes its lobby
-    after commit, as the room's own actions do. Records an AuditLog row.
-    Returns whether the invite was revoked; raises ModerationError (no reason)."""
-    from matchmaking.models import Invite, Room
-
+    ones stay as they are) through ``matchmaking.rooms.revoke_invite_as_staff``,
+    which bumps the room's version and pushes its lobby after commit.
+    Records an AuditLog row. Returns whether the invite was revoked; raises
+    ModerationError (no reason)."""
     reason = _reason(reason)
-    now = timezone.now()
     with transaction.atomic():
-        room = Room.objects.select_for_update().get(pk=invite.room_id)
-        revoked = Invite.objects.filter(
-            pk=invite.pk, used_at__isnull=True, revoked_at__isnull=True, expires_at__gt=now
-        ).update(revoked_at=now)
-        if not revoked:
+        room = rooms.revoke_invite_as_staff(invite.pk)
+        if room is None:
             return False
-        room.version += 1
-        room.save(update_fields=["version", "updated_at"])
         record(moderator, AuditLog.Action.REVOKE_INVITE, target_user=invite.created_by,
                target=f"invite {invite.pk} to room {room.code}", reason=reason)
-        code, version = room.code, room.version
-
-        def push():
-            from matchmaking import room_push
-
-            room_push.room_updated(code, version)
-
-        transaction.on_commit(push)
     return True
 
 

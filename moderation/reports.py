@@ -1,24 +1,20 @@
-"""Players' reports of other seats (issue 9 "Reports").
+"""Players' reports of other seats (README "Moderation", Reports).
 
 On a match page a player may report another human seat of that match: a
 reason from ``Report.Reason`` and an optional note that only staff see. One
 report per (reporter, match, seat); at most REPORT_RATE per reporter. The
-reports form a queue in the admin (games/admin.py) and each reporter sees
-the status of theirs on their own profile (``my_reports``).
+reports form a queue in the admin (moderation/admin.py) and each reporter
+sees the status of theirs on their own profile (``my_reports``). The page
+is moderation/views.py.
 """
 
 from __future__ import annotations
 
-from django import forms
-from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.db import IntegrityError, transaction
-from django.shortcuts import redirect, render
-from django.views.decorators.http import require_http_methods
 
 from games import ratelimits
-from games.models import Match, Report, Seat
-from games.views import visible_match
+from games.models import Match, Seat
+from moderation.models import Report
 
 #: Reports one person may file (games.ratelimits, in Redis).
 REPORT_RATE = "10/hour"
@@ -65,41 +61,3 @@ def do_report(user, match: Match, seat: Seat, reason: str, note: str = "") -> Re
 def my_reports(user) -> list[Report]:
     """``user``'s own reports, newest first (what their profile lists)."""
     return list(Report.objects.filter(reporter=user).select_related("match", "reported_user"))
-
-
-class ReportForm(forms.Form):
-    seat = forms.TypedChoiceField(label="Player", coerce=int)
-    reason = forms.ChoiceField(choices=Report.Reason.choices)
-    note = forms.CharField(
-        required=False, max_length=NOTE_MAX, widget=forms.Textarea(attrs={"rows": 4}),
-        help_text="Optional: what happened. Only the moderators read it.",
-    )
-
-    def __init__(self, seats, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.seats = {s.index: s for s in seats}
-        self.fields["seat"].choices = [(s.index, s.user.username) for s in seats]
-
-
-@login_required
-@require_http_methods(["GET", "POST"])
-def report_page(request, public_id):
-    """``/m/<id>/report/``: the form (GET), or file the report (POST) and go
-    back to the match with a message. 404 for a match the user cannot see."""
-    match = visible_match(public_id, request.user)
-    seats = reportable_seats(match, request.user)
-    form = ReportForm(seats, request.POST if request.method == "POST" else None,
-                      initial={"seat": request.GET.get("seat")})
-    if request.method == "POST" and form.is_valid():
-        try:
-            do_report(request.user, match, form.seats[form.cleaned_data["seat"]],
-                      form.cleaned_data["reason"], form.cleaned_data["note"])
-        except ReportRefused as e:
-            form.add_error(None, e.message)
-        else:
-            messages.success(request, "Thank you: the moderators will look at your report. "
-                                      "Its status is on your profile page.")
-            return redirect("match", public_id=match.public_id)
-    status = 400 if form.errors else 200
-    return render(request, "games/report.html",
-                  {"form": form if seats else None, "match": match, "seats": seats}, status=status)

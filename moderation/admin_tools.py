@@ -1,18 +1,17 @@
-"""Shared pieces of the moderation admin (issue 9): read-only model admins
-and admin actions that ask for a reason on an intermediate page before
-calling one ``games.moderation`` action per selected object.
-
-Used by accounts/admin.py, games/admin.py and matchmaking/admin.py.
+"""Admin actions that ask for a reason on an intermediate page before
+calling one ``moderation.actions`` action per selected object (README
+"Moderation"); moderation/admin.py gives them to the user, match, invite and
+report admins.
 """
 
 from __future__ import annotations
 
 from django import forms
-from django.contrib import admin, messages
+from django.contrib import messages
 from django.contrib.admin import helpers
 from django.template.response import TemplateResponse
 
-from games.moderation import ModerationError
+from moderation.actions import ModerationError
 
 ACTION_TEMPLATE = "admin/moderation_action.html"
 
@@ -22,34 +21,6 @@ class ReasonForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 3, "cols": 60}), max_length=2000,
         help_text="Required. Kept in the audit log.",
     )
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    """Nothing added, changed or deleted by hand: records written only by actions."""
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
-
-
-class ReadOnlyInline(admin.TabularInline):
-    extra = 0
-    can_delete = False
-    show_change_link = True
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 def run_with_form(modeladmin, request, queryset, *, title: str, form_class, perform, done: str,

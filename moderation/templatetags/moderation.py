@@ -1,16 +1,17 @@
-"""Profile sections from moderation (issue 9): a player's rating corrections
-(voided matches), shown to everyone, and, on your own profile, the status
-of the reports you sent."""
+"""The profile's moderation section (README "Moderation"): a player's rating
+corrections (voided matches), shown to everyone, and, on your own profile,
+the status of the reports you sent. The profile page (games) loads it as a
+template tag, so games never imports moderation."""
 
 from django import template
 
 from games.models import RatingVoid
-from games.reports import my_reports
+from moderation.reports import my_reports
 
 register = template.Library()
 
 
-@register.inclusion_tag("games/profile_moderation.html", takes_context=True)
+@register.inclusion_tag("moderation/profile_section.html", takes_context=True)
 def profile_moderation(context, profile_user):
     viewer = context.get("user")
     own = bool(viewer is not None and viewer.is_authenticated and viewer.pk == profile_user.pk)

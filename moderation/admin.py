@@ -1,0 +1,203 @@
+"""Moderation in the admin (README "Moderation").
+
+The audit log and the report queue, and the moderation actions on the other
+apps' admins: ban, suspend and unban on users (with the user's record below
+the form), abort and void on matches, revoke on invites. Each action asks
+for a reason on an intermediate page (``moderation.admin_tools``) and needs
+its own permission (moderation.ban_user, moderation.abort_match,
+moderation.void_match, moderation.revoke_invite, moderation.change_report);
+the admin only parses and calls ``moderation.actions``.
+
+This app is installed after accounts, games and matchmaking, so their admins
+are registered first and replaced here by subclasses with the actions.
+"""
+
+from django import forms
+from django.contrib import admin
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.html import format_html, format_html_join
+
+from accounts.admin import UserAdmin
+from accounts.admin_tools import ReadOnlyAdmin
+from accounts.models import User
+from games.admin import MatchAdmin
+from games.models import Match
+from matchmaking.admin import InviteAdmin
+from matchmaking.models import Invite
+from moderation import actions
+from moderation.admin_tools import ReasonForm, run_with_form
+from moderation.models import AuditLog, Report
+
+
+class BanForm(ReasonForm):
+    until = forms.DateTimeField(
+        required=False, label="Suspend until",
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
+        help_text="UTC. Leave empty for a permanent ban.",
+    )
+    field_order = ["until", "reason"]
+
+    def clean_until(self):
+        until = self.cleaned_data.get("until")
+        if until is not None and until <= timezone.now():
+            raise forms.ValidationError("The end of a suspension must be in the future.")
+        return until
+
+
+admin.site.unregister(User)
+
+
+@admin.register(User)
+class ModeratedUserAdmin(UserAdmin):
+    actions = ["ban_users", "unban_users"]
+    change_form_template = "admin/accounts/user/change_form.html"
+
+    def has_ban_permission(self, request):
+        return request.user.has_perm("moderation.ban_user")
+
+    @admin.action(description="Ban or suspend the selected users", permissions=["ban"])
+    def ban_users(self, request, queryset):
+        return run_with_form(
+            self, request, queryset, title="Ban or suspend", form_class=BanForm,
+            intro="Their live matches count as left, they leave queues and rooms, "
+                  "their open pages are disconnected and they cannot log in.",
+            perform=lambda user, data: actions.ban_user(request.user, user, data["until"], data["reason"]),
+            done="{n} user(s) banned.",
+        )
+
+    @admin.action(description="Unban the selected users", permissions=["ban"])
+    def unban_users(self, request, queryset):
+        return run_with_form(
+            self, request, queryset, title="Unban", form_class=ReasonForm,
+            perform=lambda user, data: actions.unban_user(request.user, user, data["reason"]),
+            done="{n} user(s) unbanned.",
+        )
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        user = self.get_object(request, object_id)
+        extra = dict(extra_context or {})
+        if user is not None:
+            extra["record"] = actions.user_record(user)
+        return super().change_view(request, object_id, form_url, extra_context=extra)
+
+
+admin.site.unregister(Match)
+
+
+@admin.register(Match)
+class ModeratedMatchAdmin(MatchAdmin):
+    actions = ["abort_matches", "void_matches"]
+
+    def has_abort_permission(self, request):
+        return request.user.has_perm("moderation.abort_match")
+
+    def has_void_permission(self, request):
+        return request.user.has_perm("moderation.void_match")
+
+    @admin.action(description="Abort the selected live matches (no result, no rating)",
+                  permissions=["abort"])
+    def abort_matches(self, request, queryset):
+        return run_with_form(
+            self, request, queryset, title="Abort matches", form_class=ReasonForm,
+            intro="The matches end with no result and no rating change; their players are told.",
+            perform=lambda m, data: actions.abort_match(request.user, m.public_id, data["reason"]),
+            done="{n} match(es) aborted.",
+        )
+
+    @admin.action(description="Void the selected rated matches (take their rating changes back)",
+                  permissions=["void"])
+    def void_matches(self, request, queryset):
+        return run_with_form(
+            self, request, queryset, title="Void matches", form_class=ReasonForm,
+            intro="Each player's recorded change is subtracted from their current rating "
+                  "(floor 100), the match leaves their rated-games count and their peak is recomputed.",
+            perform=lambda m, data: actions.void_match(request.user, m.public_id, data["reason"]),
+            done="{n} match(es) voided.",
+        )
+
+
+admin.site.unregister(Invite)
+
+
+@admin.register(Invite)
+class ModeratedInviteAdmin(InviteAdmin):
+    actions = ["revoke_invites"]
+
+    def has_revoke_permission(self, request):
+        return request.user.has_perm("moderation.revoke_invite")
+
+    @admin.action(description="Revoke the selected unused invites", permissions=["revoke"])
+    def revoke_invites(self, request, queryset):
+        return run_with_form(
+            self, request, queryset, title="Revoke invites", form_class=ReasonForm,
+            perform=lambda inv, data: actions.revoke_invite(request.user, inv, data["reason"]),
+            done="{n} invite(s) revoked.",
+        )
+
+
+@admin.register(AuditLog)
+class AuditLogAdmin(ReadOnlyAdmin):
+    list_display = ("created_at", "actor", "action", "target_user", "target", "reason")
+    list_filter = ("action", "created_at")
+    search_fields = ("actor__username", "target_user__username", "target", "reason")
+    list_select_related = ("actor", "target_user")
+    date_hierarchy = "created_at"
+
+
+class DecisionForm(ReasonForm):
+    pass
+
+
+@admin.register(Report)
+class ReportAdmin(ReadOnlyAdmin):
+    list_display = ("pk", "created_at", "status", "reason", "reported_user", "reporter", "match_link")
+    list_display_links = ("pk", "created_at")
+    list_filter = ("status", "reason", "created_at")
+    search_fields = ("reported_user__username", "reporter__username", "match__public_id", "note")
+    list_select_related = ("reported_user", "reporter", "match")
+    fields = ("status", "reason", "note", "reporter", "reported_user", "seat", "match_link",
+              "created_at", "decided_by", "decided_at", "decisions")
+    readonly_fields = fields
+    actions = ["mark_reviewing", "mark_actioned", "mark_dismissed", "reopen"]
+    ordering = ("-created_at",)
+
+    @admin.display(description="match")
+    def match_link(self, obj):
+        url = reverse("admin:games_match_change", args=[obj.match_id])
+        return format_html('<a href="{}">{}</a>', url, obj.match.public_id)
+
+    @admin.display(description="decisions")
+    def decisions(self, obj):
+        rows = AuditLog.objects.filter(action=AuditLog.Action.REPORT, target__startswith=f"report {obj.pk} ")
+        return format_html_join(
+            "\n", "<p>{} {}: {} {}</p>",
+            ((a.created_at.strftime("%Y-%m-%d %H:%M"), a.actor, a.target.split(": ")[-1], a.reason)
+             for a in rows.select_related("actor")),
+        ) or "–"
+
+    def has_decide_permission(self, request):
+        return request.user.has_perm("moderation.change_report")
+
+    def _decide(self, request, queryset, status, title):
+        return run_with_form(
+            self, request, queryset, title=title, form_class=DecisionForm,
+            perform=lambda r, data: actions.decide_report(request.user, r, status, data["reason"]),
+            done="{n} report(s): " + Report.Status(status).label.lower() + ".",
+        )
+
+    @admin.action(description="Mark as reviewing", permissions=["decide"])
+    def mark_reviewing(self, request, queryset):
+        return self._decide(request, queryset, Report.Status.REVIEWING, "Mark as reviewing")
+
+    @admin.action(description="Mark as actioned", permissions=["decide"])
+    def mark_actioned(self, request, queryset):
+        return self._decide(request, queryset, Report.Status.ACTIONED, "Mark as actioned")
+
+    @admin.action(description="Dismiss", permissions=["decide"])
+    def mark_dismissed(self, request, queryset):
+        return self._decide(request, queryset, Report.Status.DISMISSED, "Dismiss")
+
+    @admin.action(description="Reopen", permissions=["decide"])
+    def reopen(self, request, queryset):
+        return self._decide(request, queryset, Report.Status.OPEN, "Reopen")

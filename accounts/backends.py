@@ -21,21 +21,3 @@ class ParlourBackend(ModelBackend):
         user = get_user_model()._default_manager.filter(pk=user_id).first()
         return user if user is not None and ModelBackend.user_can_authenticate(self, user) else None
 
-
-def client_ip(request) -> str | None:
-    """The client's address for django-axes (AXES_CLIENT_IP_CALLABLE).
-
-    With TRUSTED_PROXY_COUNT = N > 0 reverse proxies in front (each appends
-    the address it saw to X-Forwarded-For, as deploy/nginx.conf.template's
-    ``$proxy_add_x_forwarded_for`` does), the client is the N-th entry from
-    the right; entries further left are whatever the client sent and are
-    never trusted. Otherwise, and when the header is short, REMOTE_ADDR.
-    """
-    from django.conf import settings
-
-    count = getattr(settings, "TRUSTED_PROXY_COUNT", 0)
-    header = request.META.get("HTTP_X_FORWARDED_FOR", "")
-    forwarded = [a.strip() for a in header.split(",") if a.strip()]
-    if count > 0 and len(forwarded) >= count:
-        return forwarded[-count]
-    return request.META.get("REMOTE_ADDR")

@@ -7,8 +7,8 @@ from django.contrib.auth import SESSION_KEY
 from django.contrib.auth.models import Group
 from django.test import Client, override_settings
 
-from accounts.backends import client_ip
 from accounts.models import User
+from config.proxy import client_ip, scope_client_ip
 from tests.factories import make_user
 
 pytestmark = pytest.mark.django_db
@@ -92,6 +92,23 @@ class Request:
         self.META = {"REMOTE_ADDR": remote}
         if forwarded is not None:
             self.META["HTTP_X_FORWARDED_FOR"] = forwarded
+
+
+def test_a_short_or_foreign_forwarded_for_falls_back_to_the_peer():
+    with override_settings(TRUSTED_PROXY_COUNT=2):
+        assert client_ip(Request("127.0.0.1", "1.2.3.4")) == "127.0.0.1"  # did not pass both proxies
+    with override_settings(TRUSTED_PROXY_COUNT=1):
+        assert client_ip(Request("127.0.0.1", "1.2.3.4, not-an-address")) == "127.0.0.1"
+        assert client_ip(Request("127.0.0.1", "6.6.6.6, 2001:DB8::1")) == "2001:db8::1"
+
+
+def test_a_websocket_scope_has_the_same_client_address():
+    scope = {"type": "websocket", "client": ["127.0.0.1", 5000],
+             "headers": [(b"x-forwarded-for", b"6.6.6.6"), (b"x-forwarded-for", b"1.2.3.4")]}
+    assert scope_client_ip(scope) == "127.0.0.1"
+    with override_settings(TRUSTED_PROXY_COUNT=1):
+        assert scope_client_ip(scope) == "1.2.3.4"
+        assert scope_client_ip({"type": "websocket", "client": None, "headers": []}) is None
 
 
 def test_the_client_address_behind_a_trusted_proxy():

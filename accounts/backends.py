@@ -7,6 +7,8 @@ A session of a user banned after they logged in still resolves to the user
 them out with a message saying why rather than silently.
 """
 
+import unicodedata
+
 from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
 
@@ -21,3 +23,18 @@ class ParlourBackend(ModelBackend):
         user = get_user_model()._default_manager.filter(pk=user_id).first()
         return user if user is not None and ModelBackend.user_can_authenticate(self, user) else None
 
+
+def lockout_username(request, credentials=None) -> str | None:
+    """The username django-axes counts failures against (AXES_USERNAME_CALLABLE):
+    the name typed, from ``credentials`` (the keyword arguments given to
+    ``authenticate``) or else the POSTed ``username``, stripped, NFKC-normalized
+    as Django's log-in form normalizes it, and case-folded, so every spelling
+    that logs in to one account shares that account's count (usernames are
+    unique regardless of case, and log-in ignores case). None when no name
+    was given."""
+    name = (credentials or {}).get("username")
+    if name is None and request is not None:
+        name = getattr(request, "POST", {}).get("username")
+    if not isinstance(name, str):
+        return None
+    return unicodedata.normalize("NFKC", name.strip()).casefold()

@@ -175,14 +175,16 @@ AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "accounts.back
 # Password guessing (issue 9, README "Moderation"): every log-in form (the site's
 # and the admin's: a staff member's session from either reaches /admin/) locks a
 # username for one client address after 5 failures, for 15 minutes; a success
-# clears the count. The address is the site's one notion of the client's
-# address (config/proxy.py).
+# clears the count. The username is counted whatever its case (log-in finds the
+# account whatever the case typed); the address is the site's one notion of
+# the client's address (config/proxy.py).
 AXES_FAILURE_LIMIT = 5
 AXES_COOLOFF_TIME = timedelta(minutes=15)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_CLIENT_IP_CALLABLE = "config.proxy.client_ip"
+AXES_USERNAME_CALLABLE = "accounts.backends.lockout_username"
 # Reverse proxies in front of the web processes (1 behind the nginx of deploy/).
 # Only then are X-Forwarded-For (the client's address, config/proxy.py) and
 # X-Forwarded-Proto (the scheme, below) believed; with 0 a client could write

@@ -62,6 +62,26 @@ def test_password_guessing_locks_the_username_out_for_that_client(url, superuser
     assert attempt(guesser, "/login/", "ada", PASSWORD).status_code == 302
 
 
+def test_the_lockout_counts_a_username_whatever_its_case():
+    make_user("victim")
+    guesser = Client(REMOTE_ADDR="203.0.113.9")
+    for _ in range(4):
+        assert attempt(guesser, "/login/", "victim", "wrong guess 1").status_code == 200
+    assert attempt(guesser, "/login/", "victim", "wrong guess 1").status_code == 429
+    # Log-in ignores case, so the lockout does: no spelling of the name gets in.
+    for spelling in ("VICTIM", "Victim", " vIcTiM "):
+        response = attempt(guesser, "/login/", spelling, PASSWORD)
+        assert response.status_code == 429 and SESSION_KEY not in guesser.session
+
+
+def test_spellings_of_one_username_share_one_count():
+    make_user("victim")
+    guesser = Client(REMOTE_ADDR="203.0.113.10")
+    for spelling in ("victim", "VICTIM", "Victim", "vICTIM"):
+        assert attempt(guesser, "/login/", spelling, "wrong guess 1").status_code == 200
+    assert attempt(guesser, "/login/", "ViCtIm", "wrong guess 1").status_code == 429
+
+
 def test_a_success_clears_the_count(superuser):
     c = Client(REMOTE_ADDR="203.0.113.8")
     for _ in range(4):

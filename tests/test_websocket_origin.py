@@ -5,6 +5,8 @@ port or scheme, a ``null`` origin and a handshake without one are refused
 before any consumer runs: through Channels' communicator on the full ASGI
 application, and through a real daphne with a player's session cookie."""
 
+from pathlib import Path
+
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
@@ -144,3 +146,26 @@ def test_a_real_server_behind_a_tls_proxy_takes_the_proxys_scheme(transactional_
         assert handshake(url, path, victim, url, **{"X-Forwarded-Proto": "https"}) == 403
     finally:
         svc.stop()
+
+
+@pytest.mark.slow
+def test_through_nginx_the_pages_own_origin_opens_a_socket(transactional_db, django_db_blocker):
+    """deploy/nginx.conf.template passes Host as sent and its own X-Forwarded-Proto:
+    the page's origin is nginx's, and only that one opens a socket."""
+    if not Path(services.NGINX).exists():
+        pytest.skip(f"nginx is not installed ({services.NGINX}): apt-get install nginx")
+    port = services.free_port()
+    with django_db_blocker.unblock():
+        web, _ = services.start_daphne("web1", port, TRUSTED_PROXY_COUNT="1")
+    proxy = None
+    try:
+        proxy, url = services.start_nginx([port])
+        match = make_match(seats=("human", "human"), state=ludo_state())
+        victim, path = seat_user(match), f"/ws/match/{match.public_id}/"
+        assert handshake(url, path, victim, url) == 101
+        assert handshake(url, path, victim, f"http://127.0.0.1:{port}") == 403  # the daphne port's page
+        assert handshake(url, path, victim, url.replace("http://", "https://")) == 403
+    finally:
+        if proxy is not None:
+            proxy.stop()
+        web.stop()

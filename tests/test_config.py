@@ -87,11 +87,11 @@ def test_the_production_web_lines_start_daphne_as_every_launcher_does():
 
 
 def test_x_forwarded_proto_is_believed_only_behind_a_trusted_proxy():
-    show = "from django.conf import settings; print(getattr(settings, 'SECURE_PROXY_SSL_HEADER', None))"
+    show = "import config.settings as s; print(getattr(s, 'SECURE_PROXY_SSL_HEADER', None))"
     production = dict(DEBUG="0", SECRET_KEY="x9" * 13 + "Qw-Er_Ty!Ui" * 3, ALLOWED_HOSTS="parlour.example")
-    r = run([sys.executable, "manage.py", "shell", "-c", show], TRUSTED_PROXY_COUNT="0", **production)
-    assert r.returncode == 0 and r.stdout.splitlines()[-1] == "None", r.stderr
-    r = run([sys.executable, "manage.py", "shell", "-c", show], TRUSTED_PROXY_COUNT="1", **production)
-    assert r.returncode == 0 and r.stdout.splitlines()[-1] == "('HTTP_X_FORWARDED_PROTO', 'https')", r.stderr
-    r = run([sys.executable, "manage.py", "check"], TRUSTED_PROXY_COUNT="-1", **production)
+    r = run([sys.executable, "-c", show], TRUSTED_PROXY_COUNT="0", **production)
+    assert r.returncode == 0 and r.stdout.strip() == "None", r.stderr
+    r = run([sys.executable, "-c", show], TRUSTED_PROXY_COUNT="1", **production)
+    assert r.returncode == 0 and r.stdout.strip() == "('HTTP_X_FORWARDED_PROTO', 'https')", r.stderr
+    r = run([sys.executable, "-c", show], TRUSTED_PROXY_COUNT="-1", **production)
     assert r.returncode != 0 and "TRUSTED_PROXY_COUNT must be 0 or more" in r.stderr

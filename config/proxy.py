@@ -14,8 +14,9 @@ says reverse proxies stand in front:
   config/settings.py sets only then; nginx overwrites that header).
 
 Everything keyed on an address (django-axes' log-in lockout, the invite limit
-of ``matchmaking.rooms``, per-address socket caps) asks ``client_ip`` or
-``scope_client_ip``; nothing reads ``REMOTE_ADDR`` or X-Forwarded-For itself.
+of ``matchmaking.rooms``; a WebSocket consumer: ``scope_client_ip``) asks this
+module; nothing reads ``REMOTE_ADDR``, a scope's ``client`` or X-Forwarded-For
+itself.
 """
 
 from __future__ import annotations

@@ -7,6 +7,8 @@ A session of a user banned after they logged in still resolves to the user
 them out with a message saying why rather than silently.
 """
 
+import unicodedata
+
 from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
 
@@ -22,20 +24,17 @@ class ParlourBackend(ModelBackend):
         return user if user is not None and ModelBackend.user_can_authenticate(self, user) else None
 
 
-def client_ip(request) -> str | None:
-    """The client's address for django-axes (AXES_CLIENT_IP_CALLABLE).
-
-    With TRUSTED_PROXY_COUNT = N > 0 reverse proxies in front (each appends
-    the address it saw to X-Forwarded-For, as deploy/nginx.conf.template's
-    ``$proxy_add_x_forwarded_for`` does), the client is the N-th entry from
-    the right; entries further left are whatever the client sent and are
-    never trusted. Otherwise, and when the header is short, REMOTE_ADDR.
-    """
-    from django.conf import settings
-
-    count = getattr(settings, "TRUSTED_PROXY_COUNT", 0)
-    header = request.META.get("HTTP_X_FORWARDED_FOR", "")
-    forwarded = [a.strip() for a in header.split(",") if a.strip()]
-    if count > 0 and len(forwarded) >= count:
-        return forwarded[-count]
-    return request.META.get("REMOTE_ADDR")
+def lockout_username(request, credentials=None) -> str | None:
+    """The username django-axes counts failures against (AXES_USERNAME_CALLABLE):
+    the name typed, from ``credentials`` (the keyword arguments given to
+    ``authenticate``) or else the POSTed ``username``, stripped, NFKC-normalized
+    as Django's log-in form normalizes it, and case-folded, so every spelling
+    that logs in to one account shares that account's count (usernames are
+    unique regardless of case, and log-in ignores case). None when no name
+    was given."""
+    name = (credentials or {}).get("username")
+    if name is None and request is not None:
+        name = getattr(request, "POST", {}).get("username")
+    if not isinstance(name, str):
+        return None
+    return unicodedata.normalize("NFKC", name.strip()).casefold()

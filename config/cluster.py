@@ -49,7 +49,9 @@ def main() -> int:
     manager = Manager()
     nginx = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
     if nginx:
-        env["TRUSTED_PROXY_COUNT"] = "1"  # behind nginx, the client address is in X-Forwarded-For
+        # Behind nginx the client's address is its X-Forwarded-For entry; without
+        # nginx nothing in front is trusted (config/proxy.py).
+        env["TRUSTED_PROXY_COUNT"] = "1"
     if not os.environ.get("REDIS_URL"):
         sock = settings.EMBEDDED_REDIS_SOCKET
         sock.parent.mkdir(parents=True, exist_ok=True)
@@ -58,7 +60,7 @@ def main() -> int:
     ports = [base + 1 + i for i in range(webs)]
     pin = os.environ.get("WEB_PIN", "1") != "0"
     for i, port in enumerate(ports, 1):
-        argv = servers.daphne_argv("127.0.0.1", port, proxy_headers=True)
+        argv = servers.daphne_argv("127.0.0.1", port)
         manager.add_process(f"web{i}", shlex.join(servers.pinned(argv, i - 1) if pin else argv), env=env)
     live, default = settings.PARLOUR_LIVE_QUEUE, settings.CELERY_TASK_DEFAULT_QUEUE
     manager.add_process("live", f"{py} -m celery -A config worker -l info -c 2 -Q {live} -n live@%h",

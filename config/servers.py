@@ -16,24 +16,26 @@ import sys
 WS_MAX_MESSAGE = 64 * 1024
 
 
-def daphne_argv(host: str, port: int | str, *, proxy_headers: bool = False) -> list[str]:
+# Neither server is given --proxy-headers, behind a proxy too: daphne's takes
+# the leftmost X-Forwarded-For entry, which the client wrote (nginx appends the
+# address it saw). The application reads the proxy's headers itself, only when
+# TRUSTED_PROXY_COUNT says a proxy is there (config/proxy.py).
+
+
+def daphne_argv(host: str, port: int | str) -> list[str]:
     """``python -m daphne`` serving config.asgi on ``host``:``port``."""
-    argv = [sys.executable, "-m", "daphne", "-b", host, "-p", str(port),
-            "--websocket-max-message-size", str(WS_MAX_MESSAGE)]
-    if proxy_headers:
-        argv.append("--proxy-headers")
-    return [*argv, "config.asgi:application"]
+    return [sys.executable, "-m", "daphne", "-b", host, "-p", str(port),
+            "--websocket-max-message-size", str(WS_MAX_MESSAGE), "config.asgi:application"]
 
 
-def uvicorn_argv(host: str, port: int | str, *, proxy_headers: bool = False) -> list[str]:
+def uvicorn_argv(host: str, port: int | str) -> list[str]:
     """``python -m uvicorn`` (uvloop, httptools, the ``websockets`` protocol;
-    no lifespan: channels' router has none) serving config.asgi."""
-    argv = [sys.executable, "-m", "uvicorn", "--host", host, "--port", str(port),
+    no lifespan: channels' router has none; ``--no-proxy-headers``: uvicorn
+    would otherwise read X-Forwarded-* from 127.0.0.1) serving config.asgi."""
+    return [sys.executable, "-m", "uvicorn", "--host", host, "--port", str(port),
             "--loop", "uvloop", "--http", "httptools", "--ws", "websockets",
-            "--ws-max-size", str(WS_MAX_MESSAGE), "--lifespan", "off"]
-    if proxy_headers:
-        argv.append("--proxy-headers")
-    return [*argv, "config.asgi:application"]
+            "--ws-max-size", str(WS_MAX_MESSAGE), "--lifespan", "off", "--no-proxy-headers",
+            "config.asgi:application"]
 
 
 def pinned(argv: list[str], index: int) -> list[str]:

@@ -176,16 +176,25 @@ AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "accounts.back
 # Password guessing (issue 9, README "Moderation"): every log-in form (the site's
 # and the admin's: a staff member's session from either reaches /admin/) locks a
 # username for one client address after 5 failures, for 15 minutes; a success
-# clears the count. TRUSTED_PROXY_COUNT: reverse proxies in front of daphne
-# (1 behind the nginx of deploy/), so the client address is read from
-# X-Forwarded-For rather than the proxy's own.
+# clears the count. The username is counted whatever its case (log-in finds the
+# account whatever the case typed); the address is the site's one notion of
+# the client's address (config/proxy.py).
 AXES_FAILURE_LIMIT = 5
 AXES_COOLOFF_TIME = timedelta(minutes=15)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
-AXES_CLIENT_IP_CALLABLE = "accounts.backends.client_ip"
+AXES_CLIENT_IP_CALLABLE = "config.proxy.client_ip"
+AXES_USERNAME_CALLABLE = "accounts.backends.lockout_username"
+# Reverse proxies in front of the web processes (1 behind the nginx of deploy/).
+# Only then are X-Forwarded-For (the client's address, config/proxy.py) and
+# X-Forwarded-Proto (the scheme, below) believed; with 0 a client could write
+# them itself. README "Configuration".
 TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=0)
+if TRUSTED_PROXY_COUNT < 0:
+    raise ImproperlyConfigured("TRUSTED_PROXY_COUNT must be 0 or more (reverse proxies in front of the site)")
+if TRUSTED_PROXY_COUNT > 0:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -234,7 +243,6 @@ WHITENOISE_AUTOREFRESH = DEBUG
 
 # --- Security (production defaults; `manage.py check --deploy` is clean) -----
 if not DEBUG:
-    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=True)
     SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=60 * 60 * 24 * 365)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=True)

@@ -12,6 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from config import proxy
 from games import chat, themes
 from games.models import ComputerLevel, GameKind
 from matchmaking import rooms
@@ -167,7 +168,7 @@ def room_join(request, token):
         return redirect(f"{reverse('login')}?next={request.path}")
     if request.method == "POST":
         try:
-            room = rooms.do_redeem_invite(token, request.user, ip=request.META.get("REMOTE_ADDR"))
+            room = rooms.do_redeem_invite(token, request.user, ip=proxy.client_ip(request))
         except rooms.RoomError as e:
             status = 429 if isinstance(e, rooms.TooManyAttempts) else 400
             return render(request, "matchmaking/room_join.html", {"error": e.message}, status=status)

@@ -120,27 +120,71 @@ def wait_for(predicate, timeout: float, interval: float = 0.1, what: str = "cond
         time.sleep(interval)
 
 
-def start_daphne(name: str = "daphne", port: int | None = None, **env) -> tuple[Service, str]:
-    """Start daphne serving config.asgi on ``port`` (default: a free one);
-    returns (service, base URL) once /healthz answers 200."""
-    port = port or free_port()
-    svc = Service(
-        name,
-        servers.daphne_argv("127.0.0.1", port),
-        service_env(**env),
-    )
-    url = f"http://127.0.0.1:{port}"
+def procfile_argv(name: str, port: int) -> list[str]:
+    """The command line of process ``name`` in deploy/Procfile (what
+    production runs), with this interpreter for ``python``, ``port`` for its
+    ``-p``/``--port`` and without its ``taskset`` pinning prefix."""
+    import shlex
 
+    for line in (ROOT / "deploy" / "Procfile").read_text().splitlines():
+        if line.startswith(f"{name}:"):
+            argv = shlex.split(line.split(":", 1)[1])
+            break
+    else:
+        raise AssertionError(f"deploy/Procfile has no {name!r} process")
+    if argv[0] == "taskset":
+        argv = argv[3:]  # taskset --cpu-list N
+    argv[0] = sys.executable if argv[0] == "python" else argv[0]
+    for flag in ("-p", "--port"):
+        if flag in argv:
+            argv[argv.index(flag) + 1] = str(port)
+    return argv
+
+
+def _wait_healthy(svc: Service, url: str, what: str) -> None:
     def up():
         if not svc.alive():
-            raise AssertionError(f"daphne exited:\n{svc.log()}")
+            raise AssertionError(f"{what} exited:\n{svc.log()}")
         try:
             with urllib.request.urlopen(url + "/healthz", timeout=2) as r:
                 return r.status == 200
         except (urllib.error.URLError, OSError):
             return False
 
-    wait_for(up, 30, what="daphne to answer /healthz")
+    wait_for(up, 30, what=f"{what} to answer /healthz")
+
+
+def start_daphne(name: str = "daphne", port: int | None = None, *, argv: list[str] | None = None,
+                 **env) -> tuple[Service, str]:
+    """Start daphne serving config.asgi on ``port`` (default: a free one) with
+    ``argv`` (default: config.servers.daphne_argv, as ``make run`` and
+    ``make cluster`` start it); returns (service, base URL) once /healthz
+    answers 200."""
+    port = port or free_port()
+    svc = Service(name, argv or servers.daphne_argv("127.0.0.1", port), service_env(**env))
+    url = f"http://127.0.0.1:{port}"
+    _wait_healthy(svc, url, name)
+    return svc, url
+
+
+NGINX = "/usr/sbin/nginx"
+
+
+def start_nginx(upstream_ports: list[int], name: str = "nginx") -> tuple[Service, str]:
+    """Start nginx (NGINX) on a free port with deploy/nginx.conf.template
+    (config.cluster.nginx_config) in front of the web processes on
+    ``upstream_ports``; returns (service, base URL) once /healthz answers 200
+    through it. Its files live in this session's log folder."""
+    from config.cluster import nginx_config
+
+    port = free_port()
+    var = LOG_DIR / f"{name}-{port}"
+    var.mkdir(parents=True, exist_ok=True)
+    conf = nginx_config(var, port, upstream_ports)
+    svc = Service(name, [NGINX, "-e", str(var / "nginx-error.log"), "-c", str(conf), "-g", "daemon off;"],
+                  dict(os.environ))
+    url = f"http://127.0.0.1:{port}"
+    _wait_healthy(svc, url, name)
     return svc, url
 
 

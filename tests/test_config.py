@@ -66,3 +66,32 @@ def test_a_pinned_web_process_runs_on_one_core_round_robin():
         r = run(servers.pinned(probe, index))
         assert r.returncode == 0, r.stderr
         assert r.stdout.strip() == str([cores[index % len(cores)]])
+
+
+def test_the_production_web_lines_start_daphne_as_every_launcher_does():
+    """deploy/Procfile's web lines are config.servers.daphne_argv (pinning
+    aside, as make cluster and the tests start it), and no server trusts
+    proxy headers itself: the site reads them (config/proxy.py)."""
+    from config import servers
+    from tests import services
+
+    text = (ROOT / "deploy" / "Procfile").read_text()
+    webs = [line.split(":", 1)[0] for line in text.splitlines() if line.startswith("web")]
+    assert webs
+    for name in webs:
+        assert services.procfile_argv(name, 9999) == servers.daphne_argv("127.0.0.1", 9999)
+    commands = [line for line in text.splitlines() if not line.startswith("#")]
+    assert not [line for line in commands if " --proxy-headers" in line]
+    assert "--proxy-headers" not in servers.daphne_argv("127.0.0.1", 1)
+    assert "--no-proxy-headers" in servers.uvicorn_argv("127.0.0.1", 1)  # uvicorn's default trusts 127.0.0.1
+
+
+def test_x_forwarded_proto_is_believed_only_behind_a_trusted_proxy():
+    show = "import config.settings as s; print(getattr(s, 'SECURE_PROXY_SSL_HEADER', None))"
+    production = dict(DEBUG="0", SECRET_KEY="x9" * 13 + "Qw-Er_Ty!Ui" * 3, ALLOWED_HOSTS="parlour.example")
+    r = run([sys.executable, "-c", show], TRUSTED_PROXY_COUNT="0", **production)
+    assert r.returncode == 0 and r.stdout.strip() == "None", r.stderr
+    r = run([sys.executable, "-c", show], TRUSTED_PROXY_COUNT="1", **production)
+    assert r.returncode == 0 and r.stdout.strip() == "('HTTP_X_FORWARDED_PROTO', 'https')", r.stderr
+    r = run([sys.executable, "-c", show], TRUSTED_PROXY_COUNT="-1", **production)
+    assert r.returncode != 0 and "TRUSTED_PROXY_COUNT must be 0 or more" in r.stderr

@@ -7,8 +7,8 @@ from django.contrib.auth import SESSION_KEY
 from django.contrib.auth.models import Group
 from django.test import Client, override_settings
 
-from accounts.backends import client_ip
 from accounts.models import User
+from config.proxy import client_ip, scope_client_ip
 from tests.factories import make_user
 
 pytestmark = pytest.mark.django_db
@@ -63,6 +63,26 @@ def test_password_guessing_locks_the_username_out_for_that_client(url, superuser
     assert attempt(guesser, "/login/", "ada", PASSWORD).status_code == 302
 
 
+def test_the_lockout_counts_a_username_whatever_its_case():
+    make_user("victim")
+    guesser = Client(REMOTE_ADDR="203.0.113.9")
+    for _ in range(4):
+        assert attempt(guesser, "/login/", "victim", "wrong guess 1").status_code == 200
+    assert attempt(guesser, "/login/", "victim", "wrong guess 1").status_code == 429
+    # Log-in ignores case, so the lockout does: no spelling of the name gets in.
+    for spelling in ("VICTIM", "Victim", " vIcTiM "):
+        response = attempt(guesser, "/login/", spelling, PASSWORD)
+        assert response.status_code == 429 and SESSION_KEY not in guesser.session
+
+
+def test_spellings_of_one_username_share_one_count():
+    make_user("victim")
+    guesser = Client(REMOTE_ADDR="203.0.113.10")
+    for spelling in ("victim", "VICTIM", "Victim", "vICTIM"):
+        assert attempt(guesser, "/login/", spelling, "wrong guess 1").status_code == 200
+    assert attempt(guesser, "/login/", "ViCtIm", "wrong guess 1").status_code == 429
+
+
 def test_a_success_clears_the_count(superuser):
     c = Client(REMOTE_ADDR="203.0.113.8")
     for _ in range(4):
@@ -93,6 +113,23 @@ class Request:
         self.META = {"REMOTE_ADDR": remote}
         if forwarded is not None:
             self.META["HTTP_X_FORWARDED_FOR"] = forwarded
+
+
+def test_a_short_or_foreign_forwarded_for_falls_back_to_the_peer():
+    with override_settings(TRUSTED_PROXY_COUNT=2):
+        assert client_ip(Request("127.0.0.1", "1.2.3.4")) == "127.0.0.1"  # did not pass both proxies
+    with override_settings(TRUSTED_PROXY_COUNT=1):
+        assert client_ip(Request("127.0.0.1", "1.2.3.4, not-an-address")) == "127.0.0.1"
+        assert client_ip(Request("127.0.0.1", "6.6.6.6, 2001:DB8::1")) == "2001:db8::1"
+
+
+def test_a_websocket_scope_has_the_same_client_address():
+    scope = {"type": "websocket", "client": ["127.0.0.1", 5000],
+             "headers": [(b"x-forwarded-for", b"6.6.6.6"), (b"x-forwarded-for", b"1.2.3.4")]}
+    assert scope_client_ip(scope) == "127.0.0.1"
+    with override_settings(TRUSTED_PROXY_COUNT=1):
+        assert scope_client_ip(scope) == "1.2.3.4"
+        assert scope_client_ip({"type": "websocket", "client": None, "headers": []}) is None
 
 
 def test_the_client_address_behind_a_trusted_proxy():

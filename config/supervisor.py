@@ -39,6 +39,7 @@ START_RETRIES = 5
 STOP_WAIT_SECONDS = 10
 
 _PROCFILE_LINE = re.compile(r"^([A-Za-z0-9_-]+):\s*(.+)$")
+_INI_COMMENT = re.compile(r"\s[;#]")
 
 
 @dataclass(frozen=True)
@@ -96,7 +97,14 @@ def configuration(programs: list[Program], *, directory: str, state: str, logs: 
     process group, and stop and kill signals go to the whole group, so a
     Celery worker's pool processes end with it and no child outlives
     supervisord's shutdown.
+
+    Raises ValueError for a command supervisord would cut short: one with a
+    line break, or a ``;`` or ``#`` after a space (an ini comment).
     """
+    for p in programs:
+        if "\n" in p.command or _INI_COMMENT.search(p.command):
+            raise ValueError(f"program {p.name!r}: supervisord would read part of its command as a "
+                             f"comment or a new line: {p.command!r}")
     lines = [header.rstrip("\n"), ""] if header else []
     lines += [
         "[supervisord]",

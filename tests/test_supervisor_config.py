@@ -69,3 +69,9 @@ def test_read_procfile_names_a_bad_line_and_a_repeated_name(tmp_path):
     bad.write_text("web: a\nweb: b\n")
     with pytest.raises(ValueError, match=r"Procfile:2: process name 'web' used twice"):
         supervisor.read_procfile(bad)
+
+
+@pytest.mark.parametrize("command", ["nginx -g 'daemon off ;'", "celery worker # note", "a\nb"])
+def test_a_command_supervisord_would_cut_short_is_refused(command):
+    with pytest.raises(ValueError, match="would read part of its command"):
+        supervisor.configuration([Program("x", command)], directory="/srv", state="/srv")

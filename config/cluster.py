@@ -7,7 +7,8 @@ nginx on CLUSTER_PORT (default 8100) when nginx is installed, Celery workers
 for the live queue (deadlines, computer moves) and the default queue, one
 Celery beat, and the embedded Redis unless REDIS_URL is set. Use PostgreSQL
 (DATABASE_URL) for more than one web process in earnest; SQLite works, with
-its single writer. Ctrl-C stops everything (honcho).
+its single writer. supervisord (config/supervisor.py) runs them and starts
+any that exits again; its files are in var/cluster/. Ctrl-C stops everything.
 """
 
 import os
@@ -16,9 +17,8 @@ import shutil
 import sys
 from pathlib import Path
 
-from honcho.manager import Manager
-
 from config import servers
+from config.supervisor import Program, serve
 
 
 def nginx_config(var: Path, listen: int, ports: list[int]) -> Path:
@@ -31,54 +31,73 @@ def nginx_config(var: Path, listen: int, ports: list[int]) -> Path:
     return path
 
 
-def main() -> int:
+def find_nginx() -> str | None:
+    """Path of the nginx binary, or None when it is not installed."""
+    return shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
+
+
+def programs(var: Path, base: int, webs: int, *, pin: bool, nginx: str | None) -> list[Program]:
+    """The cluster's processes: redis (when embedded), web1..web<webs> on
+    ports ``base``+1.., the ``live`` and ``default`` workers, beat, and
+    ``proxy`` (nginx on ``base``, its configuration written into ``var``)
+    when ``nginx`` is a path."""
+    from django.conf import settings
+
+    from config import embedded_redis
+
+    py = sys.executable
+    found = []
+    if not os.environ.get("REDIS_URL"):
+        sock = settings.EMBEDDED_REDIS_SOCKET
+        sock.parent.mkdir(parents=True, exist_ok=True)
+        # A Redis that was killed leaves its socket file; redis-server replaces it.
+        found.append(Program("redis", shlex.join(embedded_redis.command(sock)), priority=100))
+    ports = [base + 1 + i for i in range(webs)]
+    for i, port in enumerate(ports, 1):
+        argv = servers.daphne_argv("127.0.0.1", port)
+        found.append(Program(f"web{i}", shlex.join(servers.pinned(argv, i - 1) if pin else argv)))
+    live, default = settings.PARLOUR_LIVE_QUEUE, settings.CELERY_TASK_DEFAULT_QUEUE
+    worker = [py, "-m", "celery", "-A", "config", "worker", "-l", "info"]
+    found += [
+        Program("live", shlex.join([*worker, "-c", "2", "-Q", live, "-n", "live@%h"])),
+        Program("default", shlex.join([*worker, "-c", "1", "-Q", default, "-n", "default@%h"])),
+        Program("beat", shlex.join([py, "-m", "celery", "-A", "config", "beat", "-l", "info",
+                                    "-s", str(var / "celerybeat-schedule")])),
+    ]
+    if nginx:
+        conf = nginx_config(var, base, ports)
+        # Started after the web processes and stopped before them.
+        found.append(Program("proxy", shlex.join([nginx, "-c", str(conf), "-g", "daemon off;"]),
+                             priority=900))
+    return found
+
+
+def main() -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     import django
 
     django.setup()
     from django.conf import settings
 
-    from config import embedded_redis
-
     base = int(os.environ.get("CLUSTER_PORT", "8100"))
     webs = int(os.environ.get("WEB_PROCESSES", "2"))
-    var = settings.VAR_DIR / "cluster"
+    var = settings.CLUSTER_DIR
     var.mkdir(parents=True, exist_ok=True)
-    py = sys.executable
     env = dict(os.environ, PYTHONUNBUFFERED="1")
-    manager = Manager()
-    nginx = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
+    nginx = find_nginx()
     if nginx:
         # Behind nginx the client's address is its X-Forwarded-For entry; without
         # nginx nothing in front is trusted (config/proxy.py).
         env["TRUSTED_PROXY_COUNT"] = "1"
-    if not os.environ.get("REDIS_URL"):
-        sock = settings.EMBEDDED_REDIS_SOCKET
-        sock.parent.mkdir(parents=True, exist_ok=True)
-        sock.unlink(missing_ok=True)
-        manager.add_process("redis", shlex.join(embedded_redis.command(sock)), env=env)
+    found = programs(var, base, webs, pin=os.environ.get("WEB_PIN", "1") != "0", nginx=nginx)
     ports = [base + 1 + i for i in range(webs)]
-    pin = os.environ.get("WEB_PIN", "1") != "0"
-    for i, port in enumerate(ports, 1):
-        argv = servers.daphne_argv("127.0.0.1", port)
-        manager.add_process(f"web{i}", shlex.join(servers.pinned(argv, i - 1) if pin else argv), env=env)
-    live, default = settings.PARLOUR_LIVE_QUEUE, settings.CELERY_TASK_DEFAULT_QUEUE
-    manager.add_process("live", f"{py} -m celery -A config worker -l info -c 2 -Q {live} -n live@%h",
-                        env=env)
-    manager.add_process("default",
-                        f"{py} -m celery -A config worker -l info -c 1 -Q {default} -n default@%h", env=env)
-    manager.add_process("beat", f"{py} -m celery -A config beat -l info -s {var / 'celerybeat-schedule'}",
-                        env=env)
     if nginx:
-        conf = nginx_config(var, base, ports)
-        manager.add_process("proxy", f"{nginx} -c {conf} -g 'daemon off;'", env=env)
         where = f"http://127.0.0.1:{base}/ (nginx) over daphne on ports {ports}"
     else:
         where = f"daphne on ports {ports} (install nginx for the proxy on port {base})"
     print(f"\n  Parlour cluster: {where}. Ctrl-C stops everything.\n", flush=True)
-    manager.loop()
-    return manager.returncode or 0
+    serve(found, var, env)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

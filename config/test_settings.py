@@ -30,6 +30,9 @@ if not os.environ.get("PARLOUR_TEST_RUN_DIR"):
 TEST_VAR_DIR = Path(os.environ["PARLOUR_TEST_RUN_DIR"])
 TEST_VAR_DIR.mkdir(parents=True, exist_ok=True)
 EMBEDDED_REDIS_SOCKET = TEST_VAR_DIR / "redis.sock"
+# config.run and config.cluster started by the tests keep their files here too.
+RUN_DIR = TEST_VAR_DIR / "run"
+CLUSTER_DIR = TEST_VAR_DIR / "cluster"
 if not os.environ.get("PARLOUR_TEST_REDIS_URL"):
     # The session fixture starts this server (or points it at $REDIS_URL).
     os.environ["PARLOUR_TEST_REDIS_URL"] = os.environ.get("REDIS_URL") or (

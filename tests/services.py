@@ -77,7 +77,9 @@ class Service:
         LOG_DIR.mkdir(parents=True, exist_ok=True)
         self.name = name
         self.log_path = LOG_DIR / _log_name(name)
-        self._log = open(self.log_path, "wb")  # noqa: SIM115 - closed in stop()
+        # Append mode: supervisord writes its programs' output by reopening its
+        # own stdout (/dev/stdout), and only appends keep the two from overwriting.
+        self._log = open(self.log_path, "ab")  # noqa: SIM115 - closed in stop()
         self.proc = subprocess.Popen(
             argv, cwd=ROOT, env=env, stdout=self._log, stderr=subprocess.STDOUT,
             start_new_session=True,

@@ -78,14 +78,30 @@ def _is_closed(raw) -> bool:
 
 class _Watch:
     """An execute wrapper (Django "Database instrumentation") that notes the
-    driver connection the statements ran on and the error a statement raised."""
+    driver connection the statements ran on, the error a statement raised,
+    and whether anything may have been committed: a write outside a
+    transaction (autocommit) as it is sent, a transaction once it committed
+    (an ``on_commit`` hook registered at its first statement, so it runs
+    before the transaction's own after-commit effects)."""
 
     def __init__(self):
         self.raw = None
         self.error = None
+        self.committed = False
+        self._hooked = False
+
+    def _commit_happened(self) -> None:
+        self.committed = True
 
     def __call__(self, execute, sql, params, many, context):
-        self.raw = context["connection"].connection
+        connection = context["connection"]
+        self.raw = connection.connection
+        if connection.in_atomic_block:
+            if not self._hooked:
+                connection.on_commit(self._commit_happened)
+                self._hooked = True
+        elif sql.lstrip()[:6].upper() != "SELECT":
+            self.committed = True  # autocommit: it may commit even if its reply is lost
         try:
             return execute(sql, params, many, context)
         except Exception as e:
@@ -94,24 +110,24 @@ class _Watch:
 
 
 def retry_if_connection_lost[T](call: Callable[[], T], using: str = "default") -> T:
-    """Return ``call()``, which must run one whole transaction on database
-    ``using`` (outside any atomic block: it is retried whole).
+    """Return ``call()``, which must run one transaction on database
+    ``using`` (and at most reads outside it), and not inside an atomic block
+    of the caller's: it is retried whole.
 
-    When a statement of it fails because the connection was lost (so nothing
-    was committed), the connection is dropped and ``call()`` runs once more
-    on a fresh one (the pool checks it: ``check_pooled_connection``). Raises ``ConnectionLost``
-    (``outcome_known`` False) when the connection was lost during the commit:
-    the transaction may have been applied, so it is never run twice; and
-    ``ConnectionLost`` (``outcome_known`` True) when it was lost again on the
-    second run or no connection could be made. Any other error propagates
-    unchanged."""
+    When a statement of it fails because the connection was lost before
+    anything was committed, the connection is dropped and ``call()`` runs
+    once more on a fresh one (the pool checks it: ``check_pooled_connection``).
+    Raises ``ConnectionLost`` with ``outcome_known`` False when the connection
+    was lost during or after the commit: the transaction may have been
+    applied, so it is never run twice; with ``outcome_known`` True when it
+    was lost again on the second run or no connection could be made (nothing
+    was applied). Any other error propagates unchanged. On SQLite (a file:
+    its connection is never lost) it only calls ``call()``."""
     from django.db import DatabaseError, OperationalError, connections
 
     connection = connections[using]
-    if connection.in_atomic_block:
-        return call()  # a part of a larger transaction: never retried alone
-    if connection.vendor == "sqlite":
-        return call()  # a file: its connection is never lost (and watching costs ~30 us)
+    if connection.in_atomic_block or connection.vendor == "sqlite":
+        return call()  # inside a larger transaction it is never retried alone
     for attempt in (1, 2):
         watch = _Watch()
         try:
@@ -125,17 +141,25 @@ def retry_if_connection_lost[T](call: Callable[[], T], using: str = "default") -
                 raise
             if not _is_closed(watch.raw):
                 raise
-            if watch.error is None or not _raised_while_handling(e, watch.error):
-                # Every statement succeeded, then the connection was lost:
-                # during the commit.
+            _drop(connection)  # the next use, here or after, gets a fresh one
+            if watch.committed or watch.error is None or not _raised_while_handling(e, watch.error):
+                # Lost during the commit (every statement had succeeded) or
+                # after it.
                 raise ConnectionLost(outcome_known=False) from e
             if attempt == 2 or e is not watch.error:
                 # Lost again, or no new connection could be made after it.
                 raise ConnectionLost(outcome_known=True) from e
             log.warning("database connection lost in a transaction (%s); running it once more", e)
-            with suppress(DatabaseError):
-                connection.close()  # back to the pool, which discards it if broken
     raise AssertionError("unreachable")
+
+
+def _drop(connection) -> None:
+    """Close Django's ``connection`` (a pooled one goes back to its pool,
+    which discards it when broken)."""
+    from django.db import DatabaseError
+
+    with suppress(DatabaseError):
+        connection.close()
 
 
 def _raised_while_handling(exc: BaseException, cause: BaseException) -> bool:

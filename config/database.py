@@ -11,7 +11,7 @@ still holds them and would hand them out dead. Two defences:
   probably ended them all, a failure also drains the pool.
 - ``retry_if_connection_lost``: runs a transaction once more, whole, on a
   fresh connection when its connection was lost before its commit; one lost
-  during its commit (the outcome is unknown) or twice raises
+  during or after its commit (it may have been saved) or twice raises
   ``ConnectionLost``, which callers turn into a clear refusal.
 
 Nothing here imports models: settings import this module.
@@ -31,12 +31,12 @@ class ConnectionLost(Exception):
 
     ``outcome_known``: True when nothing was committed (the connection was
     lost before the commit, or could not be made); False when it was lost
-    during the commit, which the database may have applied. ``message``
+    during or after the commit, which the database may have applied. ``message``
     says so to the person who asked (their page then shows the current
     state). ``__cause__`` is the database error."""
 
     def __init__(self, outcome_known: bool):
-        super().__init__("lost the database connection" + ("" if outcome_known else " during a commit"))
+        super().__init__("lost the database connection" + ("" if outcome_known else " at or after a commit"))
         self.outcome_known = outcome_known
         self.message = (
             "The server lost its connection to the database, so nothing was changed. Try again."

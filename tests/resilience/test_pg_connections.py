@@ -9,6 +9,7 @@ during its commit is refused with an error frame (README "Decisions").
 PostgreSQL only: SQLite has no server to end connections."""
 
 import re
+import urllib.error
 import urllib.parse
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor

@@ -14,6 +14,8 @@ import environ
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 
+from config.database import check_pooled_connection
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
 
@@ -127,6 +129,11 @@ else:
             "min_size": env.int("DATABASE_POOL_MIN", default=2),
             "max_size": env.int("DATABASE_POOL_MAX", default=10),
             "timeout": 10,
+            # Check each connection as the pool hands it out (one empty
+            # query): after a database restart, failover or
+            # pg_terminate_backend the pool still holds connections the
+            # server ended (README "Decisions").
+            "check": check_pooled_connection,
         }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

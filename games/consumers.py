@@ -29,10 +29,11 @@ from concurrent.futures import ThreadPoolExecutor
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
-from django.db import close_old_connections
+from django.db import DatabaseError, close_old_connections
 
 from accounts import sockets
 from accounts.sockets import CLOSE_NOT_ALLOWED, CLOSE_NOT_FOUND
+from config import database
 from games import actions, chat, fragments, push
 from games.models import Match
 
@@ -109,7 +110,13 @@ class MatchConsumer(sockets.ParlourConsumer):
             message, resend = error
             await self.send_error(message)
             if resend:
-                await self.send_snapshot()
+                try:
+                    await self.send_snapshot()
+                except DatabaseError:
+                    # The database is out of reach (the error frame said so):
+                    # keep the socket; the page asks again on the next frame.
+                    log.warning("ws %s: no snapshot after a refused move: database unavailable",
+                                self.public_id)
 
     async def receive_chat(self, message_id) -> None:
         """A preset chat message from a player: only an id from games.chat,
@@ -134,7 +141,10 @@ class MatchConsumer(sockets.ParlourConsumer):
         await self.close(sockets.CLOSE_BANNED)
 
     async def send_error(self, message: str) -> None:
-        version = await database_sync_to_async(_version)(self.public_id)
+        try:
+            version = await database_sync_to_async(_version)(self.public_id)
+        except DatabaseError:
+            version = 0  # the page shows an error frame whatever version it names
         await self.send(text_data=fragments.error_frame(message, version))
 
     async def send_snapshot(self) -> None:
@@ -158,7 +168,22 @@ def _access(public_id: str, user) -> tuple[bool, int | None] | None:
 def _play(public_id: str, user, notation: str, version):
     """Play the move. Returns (error, frames): error is None when accepted, else
     (message, send the current position); frames are the pushes the move made,
-    for the consumer to send from the event loop."""
+    for the consumer to send from the event loop.
+
+    A move whose database connection was lost before its commit is played
+    once more, whole, on a fresh connection; lost again, or lost during the
+    commit (it may have been saved), it is refused and the sender gets the
+    current position (README "Decisions")."""
+    try:
+        return database.retry_if_connection_lost(
+            functools.partial(_play_once, public_id, user, notation, version))
+    except database.ConnectionLost as e:
+        log.warning("ws %s: a move was not played: %s (%s)", public_id, e, e.__cause__)
+        return (e.message, True), []
+
+
+def _play_once(public_id: str, user, notation: str, version):
+    """One try of ``_play``: its transaction and the frames it collected."""
     with push.collect() as frames:
         try:
             actions.play_move(public_id, user, notation, version)

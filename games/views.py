@@ -13,6 +13,7 @@ from django.template.loader import get_template
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from config import database
 from games import actions, chat, fragments, themes
 from games.forms import SoloMatchForm
 from games.models import Match
@@ -79,8 +80,10 @@ def _act(request, public_id, action, *args):
     # would confirm it (or show its version) on their next page.
     visible_match(public_id, request.user)
     try:
-        action(public_id, request.user, *args)
-    except actions.ActionError as e:
+        # Run once more on a fresh connection if the database ended this one
+        # before the commit (config/database.py; README "Decisions").
+        database.retry_if_connection_lost(lambda: action(public_id, request.user, *args))
+    except (actions.ActionError, database.ConnectionLost) as e:
         messages.error(request, e.message)
     return redirect("match", public_id=public_id)
 

@@ -95,3 +95,16 @@ def test_x_forwarded_proto_is_believed_only_behind_a_trusted_proxy():
     assert r.returncode == 0 and r.stdout.strip() == "('HTTP_X_FORWARDED_PROTO', 'https')", r.stderr
     r = run([sys.executable, "-c", show], TRUSTED_PROXY_COUNT="-1", **production)
     assert r.returncode != 0 and "TRUSTED_PROXY_COUNT must be 0 or more" in r.stderr
+
+
+def test_the_postgresql_pool_checks_each_connection_it_hands_out():
+    """DATABASE_POOL=1 gives psycopg_pool config.database's check: Django
+    passes OPTIONS["pool"]["check"] on (older Django releases raised
+    TypeError for it). The pool is made, not opened: no server is needed."""
+    code = ("import django; django.setup(); from django.db import connection; "
+            "from config.database import check_pooled_connection as c; "
+            "print(connection.pool._check is c)")
+    r = run([sys.executable, "-c", code], DJANGO_SETTINGS_MODULE="config.settings", DEBUG="1",
+            DATABASE_URL="postgres://nobody@127.0.0.1:9/nothing", DATABASE_POOL="1")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "True"

@@ -1,0 +1,171 @@
+"""Lost database connections (README "Decisions": a database that ends its
+connections).
+
+PostgreSQL ends a server's connections when it restarts, fails over, or an
+operator runs ``pg_terminate_backend``; a connection pool (DATABASE_POOL=1)
+still holds them and would hand them out dead. Two defences:
+
+- ``check_pooled_connection``: the pool's ``check`` (``OPTIONS["pool"]``,
+  config/settings.py). psycopg_pool runs it on every connection it hands out
+  and replaces one that fails; as one dead connection means the server
+  probably ended them all, a failure also drains the pool.
+- ``retry_if_connection_lost``: runs a transaction once more, whole, on a
+  fresh connection when its connection was lost before its commit; one lost
+  during or after its commit (it may have been saved) or twice raises
+  ``ConnectionLost``, which callers turn into a clear refusal.
+
+Nothing here imports models: settings import this module.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from contextlib import suppress
+
+log = logging.getLogger(__name__)
+
+
+class ConnectionLost(Exception):
+    """The database connection was lost and the transaction was not retried.
+
+    ``outcome_known``: True when nothing was committed (the connection was
+    lost before the commit, or could not be made); False when it was lost
+    during or after the commit, which the database may have applied. ``message``
+    says so to the person who asked (their page then shows the current
+    state). ``__cause__`` is the database error."""
+
+    def __init__(self, outcome_known: bool):
+        super().__init__("lost the database connection" + ("" if outcome_known else " at or after a commit"))
+        self.outcome_known = outcome_known
+        self.message = (
+            "The server lost its connection to the database, so nothing was changed. Try again."
+            if outcome_known else
+            "The server lost its connection to the database while saving; "
+            "the page shows whether it was saved."
+        )
+
+
+def check_pooled_connection(conn) -> None:
+    """psycopg_pool's ``check`` callback: return if ``conn`` (a psycopg
+    ``Connection`` about to be handed out) works, else raise (the pool then
+    discards it and hands out another).
+
+    Runs ``ConnectionPool.check_connection`` (an empty query: one round trip).
+    On a failure the rest of the pool is drained (``ConnectionPool.drain``:
+    idle connections closed and replaced, connections in use replaced when
+    returned) rather than tried one by one: psycopg_pool waits a growing
+    back-off before each further check of one request (none, then 1 s, 2 s,
+    4 s...), so a pool of ten dead connections would keep a request waiting
+    past the pool's 10 s timeout."""
+    from psycopg_pool import ConnectionPool
+
+    try:
+        ConnectionPool.check_connection(conn)
+    except Exception:
+        pool = getattr(conn, "_pool", None)  # set while the pool hands it out
+        if pool is not None and hasattr(pool, "drain"):  # psycopg_pool >= 3.3
+            log.warning("database connection found dead; draining the pool %r", pool.name)
+            pool.drain()
+        raise
+
+
+def _is_closed(raw) -> bool:
+    """True when the driver connection ``raw`` is closed (psycopg's
+    ``Connection.closed``: lost or ended); False for drivers without it."""
+    return bool(getattr(raw, "closed", False))
+
+
+class _Watch:
+    """An execute wrapper (Django "Database instrumentation") that notes the
+    driver connection the statements ran on, the error a statement raised,
+    and whether anything may have been committed: a write outside a
+    transaction (autocommit) as it is sent, a transaction once it committed
+    (an ``on_commit`` hook registered at its first statement, so it runs
+    before the transaction's own after-commit effects)."""
+
+    def __init__(self):
+        self.raw = None
+        self.error = None
+        self.committed = False
+        self._hooked = False
+
+    def _commit_happened(self) -> None:
+        self.committed = True
+
+    def __call__(self, execute, sql, params, many, context):
+        connection = context["connection"]
+        self.raw = connection.connection
+        if connection.in_atomic_block:
+            if not self._hooked:
+                connection.on_commit(self._commit_happened)
+                self._hooked = True
+        elif sql.lstrip()[:6].upper() != "SELECT":
+            self.committed = True  # autocommit: it may commit even if its reply is lost
+        try:
+            return execute(sql, params, many, context)
+        except Exception as e:
+            self.error = e
+            raise
+
+
+def retry_if_connection_lost[T](call: Callable[[], T], using: str = "default") -> T:
+    """Return ``call()``, which must run one transaction on database
+    ``using`` (and at most reads outside it), and not inside an atomic block
+    of the caller's: it is retried whole.
+
+    When a statement of it fails because the connection was lost before
+    anything was committed, the connection is dropped and ``call()`` runs
+    once more on a fresh one (the pool checks it: ``check_pooled_connection``).
+    Raises ``ConnectionLost`` with ``outcome_known`` False when the connection
+    was lost during or after the commit: the transaction may have been
+    applied, so it is never run twice; with ``outcome_known`` True when it
+    was lost again on the second run or no connection could be made (nothing
+    was applied). Any other error propagates unchanged. On SQLite (a file:
+    its connection is never lost) it only calls ``call()``."""
+    from django.db import DatabaseError, OperationalError, connections
+
+    connection = connections[using]
+    if connection.in_atomic_block or connection.vendor == "sqlite":
+        return call()  # inside a larger transaction it is never retried alone
+    for attempt in (1, 2):
+        watch = _Watch()
+        try:
+            with connection.execute_wrapper(watch):
+                return call()
+        except DatabaseError as e:
+            if watch.raw is None:
+                # No statement reached the database: it could not be reached.
+                if isinstance(e, OperationalError):
+                    raise ConnectionLost(outcome_known=True) from e
+                raise
+            if not _is_closed(watch.raw):
+                raise
+            _drop(connection)  # the next use, here or after, gets a fresh one
+            if watch.committed or watch.error is None or not _raised_while_handling(e, watch.error):
+                # Lost during the commit (every statement had succeeded) or
+                # after it.
+                raise ConnectionLost(outcome_known=False) from e
+            if attempt == 2 or e is not watch.error:
+                # Lost again, or no new connection could be made after it.
+                raise ConnectionLost(outcome_known=True) from e
+            log.warning("database connection lost in a transaction (%s); running it once more", e)
+    raise AssertionError("unreachable")
+
+
+def _drop(connection) -> None:
+    """Close Django's ``connection`` (a pooled one goes back to its pool,
+    which discards it when broken)."""
+    from django.db import DatabaseError
+
+    with suppress(DatabaseError):
+        connection.close()
+
+
+def _raised_while_handling(exc: BaseException, cause: BaseException) -> bool:
+    """True when ``exc`` is ``cause`` or was raised while handling it."""
+    while exc is not None:
+        if exc is cause:
+            return True
+        exc = exc.__context__
+    return False

@@ -120,6 +120,18 @@ def wait_for(predicate, timeout: float, interval: float = 0.1, what: str = "cond
         time.sleep(interval)
 
 
+def run_python(code: str, timeout: float = 60, **env) -> str:
+    """Run ``code`` in a new Python process with Django set up (test settings,
+    the test database, ``env``); returns its output, raises AssertionError if it fails."""
+    result = subprocess.run(
+        [sys.executable, "-c", f"import django; django.setup(); {code}"],
+        cwd=ROOT, env=service_env(**env), capture_output=True, text=True, timeout=timeout,
+    )
+    if result.returncode:
+        raise AssertionError(f"python -c {code!r} failed:\n{result.stdout}{result.stderr}")
+    return result.stdout
+
+
 def start_daphne(name: str = "daphne", port: int | None = None, **env) -> tuple[Service, str]:
     """Start daphne serving config.asgi on ``port`` (default: a free one);
     returns (service, base URL) once /healthz answers 200."""

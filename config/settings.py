@@ -178,6 +178,14 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = "UTC"
+# Every task has a soft and a hard time limit (seconds; README "Decisions").
+# Past the soft one the task gets SoftTimeLimitExceeded (its transaction rolls
+# back); past the hard one the worker kills the pool process and starts a new
+# one. Either way the message is acknowledged, not run again. The tasks set
+# limits suited to each (games/tasks.py, matchmaking/tasks.py); these are for
+# any task that sets none.
+CELERY_TASK_SOFT_TIME_LIMIT = 60
+CELERY_TASK_TIME_LIMIT = 90
 
 # --- Auth -----------------------------------------------------------------
 AUTH_USER_MODEL = "accounts.User"
@@ -314,9 +322,20 @@ PARLOUR_QUEUE_WAVE_SECONDS = env.float("PARLOUR_QUEUE_WAVE_SECONDS", default=2.0
 PARLOUR_QUEUE_STALE_SECONDS = 30
 PARLOUR_QUEUE_PAIRED_KEEP_SECONDS = 120
 PARLOUR_QUEUE_HEARTBEAT_SECONDS = 10
+# Each entry expires after one period: while no worker takes them (workers
+# down, or busy), they would pile up in Redis and then all run at once; an
+# expired one is dropped unrun (the next one is already on its way).
 CELERY_BEAT_SCHEDULE = {
-    "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": PARLOUR_SWEEP_SECONDS},
-    "queue-wave": {"task": "matchmaking.tasks.queue_wave", "schedule": PARLOUR_QUEUE_WAVE_SECONDS},
+    "sweep-deadlines": {
+        "task": "games.tasks.sweep_deadlines",
+        "schedule": PARLOUR_SWEEP_SECONDS,
+        "options": {"expires": PARLOUR_SWEEP_SECONDS},
+    },
+    "queue-wave": {
+        "task": "matchmaking.tasks.queue_wave",
+        "schedule": PARLOUR_QUEUE_WAVE_SECONDS,
+        "options": {"expires": PARLOUR_QUEUE_WAVE_SECONDS},
+    },
 }
 # WebSocket limits per connection: frame size (bytes) and moves per window.
 PARLOUR_WS_MAX_FRAME = 4096

@@ -19,14 +19,22 @@ from games.models import Match
 
 log = logging.getLogger(__name__)
 
+# Time limits (seconds, soft then hard; config/settings.py says what they do).
+# A live task is one locked transaction, and a computer's thinking of at most
+# PARLOUR_BOT_BUDGET_MS (200 ms) before it: milliseconds, or a few seconds
+# waiting for a lock. The sweeper may expire many overdue matches after an
+# outage, each in its own transaction, so a sweep cut short keeps what it did.
+LIVE_LIMITS = {"soft_time_limit": 10, "time_limit": 15}
+SWEEP_LIMITS = {"soft_time_limit": 20, "time_limit": 30}
 
-@shared_task(ignore_result=True)
+
+@shared_task(ignore_result=True, **LIVE_LIMITS)
 def expire_turn(public_id: str, version: int) -> None:
     """The decision at ``version`` ran out of time (or nothing, if it moved on)."""
     actions.expire_turn(public_id, version)
 
 
-@shared_task(ignore_result=True)
+@shared_task(ignore_result=True, **SWEEP_LIMITS)
 def sweep_deadlines() -> None:
     """Celery beat, every PARLOUR_SWEEP_SECONDS: expire turns whose deadline
     passed but whose task was lost (a killed worker)."""
@@ -35,7 +43,7 @@ def sweep_deadlines() -> None:
             log.warning("swept an overdue deadline: match %s v%s", public_id, version)
 
 
-@shared_task(ignore_result=True)
+@shared_task(ignore_result=True, **LIVE_LIMITS)
 def auto_resume(public_id: str, version: int) -> None:
     """A pause ends by itself after PARLOUR_PAUSE_MAX_SECONDS (NOTES "Pauses")."""
     try:
@@ -44,7 +52,7 @@ def auto_resume(public_id: str, version: int) -> None:
         pass  # resumed, ended or changed meanwhile
 
 
-@shared_task(ignore_result=True)
+@shared_task(ignore_result=True, **LIVE_LIMITS)
 def computer_move(public_id: str, version: int) -> None:
     """Let the computer seat to move at ``version`` choose and play.
 

@@ -11,7 +11,12 @@ from matchmaking import actions, push
 log = logging.getLogger(__name__)
 
 
-@shared_task(ignore_result=True)
+# Seconds, soft then hard (config/settings.py): expiring, pairing and pushing
+# every queue takes milliseconds; a wave cut short is redone by the next one.
+WAVE_LIMITS = {"soft_time_limit": 20, "time_limit": 30}
+
+
+@shared_task(ignore_result=True, **WAVE_LIMITS)
 def queue_wave() -> None:
     """Expire entries whose page vanished, pair every queue, then push each
     waiting player's time waited, window and the number waiting."""

@@ -122,6 +122,18 @@ def wait_for(predicate, timeout: float, interval: float = 0.1, what: str = "cond
         time.sleep(interval)
 
 
+def run_python(code: str, timeout: float = 60, **env) -> str:
+    """Run ``code`` in a new Python process with Django set up (test settings,
+    the test database, ``env``); returns its output, raises AssertionError if it fails."""
+    result = subprocess.run(
+        [sys.executable, "-c", f"import django; django.setup(); {code}"],
+        cwd=ROOT, env=service_env(**env), capture_output=True, text=True, timeout=timeout,
+    )
+    if result.returncode:
+        raise AssertionError(f"python -c {code!r} failed:\n{result.stdout}{result.stderr}")
+    return result.stdout
+
+
 def procfile_argv(name: str, port: int) -> list[str]:
     """The command line of process ``name`` in deploy/Procfile (what
     production runs), with this interpreter for ``python``, ``port`` for its

@@ -74,31 +74,62 @@ def test_two_servers_two_workers_one_match(two_servers, two_workers):
 
 
 def test_redis_restart_mid_match_recovers_by_itself(transactional_db, django_db_blocker):
+    """Redis (channel layer and Celery broker) is killed and started again,
+    empty, while the worker holds a match's deadline task. daphne, the
+    Celery worker and beat carry on by themselves: the worker stays up
+    (config/celery.py), the lost deadline is swept and applied, the computer
+    still plays, and moves made after the restart reach the other seat."""
+    from django.utils import timezone
+
+    from games.engine import get_rules
+
     sock = services.LOG_DIR.parent / "redis-2.sock"
-    url = f"unix://{sock}"
+    env = {"PARLOUR_TEST_REDIS_URL": f"unix://{sock}"}
     redis_proc = embedded_redis.start(sock)
     with django_db_blocker.unblock():
-        server, base = services.start_daphne("daphne-redis2", PARLOUR_TEST_REDIS_URL=url)
+        server, base = services.start_daphne("daphne-redis2", **env)
+    worker = services.start_celery_worker("worker-redis2", **env)
+    beat = services.start_celery_beat("beat-redis2", **env)
     try:
-        match = make_match(seats=("human", "human"), state=ludo_state())
+        match = make_match(seats=("human", "human", "normal"), state=ludo_state(3),
+                           turn_seconds=5, start=False)
+        # Started from a process on this test's Redis (as daphne would), so
+        # the first deadline task reaches this worker and not the session's broker.
+        services.run_python(f"from games import actions; actions.start_match({match.public_id!r})", **env)
+        match = current(match)
         users = seat_users(match)
         a = services.WsPlayer(base, users[0]).connect(match.public_id)
         b = services.WsPlayer(base, users[1]).connect(match.public_id)
         a.until_version(match.version)
         b.until_version(match.version)
+        services.wait_for(lambda: "games.tasks.expire_turn[" in worker.log(), 10,
+                          what="the worker to hold seat 0's deadline task")
 
         redis_proc.send_signal(signal.SIGKILL)
         redis_proc.wait(10)
         time.sleep(1)
         redis_proc = embedded_redis.start(sock)
+        restarted = timezone.now()
 
-        # Once Redis is back, moves are applied and delivered without any manual
-        # step. A frame published in the instant before the server's
-        # subscriptions are restored can be lost (Redis pub/sub keeps nothing);
-        # the page then catches up on the next frame. So: keep playing, and
-        # require that moves made after the restart reach B.
-        from games.engine import get_rules
+        services.wait_for(lambda: worker.log().count("Connected to") >= 2 or not worker.alive(), 30,
+                          what="the worker to reconnect")
+        assert worker.alive(), f"the worker exited after the Redis restart:\n{worker.log()[-3000:]}"
 
+        # Nobody moves: seat 0's deadline (its task died with Redis) is swept,
+        # seat 1's runs from a task sent after the restart, then the computer plays.
+        def after_restart(**filters):
+            return Move.objects.filter(match=match, created_at__gt=restarted, **filters)
+
+        services.wait_for(lambda: after_restart(notation="timeout").exists(), 30,
+                          what="a turn deadline to be applied after the restart")
+        services.wait_for(lambda: after_restart(actor=Move.Actor.SEAT, seat=2).exists(), 30,
+                          what="the computer to move after the restart")
+
+        # Moves are applied and delivered without any manual step. A frame
+        # published in the instant before the server's subscriptions are
+        # restored can be lost (Redis pub/sub keeps nothing); the page then
+        # catches up on the next frame. So: keep playing, and require that
+        # moves made after the restart reach B.
         rules = get_rules("ludo")
         players = {0: a, 1: b}
         delivered = 0
@@ -106,9 +137,13 @@ def test_redis_restart_mid_match_recovers_by_itself(transactional_db, django_db_
         def play_one_and_see_it():
             nonlocal delivered
             m = current(match)
+            assert m.status == Match.Status.ACTIVE, m.status
             state = rules.load(m.state)
-            mover = rules.to_move(state)
-            players[mover].send(move=str(rules.legal_moves(state)[0]), version=str(m.version))
+            mover = players.get(rules.to_move(state))
+            if mover is None:  # the computer's turn: the worker plays it
+                time.sleep(0.2)
+                return False
+            mover.send(move=str(rules.legal_moves(state)[0]), version=str(m.version))
             try:
                 b.until_version(m.version + 1, timeout=2)
                 delivered += 1
@@ -117,12 +152,14 @@ def test_redis_restart_mid_match_recovers_by_itself(transactional_db, django_db_
             return delivered >= 2
 
         services.wait_for(play_one_and_see_it, 40, interval=0.2, what="moves after the restart to reach B")
+        assert worker.alive() and beat.alive()
         rows = list(Move.objects.filter(match=match).values_list("ply", flat=True))
         assert len(rows) == len(set(rows))
         a.close()
         b.close()
     finally:
-        server.stop()
+        for svc in (beat, worker, server):
+            svc.stop()
         redis_proc.terminate()
         redis_proc.wait(10)
 

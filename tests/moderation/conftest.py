@@ -30,8 +30,9 @@ def moderators_group() -> Group:
 
     migration = import_module("games.migrations.0005_moderators_group")
     group, created = Group.objects.get_or_create(name=migration.GROUP)
-    if created:
-        group.permissions.set([Permission.objects.get(content_type__app_label=app, codename=codename)
+    if created:  # the migration's labels are as of then: the audit log and reports moved to moderation
+        group.permissions.set([Permission.objects.get(content_type__app_label__in=(app, "moderation"),
+                                                      codename=codename)
                                for app, codename in migration.PERMISSIONS])
     return group
 

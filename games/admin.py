@@ -7,14 +7,18 @@ only through ``games.actions`` and moderation only through
 reason and needs its own permission: games.abort_match, games.void_match,
 games.change_report for report decisions). A match's seed is never shown
 before the match has ended: the field is not in the admin at all, and a
-read-only "revealed seed" appears once the match is over.
+read-only "revealed seed" appears once the match is over. Nor is any other
+secret of a live match (README "Moderation"): the engine state only once it
+is over, and the move list leaves out the notation of every move the engine
+says records something a spectator may not know (``MoveFormSet``).
 """
 
 from django.contrib import admin
+from django.forms.models import BaseInlineFormSet
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 
-from games import moderation
+from games import moderation, record
 from games.admin_tools import ReadOnlyAdmin, ReadOnlyInline, ReasonForm, run_with_form
 from games.models import AuditLog, Match, Move, RatingChange, RatingVoid, Report, Seat
 
@@ -32,11 +36,37 @@ class SeatInline(ReadOnlyInline):
     show_change_link = False
 
 
+class MoveFormSet(BaseInlineFormSet):
+    """The match's moves, each given ``admin_notation``: its notation, or, while
+    the match is live, a placeholder where the engine says the move records
+    something a spectator may not know yet (a drawn tile, a face-down colour:
+    ``games.record.hidden_plies``). Moderators watch a live match as a
+    spectator does (README "Moderation")."""
+
+    def get_queryset(self):
+        qs = super().get_queryset()
+        if not getattr(self, "_redacted", False):
+            self._redacted = True
+            moves = list(qs)  # fills the queryset's cache: the forms get these very rows
+            hidden = record.hidden_plies(self.instance, moves)
+            for m in moves:
+                m.admin_notation = HIDDEN_NOTATION if m.ply in hidden else m.notation
+        return qs
+
+
+HIDDEN_NOTATION = "(hidden until the match ends)"
+
+
 class MoveInline(ReadOnlyInline):
     model = Move
-    fields = ("ply", "actor", "seat", "notation", "chance_index", "version_after", "created_at")
+    formset = MoveFormSet
+    fields = ("ply", "actor", "seat", "move", "chance_index", "version_after", "created_at")
     readonly_fields = fields
     show_change_link = False
+
+    @admin.display(description="notation")
+    def move(self, obj):
+        return getattr(obj, "admin_notation", HIDDEN_NOTATION)
 
 
 class RatingChangeInline(ReadOnlyInline):

@@ -43,6 +43,7 @@ CHANNEL_LAYERS = {
     }
 }
 CELERY_BROKER_URL = _celery_url(REDIS_URL)
+PARLOUR_WS_SLOT_PREFIX = "parlour-test-sockets"
 CELERY_TASK_DEFAULT_QUEUE = "parlour-test"
 PARLOUR_LIVE_QUEUE = "parlour-test-live"
 CELERY_TASK_ROUTES = {"games.tasks.*": {"queue": PARLOUR_LIVE_QUEUE}}

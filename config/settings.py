@@ -309,6 +309,11 @@ PARLOUR_WS_PER_USER = env.int("PARLOUR_WS_PER_USER", default=30)
 PARLOUR_WS_PER_ADDRESS = env.int("PARLOUR_WS_PER_ADDRESS", default=30)
 PARLOUR_WS_SLOT_SECONDS = env.float("PARLOUR_WS_SLOT_SECONDS", default=30.0)
 PARLOUR_WS_SLOT_PREFIX = "parlour-sockets"
+# Sign-ups (accounts created) per client address, and password-reset emails
+# per client address and per email address, in Redis (games.ratelimits).
+PARLOUR_SIGNUP_RATE = env.str("PARLOUR_SIGNUP_RATE", default="10/hour")
+PARLOUR_PASSWORD_RESET_RATE = env.str("PARLOUR_PASSWORD_RESET_RATE", default="10/hour")
+PARLOUR_PASSWORD_RESET_EMAIL_RATE = env.str("PARLOUR_PASSWORD_RESET_EMAIL_RATE", default="3/hour")
 # One person's calls on Channels' database thread (access checks, snapshots)
 # in flight at once per server process; the rest wait in the event loop.
 PARLOUR_WS_DB_CALLS_PER_USER = env.int("PARLOUR_WS_DB_CALLS_PER_USER", default=2)

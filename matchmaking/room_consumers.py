@@ -89,8 +89,7 @@ class RoomConsumer(sockets.ParlourConsumer):
 
 def _access(code: str, user) -> bool:
     """Whether room ``code`` exists and ``user`` is an active member of it."""
-    room = Room.objects.filter(code=code).first()
-    return room is not None and rooms.is_member(room, user)
+    return rooms.is_member_of(code, user)
 
 
 def _snapshot(code: str, user) -> str:

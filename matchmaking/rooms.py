@@ -364,6 +364,12 @@ def room_for_member(code: str, user) -> Room:
     return room
 
 
+def is_member_of(code: str, user) -> bool:
+    """Whether room ``code`` exists and ``user`` is an active member of it."""
+    room = Room.objects.filter(code=str(code).upper()[:8]).first()
+    return room is not None and is_member(room, user)
+
+
 def is_member(room: Room, user) -> bool:
     if user is None or not getattr(user, "is_authenticated", False):
         return False

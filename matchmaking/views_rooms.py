@@ -85,7 +85,8 @@ def room_new(request):
 #: What anyone outside a room is told about it, whether or not it exists
 #: (page, lobby forms and socket alike: README "Private rooms"), so a room
 #: code cannot be probed.
-NO_SUCH_ROOM = "There is no such room, or you are not in it."
+NO_SUCH_ROOM = ("There is no such room, or you are not in it: to join a room you need an invite link "
+                "from its host.")
 
 
 @require_safe

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from matchmaking import rooms
+from matchmaking import rooms, views_rooms
 from tests.factories import make_user, start_room_match
 
 pytestmark = pytest.mark.django_db
@@ -50,10 +50,10 @@ def test_a_room_page_says_the_same_for_a_private_room_and_for_none(client, no_ef
     private, missing = client.get(f"/rooms/{room.code}/"), client.get("/rooms/NOSUCH/")
     assert private.status_code == missing.status_code == 404
     assert section(private.content.decode()) == section(missing.content.decode())
-    assert "There is no such room, or you are not in it." in section(private.content.decode())
+    assert views_rooms.NO_SUCH_ROOM in section(private.content.decode())
     # Nor do its forms tell an outsider more than the page.
     told = []
     for code in (room.code, "NOSUCH"):
         page = client.post(f"/rooms/{code}/invite/", follow=True)
         told.append([str(m) for m in page.context["messages"]])
-    assert told[0] == told[1] == ["There is no such room, or you are not in it."]
+    assert told[0] == told[1] == [views_rooms.NO_SUCH_ROOM]

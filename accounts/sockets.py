@@ -1,23 +1,47 @@
-"""Each signed-in user's own channel-layer group (issue 9).
+"""What every WebSocket consumer (match, queue, room) shares: the user's own
+group, the refusal close codes, the per-socket message budget, the cap on
+sockets per person and the per-person share of Channels' database thread.
 
-Every WebSocket consumer of a signed-in user (match, queue, room) joins
-``user_group(user.pk)`` besides its own groups, so something that concerns
-the person rather than one page reaches all their sockets at once: a ban
-sends ``{"type": "user.banned"}`` there and each consumer closes with
-CLOSE_BANNED (4003), which the pages explain and do not reconnect after.
+Every consumer of a signed-in user joins ``user_group(user.pk)`` besides its
+own groups, so something that concerns the person rather than one page
+reaches all their sockets at once: a ban sends ``{"type": "user.banned"}``
+there and each consumer closes with CLOSE_BANNED (4003), which the pages
+explain and do not reconnect after.
+
+Sockets per person (README "Decisions"): at most
+``settings.PARLOUR_WS_PER_USER`` open sockets per signed-in user and
+``PARLOUR_WS_PER_ADDRESS`` anonymous ones per client address, counted in
+Redis so every server process shares the count (``SocketSlots``). The
+newest socket wins: one over the cap closes that person's oldest with
+CLOSE_TOO_MANY_SOCKETS (4029). So a socket whose client vanished without
+closing (still open as far as the server knows) never blocks a reconnect,
+and one person never holds more than the cap.
+
+Database calls (``ParlourConsumer.db``): a consumer's calls on Channels' one
+database thread (access checks, snapshots) go through a per-person gate of
+``PARLOUR_WS_DB_CALLS_PER_USER`` at once in each process, so one person's
+hundreds of snapshot requests wait their turn in the event loop, not in the
+thread's queue ahead of everyone else's.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import weakref
 
 from aiolimiter import AsyncLimiter
 from asgiref.sync import async_to_sync
 from channels.consumer import get_handler_name
+from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
 from django.conf import settings
 from limits import parse as parse_rate
+from redis import asyncio as aioredis
+from redis.exceptions import RedisError
+
+from config import proxy
 
 log = logging.getLogger(__name__)
 
@@ -25,12 +49,21 @@ log = logging.getLogger(__name__)
 CLOSE_BANNED = 4003
 #: The event a ban sends; consumers handle it as ``user_banned``.
 BANNED_EVENT = "user.banned"
-#: The other refusal codes every consumer (match, room, queue) uses; the pages
-#: explain them and do not reconnect (static/js/match.js, README "Decisions").
+#: The other refusal codes the consumers (match, room, queue) use; the pages
+#: explain them and do not reconnect (static/js/match.js, room.js, queue.js;
+#: README "Decisions"):
+#: 4001 not signed in (queue), or removed from a room / the room closed;
 CLOSE_NOT_ALLOWED = 4001
+#: 4004 no such match or room, or one that is private to others (one answer
+#: for both, as the pages' 404, so nobody can probe which exist);
 CLOSE_NOT_FOUND = 4004
+#: 4008 too many messages (``message_budget``); 4009 a frame over 4 KB;
 CLOSE_FLOODING = 4008
 CLOSE_TOO_LARGE = 4009
+#: 4029 this person opened more sockets than the cap allows; this one, their oldest, closed.
+CLOSE_TOO_MANY_SOCKETS = 4029
+#: The event that closes an evicted socket (sent to its channel name).
+EVICTED_EVENT = "sockets.evicted"
 
 
 def user_group(user_id: int) -> str:
@@ -56,6 +89,153 @@ def message_budget() -> AsyncLimiter:
     return AsyncLimiter(item.amount, item.get_expiry())
 
 
+def socket_owner(scope) -> str:
+    """Whose socket this is, for the cap and the database gate:
+    ``"u:<user id>"`` for a signed-in user, else ``"a:<client address>"``
+    (the site's one notion of the client's address, ``config.proxy``: behind
+    a trusted proxy the entry it added; "a:?" when there is none)."""
+    user = scope.get("user")
+    if user is not None and getattr(user, "is_authenticated", False):
+        return f"u:{user.pk}"
+    return f"a:{proxy.scope_client_ip(scope) or '?'}"
+
+
+def socket_cap(owner: str) -> int:
+    """The most sockets ``owner`` (see ``socket_owner``) may hold open."""
+    return settings.PARLOUR_WS_PER_USER if owner.startswith("u:") else settings.PARLOUR_WS_PER_ADDRESS
+
+
+# KEYS: joined (zset: socket -> when it connected), seen (zset: socket -> when
+# it last said it was alive). ARGV: socket, cap, seconds after which an entry
+# that was not refreshed is dropped (its process is gone). Returns the sockets
+# evicted to make room, oldest first.
+_ADMIT = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
+local stale = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', now - tonumber(ARGV[3]))
+for _, member in ipairs(stale) do
+  redis.call('ZREM', KEYS[1], member)
+  redis.call('ZREM', KEYS[2], member)
+end
+local top = redis.call('ZREVRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+if top[2] and tonumber(top[2]) >= now then now = tonumber(top[2]) + 0.000001 end
+redis.call('ZADD', KEYS[1], now, ARGV[1])
+redis.call('ZADD', KEYS[2], now, ARGV[1])
+local over = redis.call('ZCARD', KEYS[1]) - tonumber(ARGV[2])
+local evicted = {}
+if over > 0 then
+  evicted = redis.call('ZRANGE', KEYS[1], 0, over - 1)
+  for _, member in ipairs(evicted) do
+    redis.call('ZREM', KEYS[1], member)
+    redis.call('ZREM', KEYS[2], member)
+  end
+end
+redis.call('EXPIRE', KEYS[1], ARGV[3])
+redis.call('EXPIRE', KEYS[2], ARGV[3])
+return evicted
+"""
+
+# KEYS as _ADMIT. ARGV: socket, seconds to keep. Still here: seen now, and both
+# keys kept. (Gone, e.g. evicted a moment ago: nothing; the eviction closes it.)
+_REFRESH = """
+if not redis.call('ZSCORE', KEYS[1], ARGV[1]) then return 0 end
+local t = redis.call('TIME')
+redis.call('ZADD', KEYS[2], tonumber(t[1]) + tonumber(t[2]) / 1000000, ARGV[1])
+redis.call('EXPIRE', KEYS[1], ARGV[2])
+redis.call('EXPIRE', KEYS[2], ARGV[2])
+return 1
+"""
+
+
+class SocketSlots:
+    """The open sockets of each person, in Redis (one client per event loop).
+
+    Each socket of ``owner`` is an entry under ``<prefix>:<owner>``: when it
+    connected and when it last refreshed (every PARLOUR_WS_SLOT_SECONDS; an
+    entry not refreshed for three times that is dropped, so the sockets of a
+    server process that died stop counting). Redis errors are logged and
+    the socket is let in uncounted: a cap must not take the site down."""
+
+    def __init__(self):
+        self._clients: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+    def _client(self):
+        loop = asyncio.get_running_loop()
+        entry = self._clients.get(loop)
+        if entry is None:
+            client = aioredis.Redis.from_url(settings.REDIS_URL)
+            entry = (client, client.register_script(_ADMIT), client.register_script(_REFRESH))
+            self._clients[loop] = entry
+        return entry
+
+    @staticmethod
+    def _keys(owner: str) -> list[str]:
+        base = f"{settings.PARLOUR_WS_SLOT_PREFIX}:{owner}"
+        return [f"{base}:joined", f"{base}:seen"]
+
+    @staticmethod
+    def keep_seconds() -> int:
+        return max(1, int(3 * settings.PARLOUR_WS_SLOT_SECONDS))
+
+    async def admit(self, owner: str, socket: str) -> list[str]:
+        """Count ``socket`` (its channel name) for ``owner``; returns the
+        channel names of ``owner``'s oldest sockets, now uncounted, that must
+        close to keep within ``socket_cap(owner)`` (usually none)."""
+        _client, admit, _refresh = self._client()
+        try:
+            evicted = await admit(keys=self._keys(owner),
+                                  args=[socket, socket_cap(owner), self.keep_seconds()])
+        except (RedisError, OSError) as e:
+            log.warning("ws: socket cap not checked for %s: %s", owner, e)
+            return []
+        return [m.decode() if isinstance(m, bytes) else m for m in evicted]
+
+    async def refresh(self, owner: str, socket: str) -> None:
+        """Mark ``socket`` alive (see the class)."""
+        _client, _admit, refresh = self._client()
+        try:
+            await refresh(keys=self._keys(owner), args=[socket, self.keep_seconds()])
+        except (RedisError, OSError) as e:
+            log.warning("ws: socket slot not refreshed for %s: %s", owner, e)
+
+    async def release(self, owner: str, socket: str) -> None:
+        """Stop counting ``socket`` (it closed)."""
+        client, _admit, _refresh = self._client()
+        joined, seen = self._keys(owner)
+        try:
+            async with client.pipeline(transaction=True) as pipe:
+                await pipe.zrem(joined, socket).zrem(seen, socket).execute()
+        except (RedisError, OSError) as e:
+            log.warning("ws: socket slot not released for %s: %s", owner, e)
+
+    async def count(self, owner: str) -> int:
+        """How many sockets ``owner`` holds now (tests, diagnostics)."""
+        client, _admit, _refresh = self._client()
+        return await client.zcard(self._keys(owner)[0])
+
+
+slots = SocketSlots()
+
+
+class _Gate:
+    """A per-person semaphore of one event loop (see ``ParlourConsumer.db``)."""
+
+    def __init__(self, size: int):
+        self.semaphore = asyncio.Semaphore(size)
+
+
+_gates: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
+
+
+def _gate(owner: str) -> _Gate:
+    """The gate of ``owner`` in this event loop, kept while a socket holds it."""
+    key = (id(asyncio.get_running_loop()), owner)
+    gate = _gates.get(key)
+    if gate is None:
+        gate = _Gate(settings.PARLOUR_WS_DB_CALLS_PER_USER)
+        _gates[key] = gate
+    return gate
+
 
 class ParlourConsumer(AsyncWebsocketConsumer):
     """Base of Parlour's WebSocket consumers (match, room, queue): the groups
@@ -65,6 +245,44 @@ class ParlourConsumer(AsyncWebsocketConsumer):
     groups_joined: list[str] | tuple = ()
     budget: AsyncLimiter | None = None
     refused = False  # closed for a bad frame: frames still in flight are dropped
+    owner: str | None = None  # socket_owner(), once the socket holds a slot
+    _slot_task: asyncio.Task | None = None
+    _db_gate: _Gate | None = None
+
+    async def db(self, fn, *args):
+        """``fn(*args)`` on Channels' database thread (``database_sync_to_async``),
+        at most PARLOUR_WS_DB_CALLS_PER_USER of this person's at once in
+        this process (module docstring). Returns what ``fn`` returns."""
+        if self._db_gate is None:
+            self._db_gate = _gate(socket_owner(self.scope))
+        async with self._db_gate.semaphore:
+            return await database_sync_to_async(fn)(*args)
+
+    async def take_slot(self) -> None:
+        """Count this socket against its person's cap (module docstring),
+        closing their oldest sockets beyond it, and keep the count fresh
+        while it is open. Call once the socket is accepted and allowed in."""
+        self.owner = socket_owner(self.scope)
+        for channel in await slots.admit(self.owner, self.channel_name):
+            log.info("ws: %s over the socket cap: closing its oldest socket", self.owner)
+            try:
+                await self.channel_layer.send(channel, {"type": EVICTED_EVENT})
+            except Exception as e:  # noqa: BLE001 - a lost eviction only leaves one socket over
+                log.warning("ws: could not close an evicted socket: %s", e)
+        self._slot_task = asyncio.create_task(self._keep_slot())
+
+    async def _keep_slot(self) -> None:
+        try:
+            while True:
+                await asyncio.sleep(settings.PARLOUR_WS_SLOT_SECONDS)
+                await slots.refresh(self.owner, self.channel_name)
+        except asyncio.CancelledError:
+            pass
+
+    async def sockets_evicted(self, event):
+        log.info("ws %s: closed with %s (over the socket cap)", self.scope.get("path", "?"),
+                 CLOSE_TOO_MANY_SOCKETS)
+        await self.close(CLOSE_TOO_MANY_SOCKETS)
 
     async def dispatch(self, message):
         """Call the message's handler, without channels' per-message hop to
@@ -85,6 +303,9 @@ class ParlourConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_add(group, self.channel_name)
 
     async def disconnect(self, code):
+        if self._slot_task is not None:
+            self._slot_task.cancel()
+            await slots.release(self.owner, self.channel_name)
         for group in self.groups_joined:
             await self.channel_layer.group_discard(group, self.channel_name)
 

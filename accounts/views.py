@@ -1,12 +1,29 @@
-"""Sign-up (log in/out and passwords use Django's views; the public profile,
-which shows matches, is ``games.views_profile.profile``)."""
+"""Sign-up and password reset (log in/out and password change use Django's
+views; the public profile, which shows matches, is
+``games.views_profile.profile``).
 
+Both are rate-limited (README "Decisions": sign-up and password-reset
+limits) through ``config.ratelimits`` (the ``limits`` library over Redis,
+so every server process shares the counts): past a limit the page answers
+429 and says so, and nothing is created or sent.
+"""
+
+from django.conf import settings
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.db import IntegrityError
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
+from accounts.backends import client_ip
 from accounts.forms import SignUpForm
+from config import ratelimits
+
+
+def rate_limited(request, what: str, status: int = 429):
+    """The page that says ``what`` ("sign-ups", "password reset emails") is
+    over its limit for now (HTTP 429)."""
+    return render(request, "accounts/rate_limited.html", {"what": what}, status=status)
 
 
 @require_http_methods(["GET", "POST"])
@@ -15,6 +32,9 @@ def signup(request):
         return redirect("home")
     form = SignUpForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
+        # Counted only for a sign-up that would create an account: typos cost nothing.
+        if not ratelimits.hit(settings.PARLOUR_SIGNUP_RATE, "signup", client_ip(request) or "?"):
+            return rate_limited(request, "new accounts from your network")
         try:
             user = form.save()
         except IntegrityError:
@@ -26,3 +46,17 @@ def signup(request):
             return redirect("profile", username=user.username)
     return render(request, "accounts/signup.html", {"form": form}, status=400 if form.errors else 200)
 
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """Django's reset form, limited per client address and per email address
+    (whether or not an account has it, so the limit tells nothing about who
+    has an account): a script can neither mail many inboxes nor flood one."""
+
+    def form_valid(self, form):
+        email = form.cleaned_data["email"].strip().lower()
+        address = client_ip(self.request) or "?"
+        if not ratelimits.hit(settings.PARLOUR_PASSWORD_RESET_RATE, "reset-ip", address):
+            return rate_limited(self.request, "password reset emails from your network")
+        if not ratelimits.hit(settings.PARLOUR_PASSWORD_RESET_EMAIL_RATE, "reset-email", email):
+            return rate_limited(self.request, "password reset emails to that address")
+        return super().form_valid(form)

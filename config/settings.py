@@ -340,6 +340,22 @@ CELERY_BEAT_SCHEDULE = {
 # WebSocket limits per connection: frame size (bytes) and moves per window.
 PARLOUR_WS_MAX_FRAME = 4096
 PARLOUR_WS_RATE = env.str("PARLOUR_WS_RATE", default="20/5second")
+# Open sockets per signed-in user, and per client address for anonymous ones
+# (match, room and queue sockets together; one over closes the oldest with 4029,
+# README "Decisions"). Counted in Redis under PARLOUR_WS_SLOT_PREFIX, each socket
+# refreshing its entry every PARLOUR_WS_SLOT_SECONDS.
+PARLOUR_WS_PER_USER = env.int("PARLOUR_WS_PER_USER", default=30)
+PARLOUR_WS_PER_ADDRESS = env.int("PARLOUR_WS_PER_ADDRESS", default=30)
+PARLOUR_WS_SLOT_SECONDS = env.float("PARLOUR_WS_SLOT_SECONDS", default=30.0)
+PARLOUR_WS_SLOT_PREFIX = "parlour-sockets"
+# Sign-ups (accounts created) per client address, and password-reset emails
+# per client address and per email address, in Redis (config.ratelimits).
+PARLOUR_SIGNUP_RATE = env.str("PARLOUR_SIGNUP_RATE", default="10/hour")
+PARLOUR_PASSWORD_RESET_RATE = env.str("PARLOUR_PASSWORD_RESET_RATE", default="10/hour")
+PARLOUR_PASSWORD_RESET_EMAIL_RATE = env.str("PARLOUR_PASSWORD_RESET_EMAIL_RATE", default="3/hour")
+# One person's calls on Channels' database thread (access checks, snapshots)
+# in flight at once per server process; the rest wait in the event loop.
+PARLOUR_WS_DB_CALLS_PER_USER = env.int("PARLOUR_WS_DB_CALLS_PER_USER", default=2)
 # Threads per server process that play moves sent over WebSockets (each with
 # its own database connection). PostgreSQL runs several transactions at once
 # (a row lock per match); SQLite has one writer at a time, so one thread.

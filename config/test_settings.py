@@ -46,6 +46,12 @@ CHANNEL_LAYERS = {
     }
 }
 CELERY_BROKER_URL = _celery_url(REDIS_URL)
+PARLOUR_WS_SLOT_PREFIX = "parlour-test-sockets"
+# The whole suite signs up and resets from 127.0.0.1 within the hour; the
+# tests of these limits set the real ones (tests/accounts/test_limits.py).
+PARLOUR_SIGNUP_RATE = "10000/hour"
+PARLOUR_PASSWORD_RESET_RATE = "10000/hour"
+PARLOUR_PASSWORD_RESET_EMAIL_RATE = "10000/hour"
 CELERY_TASK_DEFAULT_QUEUE = "parlour-test"
 PARLOUR_LIVE_QUEUE = "parlour-test-live"
 CELERY_TASK_ROUTES = {"games.tasks.*": {"queue": PARLOUR_LIVE_QUEUE}}

@@ -24,7 +24,8 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games import prepared, ratelimits
+from config import ratelimits
+from games import prepared
 from games.engine import CHANCE, EngineError, fair, get_rules
 from games.models import Match, Move, Seat
 

@@ -4,12 +4,17 @@ Every model here is read-only by hand (``ReadOnlyAdmin``): matches change
 only through ``games.actions``; moderation/admin.py adds the abort and void
 actions to the match admin. A match's seed is never shown before the match
 has ended: the field is not in the admin at all, and a read-only "revealed
-seed" appears once the match is over.
+seed" appears once the match is over. Nor is any other secret of a live
+match (README "Moderation"): the engine state only once it is over, and the
+move list leaves out the notation of every move the engine says records
+something a spectator may not know (``MoveFormSet``).
 """
 
 from django.contrib import admin
+from django.forms.models import BaseInlineFormSet
 
 from accounts.admin_tools import ReadOnlyAdmin, ReadOnlyInline
+from games import record
 from games.models import Match, Move, RatingChange, RatingVoid, Seat
 
 MATCH_FIELDS = (
@@ -26,11 +31,37 @@ class SeatInline(ReadOnlyInline):
     show_change_link = False
 
 
+class MoveFormSet(BaseInlineFormSet):
+    """The match's moves, each given ``admin_notation``: its notation, or, while
+    the match is live, a placeholder where the engine says the move records
+    something a spectator may not know yet (a drawn tile, a face-down colour:
+    ``games.record.hidden_plies``). Moderators watch a live match as a
+    spectator does (README "Moderation")."""
+
+    def get_queryset(self):
+        qs = super().get_queryset()
+        if not getattr(self, "_redacted", False):
+            self._redacted = True
+            moves = list(qs)  # fills the queryset's cache: the forms get these very rows
+            hidden = record.hidden_plies(self.instance, moves)
+            for m in moves:
+                m.admin_notation = HIDDEN_NOTATION if m.ply in hidden else m.notation
+        return qs
+
+
+HIDDEN_NOTATION = "(hidden until the match ends)"
+
+
 class MoveInline(ReadOnlyInline):
     model = Move
-    fields = ("ply", "actor", "seat", "notation", "chance_index", "version_after", "created_at")
+    formset = MoveFormSet
+    fields = ("ply", "actor", "seat", "move", "chance_index", "version_after", "created_at")
     readonly_fields = fields
     show_change_link = False
+
+    @admin.display(description="notation")
+    def move(self, obj):
+        return getattr(obj, "admin_notation", HIDDEN_NOTATION)
 
 
 class RatingChangeInline(ReadOnlyInline):

@@ -12,9 +12,11 @@ for a turn of several plies), or
 frames of htmx out-of-band elements, each with ``#frame-version``.
 
 Refusal close codes (the page explains them and does not reconnect):
-4001 not allowed (log in / not your match), 4003 banned (at connect, or
-when a ban arrives on the user's group: accounts.sockets), 4004 no such
-match, 4008 too many messages, 4009 frame too large.
+4003 banned (at connect, or when a ban arrives on the user's group:
+accounts.sockets), 4004 no such match (also for a private match the user
+is not in: the same answer as the page's 404, so a socket cannot tell which
+private matches exist), 4008 too many messages, 4009 frame too large, 4029
+this person opened more sockets than the cap (accounts.sockets).
 """
 
 from __future__ import annotations
@@ -26,13 +28,12 @@ import json
 import logging
 from concurrent.futures import ThreadPoolExecutor
 
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.db import DatabaseError, close_old_connections
 
 from accounts import sockets
-from accounts.sockets import CLOSE_NOT_ALLOWED, CLOSE_NOT_FOUND
+from accounts.sockets import CLOSE_NOT_FOUND
 from config import database
 from games import actions, chat, fragments, push
 from games.models import Match
@@ -53,17 +54,15 @@ class MatchConsumer(sockets.ParlourConsumer):
         self.public_id = str(self.scope["url_route"]["kwargs"]["public_id"])[:16]
         self.user = self.scope.get("user")
         await self.accept()
-        access = await database_sync_to_async(_access)(self.public_id, self.user)
-        if access is None:
+        access = await self.db(_access, self.public_id, self.user)
+        if access is False:
             await self.close(CLOSE_NOT_FOUND)
             return
-        allowed, self.seat_index = access
-        if not allowed:
-            await self.close(CLOSE_NOT_ALLOWED)
-            return
+        self.seat_index = access
         if getattr(self.user, "is_banned", False):
             await self.close(sockets.CLOSE_BANNED)
             return
+        await self.take_slot()
         groups = [push.match_group(self.public_id)]
         if self.user is not None and self.user.is_authenticated:
             groups.append(sockets.user_group(self.user.pk))
@@ -142,27 +141,31 @@ class MatchConsumer(sockets.ParlourConsumer):
 
     async def send_error(self, message: str) -> None:
         try:
-            version = await database_sync_to_async(_version)(self.public_id)
+            version = await self.db(_version, self.public_id)
         except DatabaseError:
             version = 0  # the page shows an error frame whatever version it names
         await self.send(text_data=fragments.error_frame(message, version))
 
     async def send_snapshot(self) -> None:
-        html = await database_sync_to_async(_snapshot)(self.public_id, self.seat_index)
+        html = await self.db(_snapshot, self.public_id, self.seat_index)
         if html:
             await self.send(text_data=html)
 
 
-def _access(public_id: str, user) -> tuple[bool, int | None] | None:
-    """None: no such match. Else (may watch, own seat index or None)."""
+def _access(public_id: str, user) -> int | None | bool:
+    """What ``user`` may do on match ``public_id``: its own seat index (an
+    int) when it plays there; None to watch (a public match); False when
+    the match does not exist for them (none, or private and not theirs:
+    README "Ranked play", members only)."""
     match = Match.objects.filter(public_id=public_id).first()
     if match is None:
-        return None
+        return False
     seat = None
     if user is not None and user.is_authenticated:
         seat = match.seats.filter(user_id=user.pk).values_list("index", flat=True).first()
-    allowed = match.is_public or seat is not None or bool(user and user.is_authenticated and user.is_staff)
-    return allowed, seat
+    if seat is None and not match.is_public:
+        return False
+    return seat
 
 
 def _play(public_id: str, user, notation: str, version):

@@ -45,11 +45,9 @@ class HistoryFilter(forms.Form):
         return user
 
 
-def visible_to(viewer) -> Q | Exists | None:
-    """The condition on Seat rows that keeps private matches to their members;
-    None when ``viewer`` may see everything (staff)."""
-    if viewer is not None and viewer.is_authenticated and viewer.is_staff:
-        return None
+def visible_to(viewer) -> Q | Exists:
+    """The condition on Seat rows that keeps private matches to their members
+    (staff included: README "Moderation")."""
     public = Q(match__is_public=True)
     if viewer is None or not viewer.is_authenticated:
         return public

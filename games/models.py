@@ -193,7 +193,9 @@ class Move(models.Model):
         constraints = [models.UniqueConstraint(fields=["match", "ply"], name="move_unique_ply")]
 
     def __str__(self):
-        return f"{self.match} ply {self.ply}: {self.notation}"
+        # Not the notation: a Rondo draw's or face-down placement's names a
+        # colour others may not know yet (README "Moderation").
+        return f"{self.match} ply {self.ply}"
 
 
 class RatingChange(models.Model):

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from games.engine import get_rules
+
 
 @dataclass(frozen=True)
 class RecordLine:
@@ -179,3 +181,31 @@ def _roundabout(moves, names, roller):
         else:
             lines.append(RecordLine(m.ply, m.seat, f"{who} {n}".strip()))
     return lines
+
+
+def hidden_plies(match, moves) -> dict[int, frozenset]:
+    """The plies of ``moves`` (``match``'s Move rows from ply 0, in order)
+    whose notation writes down something a spectator may not know yet, each
+    with those facts (``Rules.hidden_in_move(state before, move, None)``,
+    e.g. Rondo's ``{("tile", 4, "red")}``): ``{ply: facts}``. Empty once the
+    match has ended (then the whole record may be shown). Read by replaying
+    the record with the engine from ``match.start_state``; if it does not
+    replay, every ply from the one that failed counts as hidden (nothing is
+    shown that the engine could not vouch for)."""
+    if match.is_over:
+        return {}
+    moves = list(moves)
+    rules = get_rules(match.kind)
+    out = {}
+    done = 0
+    try:
+        state = rules.load(match.start_state)
+        for m in moves:
+            facts = rules.hidden_in_move(state, m.notation, None)
+            if facts:
+                out[m.ply] = facts
+            state = rules.play(state, m.notation)
+            done += 1
+    except (ValueError, TypeError, KeyError):  # EngineError is a ValueError
+        out.update({m.ply: frozenset({("unreadable record",)}) for m in moves[done:]})
+    return out

@@ -46,13 +46,13 @@ def play(request):
 
 
 def visible_match(public_id: str, user) -> Match:
-    """The match if ``user`` may watch it (public, a seat of theirs, or staff); else 404."""
+    """The match if ``user`` may watch it (public, or a seat of theirs); else
+    404, the same for a private match as for none. Staff are no exception:
+    moderators review private matches in the admin (README "Moderation")."""
     match = Match.objects.filter(public_id=str(public_id)[:16]).first()
     if match is None:
         raise Http404("No such match.")
-    if match.is_public or (user.is_authenticated and (
-        user.is_staff or match.seats.filter(user_id=user.pk).exists()
-    )):
+    if match.is_public or (user.is_authenticated and match.seats.filter(user_id=user.pk).exists()):
         return match
     raise Http404("No such match.")
 

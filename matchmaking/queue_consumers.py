@@ -7,7 +7,8 @@ open it marks the entry seen every PARLOUR_QUEUE_HEARTBEAT_SECONDS (the wave
 expires entries whose page vanished); closing it (leaving the page) takes
 the player out of the queue. Nothing the client sends is acted on.
 
-Close codes: 4001 not signed in; 4003 banned (accounts.sockets); a normal close when the player is not
+Close codes: 4001 not signed in; 4003 banned (accounts.sockets); 4029 over
+the socket cap (accounts.sockets); a normal close when the player is not
 waiting (the frame says why).
 """
 
@@ -37,7 +38,8 @@ class QueueConsumer(sockets.ParlourConsumer):
         if getattr(self.user, "is_banned", False):
             await self.close(sockets.CLOSE_BANNED)
             return
-        html, entry = await database_sync_to_async(_snapshot)(self.user)
+        await self.take_slot()
+        html, entry = await self.db(_snapshot, self.user)
         if entry is not None and entry.match_id is None:
             self.entry_id = entry.pk
             await self.join(push.queue_user_group(self.user.pk), push.queue_group(entry.kind, entry.players),

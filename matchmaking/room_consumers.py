@@ -7,8 +7,11 @@ Client -> server: ``{"type": "chat", "id": "<preset id>"}`` (games.chat; any
 other payload is refused) or ``{"type": "sync"}``. Lobby changes themselves
 are plain form posts (views_rooms.py).
 
-Close codes as the match socket: 4001 not a member (or removed), 4003 banned
-(accounts.sockets), 4004 no such room, 4008 too many messages, 4009 frame too large.
+Close codes as the match socket: 4004 no such room, or not a member (one
+answer for both, as the lobby page's 404: a code cannot be probed), 4001
+the room closed or the member was removed while connected, 4003 banned
+(accounts.sockets), 4008 too many messages, 4009 frame too large, 4029 over
+the socket cap (accounts.sockets).
 """
 
 from __future__ import annotations
@@ -16,7 +19,6 @@ from __future__ import annotations
 import json
 import logging
 
-from channels.db import database_sync_to_async
 from django.template.loader import render_to_string
 
 from accounts import sockets
@@ -33,16 +35,13 @@ class RoomConsumer(sockets.ParlourConsumer):
         self.code = str(self.scope["url_route"]["kwargs"]["code"]).upper()[:8]
         self.user = self.scope.get("user")
         await self.accept()
-        access = await database_sync_to_async(_access)(self.code, self.user)
-        if access is None:
+        if not await self.db(_access, self.code, self.user):
             await self.close(CLOSE_NOT_FOUND)
-            return
-        if not access:
-            await self.close(CLOSE_NOT_ALLOWED)
             return
         if getattr(self.user, "is_banned", False):
             await self.close(sockets.CLOSE_BANNED)
             return
+        await self.take_slot()
         await self.join(room_push.room_group(self.code), room_push.member_group(self.code, self.user.pk),
                         sockets.user_group(self.user.pk))
         await self.send_snapshot()
@@ -83,17 +82,14 @@ class RoomConsumer(sockets.ParlourConsumer):
                                                    {"message": message}))
 
     async def send_snapshot(self) -> None:
-        html = await database_sync_to_async(_snapshot)(self.code, self.user)
+        html = await self.db(_snapshot, self.code, self.user)
         if html:
             await self.send(text_data=html)
 
 
-def _access(code: str, user) -> bool | None:
-    """None: no such room. Else whether ``user`` is an active member."""
-    room = Room.objects.filter(code=code).first()
-    if room is None:
-        return None
-    return rooms.is_member(room, user)
+def _access(code: str, user) -> bool:
+    """Whether room ``code`` exists and ``user`` is an active member of it."""
+    return rooms.is_member_of(code, user)
 
 
 def _snapshot(code: str, user) -> str:

@@ -10,7 +10,7 @@ Rules (ludo-rules.txt "Game settings and rooms"; NOTES "Common"):
   conditional UPDATE inside the room's lock, so the same link used twice, in
   sequence or at once, seats one person; expired, revoked, used and unknown
   links all get the same refusal (INVITE_REFUSED). Attempts are rate-limited
-  per user and per IP address (REDEEM_RATES, in Redis: games.ratelimits).
+  per user and per IP address (REDEEM_RATES, in Redis: config.ratelimits).
 - In the lobby the host removes players (who can never rejoin that room),
   fills or empties computer seats, and starts when every seat is taken. If
   the host leaves, the longest-seated human becomes host; a room with no
@@ -31,8 +31,9 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from config import ratelimits
 from games import actions as match_actions
-from games import ratelimits, themes
+from games import themes
 from games.engine import EngineError, get_rules
 from games.models import ComputerLevel, GameKind, Match
 from matchmaking.models import Invite, Room, RoomMember, RoomSeat
@@ -388,6 +389,12 @@ def room_for_member(code: str, user) -> Room:
     if not is_member(room, user):
         raise NotAllowed("This room is private. To join it you need an invite link from its host.")
     return room
+
+
+def is_member_of(code: str, user) -> bool:
+    """Whether room ``code`` exists and ``user`` is an active member of it."""
+    room = Room.objects.filter(code=str(code).upper()[:8]).first()
+    return room is not None and is_member(room, user)
 
 
 def is_member(room: Room, user) -> bool:

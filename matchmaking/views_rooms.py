@@ -83,14 +83,19 @@ def room_new(request):
     return render(request, "matchmaking/room_new.html", {"form": form}, status=status)
 
 
+#: What anyone outside a room is told about it, whether or not it exists
+#: (page, lobby forms and socket alike: README "Private rooms"), so a room
+#: code cannot be probed.
+NO_SUCH_ROOM = ("There is no such room, or you are not in it: to join a room you need an invite link "
+                "from its host.")
+
+
 @require_safe
 def room_page(request, code):
     try:
         room = rooms.room_for_member(code, request.user)
-    except rooms.RoomNotFound as e:
-        return render(request, "matchmaking/room_private.html", {"message": e.message}, status=404)
-    except rooms.RoomError as e:
-        return render(request, "matchmaking/room_private.html", {"message": e.message}, status=403)
+    except rooms.RoomError:
+        return render(request, "matchmaking/room_private.html", {"message": NO_SUCH_ROOM}, status=404)
     ctx = member_context(lobby_context(room), request.user)
     ctx.update(new_invite=request.session.pop(NEW_INVITE_SESSION_KEY, None),
                chat_phrases=chat.PHRASES, chat_emoji=chat.EMOJI)
@@ -100,11 +105,10 @@ def room_page(request, code):
 def _act(request, code, action, *args):
     try:
         result = action(code, request.user, *args)
-    except rooms.RoomNotFound:
-        messages.error(request, "There is no such room.")
-        return None
     except rooms.RoomError as e:
-        messages.error(request, e.message)
+        # Someone outside the room learns no more from a form than from the page.
+        outside = isinstance(e, rooms.RoomNotFound) or not rooms.is_member_of(code, request.user)
+        messages.error(request, NO_SUCH_ROOM if outside else e.message)
         return None
     return result if result is not None else True
 

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from django.db import IntegrityError, transaction
 
-from games import ratelimits
+from config import ratelimits
 from games.models import Match, Seat
 from moderation.models import Report
 
-#: Reports one person may file (games.ratelimits, in Redis).
+#: Reports one person may file (config.ratelimits, in Redis).
 REPORT_RATE = "10/hour"
 NOTE_MAX = 1000
 

@@ -27,12 +27,14 @@
 (function () {
   "use strict";
 
+  // The server's refusal codes (accounts/sockets.py, README "Decisions").
   var REFUSED = {
-    4001: "You are not allowed to join this match.",
     4003: "You are banned from playing.",
-    4004: "There is no such match.",
+    4004: "There is no such match, or it is private.",
     4008: "Disconnected: too many messages. Reload the page to continue.",
     4009: "Disconnected: a message was too large. Reload the page to continue.",
+    4029: "Disconnected: too many Parlour pages are open at once, so the oldest closed. " +
+      "Close some, then reload this page.",
   };
   var EXTENSION_RETRIES = [1006, 1011, 1012, 1013]; // ws.js reconnects after these itself
   var BACKOFF_BASE_MS = 500;

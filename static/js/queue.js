@@ -19,12 +19,17 @@
 
   document.addEventListener("htmx:wsAfterMessage", follow);
 
-  // 4003: the account was banned (issue 9); say so and stop reconnecting.
+  // Refusals (accounts/sockets.py, README "Decisions"): say why and stop reconnecting.
+  var REFUSED = {
+    4003: "You are banned from playing.",
+    4029: "Disconnected: too many Parlour pages are open at once, so the oldest closed " +
+      "(and left the queue). Close some, then reload this page.",
+  };
   document.addEventListener("htmx:wsClose", function (evt) {
     var closeEvent = evt.detail && evt.detail.event;
-    if (!closeEvent || closeEvent.code !== 4003) return;
+    if (!closeEvent || !REFUSED[closeEvent.code]) return;
     evt.target.removeAttribute("ws-connect");
     var box = document.getElementById("queue-redirect");
-    if (box) box.textContent = "You are banned from playing.";
+    if (box) box.textContent = REFUSED[closeEvent.code];
   });
 })();

@@ -12,12 +12,15 @@
 (function () {
   "use strict";
 
+  // The server's refusal codes (accounts/sockets.py, README "Decisions").
   var REFUSED = {
     4001: "You are no longer in this room.",
     4003: "You are banned from playing.",
-    4004: "There is no such room.",
+    4004: "There is no such room, or you are not in it.",
     4008: "Disconnected: too many messages. Reload the page to continue.",
     4009: "Disconnected: a message was too large. Reload the page to continue.",
+    4029: "Disconnected: too many Parlour pages are open at once, so the oldest closed. " +
+      "Close some, then reload this page.",
   };
   var stopped = false;
 

@@ -188,10 +188,19 @@ async def test_flooding_closes_with_4008_once_and_drops_what_follows(caplog):
     assert sum("flooding" in r.getMessage() for r in caplog.records) == 1  # logged once, not per message
 
 
-async def test_private_matches_refuse_outsiders_with_4001_and_unknown_matches_4004():
+async def test_private_matches_and_unknown_matches_get_the_same_refusal():
+    """One answer, 4004, for a private match the user is not in and for no
+    match at all (as the page's 404): a socket cannot probe which exist."""
+    from django.contrib.auth.models import AnonymousUser
+
     match, users = await two_player_match(is_public=False)
     outsider = await connect(match, await sync_to_async(make_user)())
-    assert await outsider.receive_output(timeout=5) == {"type": "websocket.close", "code": 4001}
+    assert await outsider.receive_output(timeout=5) == {"type": "websocket.close", "code": 4004}
+    staff = await sync_to_async(make_user)()
+    staff.is_staff = True
+    for who in (AnonymousUser(), staff):  # staff too: private matches are for their members only
+        comm = await connect(match, who)
+        assert await comm.receive_output(timeout=5) == {"type": "websocket.close", "code": 4004}
     member = await connect(match, users[1])
     assert 'data-kind="snapshot"' in await member.receive_from(timeout=5)
     await member.disconnect()
@@ -254,3 +263,44 @@ async def test_sockets_to_paths_that_name_nothing_are_refused_with_4004(path):
     connected, _ = await comm.connect(timeout=5)
     assert connected
     assert await comm.receive_output(timeout=5) == {"type": "websocket.close", "code": 4004}
+
+
+async def test_anonymous_sockets_are_capped_per_client_address_and_signed_in_ones_per_user():
+    """README "Decisions": one over the cap closes that person's oldest
+    socket with 4029; other addresses and other users are not touched."""
+    from django.contrib.auth.models import AnonymousUser
+    from django.test import override_settings
+
+    from accounts import sockets
+
+    match, users = await two_player_match()
+
+    async def watcher(address, user=None):
+        comm = WebsocketCommunicator(router, f"/ws/match/{match.public_id}/")
+        comm.scope["user"] = user or AnonymousUser()
+        comm.scope["client"] = (address, 50000)
+        connected, _ = await comm.connect(timeout=5)
+        assert connected
+        assert 'data-kind="snapshot"' in await comm.receive_from(timeout=5)
+        return comm
+
+    with override_settings(PARLOUR_WS_PER_ADDRESS=3, PARLOUR_WS_PER_USER=2):
+        crowd = [await watcher("203.0.113.5") for _ in range(3)]
+        elsewhere = await watcher("198.51.100.7")
+        player = [await watcher("203.0.113.5", users[0]) for _ in range(2)]  # counted as the user
+        for comm in (*crowd, elsewhere, *player):
+            assert await comm.receive_nothing(timeout=0.2)
+        newest = await watcher("203.0.113.5")
+        assert await crowd[0].receive_output(timeout=5) == {"type": "websocket.close", "code": 4029}
+        for comm in (*crowd[1:], elsewhere, *player, newest):
+            assert await comm.receive_nothing(timeout=0.2)
+        assert await sockets.slots.count("a:203.0.113.5") == 3
+        third = await watcher("198.51.100.9", users[0])
+        assert await player[0].receive_output(timeout=5) == {"type": "websocket.close", "code": 4029}
+        await crowd[0].disconnect()
+        await player[0].disconnect()
+        for comm in (*crowd[1:], newest):
+            await comm.disconnect()
+        assert await sockets.slots.count("a:203.0.113.5") == 0  # closing gives the slot back
+        for comm in (elsewhere, player[1], third):
+            await comm.disconnect()

@@ -13,8 +13,9 @@ from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 
+from config import ratelimits
 from config.routing import websocket_urlpatterns
-from games import chat, ratelimits
+from games import chat
 from matchmaking import rooms
 from tests.factories import make_user, start_room_match
 
@@ -114,12 +115,12 @@ async def test_chat_is_rate_limited_per_person(fresh_limits):
 
 
 @pytest.mark.asyncio
-async def test_only_members_connect_to_a_lobby(fresh_limits):
+async def test_only_members_connect_to_a_lobby_and_others_cannot_tell_it_exists(fresh_limits):
     room, host, friend = await lobby_with_friend()
     stranger = await sync_to_async(make_user)()
     for user in (stranger, None):
         comm = await connect(f"/ws/room/{room.code}/", user)
-        assert (await comm.receive_output(timeout=5))["code"] == 4001
+        assert (await comm.receive_output(timeout=5))["code"] == 4004  # as for no room at all
     comm = await connect("/ws/room/NOSUCH/", host)
     assert (await comm.receive_output(timeout=5))["code"] == 4004
 

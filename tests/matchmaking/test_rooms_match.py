@@ -8,7 +8,8 @@ import time
 import pytest
 from django.utils import timezone
 
-from games import actions, push, ratelimits
+from config import ratelimits
+from games import actions, push
 from games.engine import get_rules
 from games.models import Match, Move
 from matchmaking import room_push

@@ -16,7 +16,7 @@ from axes.models import AccessAttempt
 from django.conf import settings
 from django.test import Client
 
-from games import ratelimits
+from config import ratelimits
 from matchmaking.rooms import REDEEM_RATES
 from tests import services
 from tests.factories import make_user

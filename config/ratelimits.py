@@ -2,7 +2,8 @@
 library over the project's Redis (README "Decisions").
 
 Used by actions that must hold across processes and restarts: pausing a match
-(games.actions) and redeeming room invites (matchmaking.rooms). Per-socket
+(games.actions), redeeming room invites (matchmaking.rooms), signing up and
+asking for password-reset emails (accounts.views). Per-socket
 limits (WebSocket flooding, chat) stay in process memory (games.consumers,
 games.chat).
 """

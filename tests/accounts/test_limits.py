@@ -1,0 +1,68 @@
+"""Sign-up and password-reset limits (README "Decisions"), with the real
+rates and the real Redis counts (config.ratelimits): past a limit the page
+answers 429 and says so, and no account is created and no email sent."""
+
+import pytest
+from django.core import mail
+from django.test import Client, override_settings
+from django.urls import reverse
+
+from accounts.models import User
+from config import ratelimits
+
+pytestmark = pytest.mark.django_db
+
+REAL = {"PARLOUR_SIGNUP_RATE": "10/hour", "PARLOUR_PASSWORD_RESET_RATE": "10/hour",
+        "PARLOUR_PASSWORD_RESET_EMAIL_RATE": "3/hour"}
+
+
+@pytest.fixture(autouse=True)
+def real_limits():
+    ratelimits.reset()
+    with override_settings(**REAL):
+        yield
+    ratelimits.reset()
+
+
+def sign_up(client, n):
+    pw = "correct horse battery"
+    return client.post(reverse("signup"), {"username": f"bot{n}", "email": f"bot{n}@example.com",
+                                           "password1": pw, "password2": pw})
+
+
+def test_sign_ups_from_one_address_stop_at_the_limit_and_create_nothing_more():
+    script = Client(REMOTE_ADDR="203.0.113.20")
+    for n in range(10):
+        assert sign_up(script, n).status_code == 302
+        script.logout()
+    assert script.post(reverse("signup"), {"username": "typo"}).status_code == 400  # a bad form is no sign-up
+    refused = sign_up(script, 10)
+    assert refused.status_code == 429
+    assert "Too many attempts" in refused.content.decode() and "nothing was done" in refused.content.decode()
+    assert not User.objects.filter(username="bot10").exists()
+    assert User.objects.filter(username__startswith="bot").count() == 10
+    assert sign_up(Client(REMOTE_ADDR="198.51.100.20"), 11).status_code == 302  # another address may
+
+
+def test_reset_emails_to_one_address_stop_at_the_limit_from_anywhere():
+    User.objects.create_user("ada", "ada@example.com", "a sturdy pass 42")
+    for n in range(3):
+        elsewhere = Client(REMOTE_ADDR=f"203.0.113.{n + 1}")
+        assert elsewhere.post(reverse("password_reset"), {"email": "ADA@example.com"}).status_code == 302
+    assert len(mail.outbox) == 3
+    refused = Client(REMOTE_ADDR="203.0.113.9").post(reverse("password_reset"), {"email": "ada@example.com"})
+    assert refused.status_code == 429 and "password reset emails" in refused.content.decode()
+    assert len(mail.outbox) == 3  # nothing more sent
+
+
+def test_reset_requests_from_one_address_stop_at_the_limit():
+    User.objects.create_user("ada", "ada@example.com", "a sturdy pass 42")
+    script = Client(REMOTE_ADDR="203.0.113.30")
+    for n in range(10):
+        assert script.post(reverse("password_reset"), {"email": f"someone{n}@example.com"}).status_code == 302
+    refused = script.post(reverse("password_reset"), {"email": "ada@example.com"})
+    assert refused.status_code == 429
+    assert mail.outbox == []
+    assert Client(REMOTE_ADDR="198.51.100.30").post(
+        reverse("password_reset"), {"email": "ada@example.com"}).status_code == 302
+    assert len(mail.outbox) == 1

@@ -307,6 +307,9 @@ PARLOUR_BOT_BUDGET_MS = env.int("PARLOUR_BOT_BUDGET_MS", default=200)
 PARLOUR_PAUSE_MAX_SECONDS = 600
 # How often Celery beat sweeps for deadlines whose task was lost (seconds).
 PARLOUR_SWEEP_SECONDS = env.float("PARLOUR_SWEEP_SECONDS", default=5.0)
+# A computer's move not played this long after its delay is sent again by the
+# sweeper (its task was lost); seconds.
+PARLOUR_COMPUTER_RETRY_SECONDS = env.float("PARLOUR_COMPUTER_RETRY_SECONDS", default=10.0)
 # Ranked queues (issue 5): the pairing wave's period, when a waiting entry whose
 # page vanished expires, how long a paired entry is kept (for pages without
 # JavaScript), and the queue socket's heartbeat (all seconds).

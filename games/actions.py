@@ -11,7 +11,10 @@ tasks leave only after commit (``push.py``, ``tasks.py``).
 After any accepted change the match is *advanced*: chance steps are drawn with
 the fair RNG (NOTES "Provably fair randomness"), forced moves are played for
 the seat when the match option allows, and the next decision gets its
-deadline (a human) or its Celery task (a computer).
+deadline (a human) or its Celery task and retry time (a computer). Every
+decision a match waits for has a time in the database that the sweeper finds
+(``overdue_matches``, ``overdue_computer_moves``), so a lost task never stalls
+a match (README "How live play works").
 """
 
 from __future__ import annotations
@@ -299,6 +302,43 @@ def overdue_matches(grace_seconds: float = 1.0) -> list[tuple[str, int]]:
     )
 
 
+def overdue_computer_moves() -> list[tuple[str, int]]:
+    """(public id, version) of live matches whose computer move is past its
+    retry time (``Match.computer_due_at``): its task was lost or is stuck."""
+    return list(
+        Match.objects.filter(
+            status=Match.Status.ACTIVE, computer_due_at__lt=timezone.now()
+        ).values_list("public_id", "version")
+    )
+
+
+def resend_computer_move(public_id: str, version: int) -> bool:
+    """Send the computer's move at ``version`` again, now, and move its retry
+    time ``PARLOUR_COMPUTER_RETRY_SECONDS`` on. A retry, never a timeout: no
+    move is recorded and the version does not change; the move is played
+    once however many tasks run, since each plays only at ``version``
+    (``play_computer_move``). Returns False (and sends nothing) when the
+    match moved on, is not live, or the retry time has not come."""
+    with transaction.atomic():
+        try:
+            match = _lock(public_id)
+        except MatchNotFound:
+            return False
+        now = timezone.now()
+        if (
+            match.version != version
+            or match.status != Match.Status.ACTIVE
+            or match.computer_due_at is None
+            or match.computer_due_at > now
+        ):
+            return False
+        due = now + timedelta(seconds=settings.PARLOUR_COMPUTER_RETRY_SECONDS)
+        if not Match.objects.filter(pk=match.pk, version=version).update(computer_due_at=due):
+            return False
+        transaction.on_commit(lambda: _send_computer_move(public_id, version, None))
+    return True
+
+
 # -- leaving, pausing ----------------------------------------------------------
 
 
@@ -341,6 +381,7 @@ def pause_match(public_id: str, user, version: int | str | None) -> Match:
             max(0.0, (match.deadline - now).total_seconds()) if match.deadline else None
         )
         match.deadline = None
+        match.computer_due_at = None  # resuming sends the computer's move again
         match.status = Match.Status.PAUSED
         change.after_commit.append(
             lambda m=match: _schedule_auto_resume(m.public_id, m.version)
@@ -443,7 +484,7 @@ _SEATS = prepared.PreparedSelect(
 )
 #: The match columns an action may change (save() writes them all, guarded by the version).
 _MATCH_CHANGES = ("status", "state", "version", "ply_count", "deadline", "deadline_task_at",
-                  "paused_remaining", "host", "end_reason", "started_at", "finished_at", "updated_at")
+                  "computer_due_at", "paused_remaining", "host", "end_reason", "started_at", "finished_at", "updated_at")
 
 
 @dataclass
@@ -550,12 +591,15 @@ class _Change:
             break
         seat = self.seats[to_move]
         version = match.version + 1
+        now = timezone.now()
         if seat.is_computer:
             match.deadline = None
+            delay = _computer_delay(match)
+            match.computer_due_at = now + timedelta(seconds=delay + settings.PARLOUR_COMPUTER_RETRY_SECONDS)
             self.after_commit.append(lambda: _schedule_computer(match, version))
         else:
+            match.computer_due_at = None
             seconds = remaining if remaining is not None else match.turn_seconds
-            now = timezone.now()
             match.deadline = now + timedelta(seconds=seconds)
             if not _deadline_covered(match, now):
                 deadline = match.deadline
@@ -567,6 +611,7 @@ class _Change:
         match.status = status
         match.end_reason = reason
         match.deadline = None
+        match.computer_due_at = None
         match.paused_remaining = None
         match.finished_at = timezone.now()
         if ranks is not None:
@@ -617,11 +662,20 @@ class _Change:
         log.info("match %s now v%s, %s plies (+%s)", public_id, version, match.ply_count, len(self.moves))
 
 
+def _computer_delay(match: Match) -> float:
+    """Seconds a computer waits before it moves (README "Decisions")."""
+    return settings.PARLOUR_COMPUTER_DELAYS.get(match.computer_speed, 1.0)
+
+
 def _schedule_computer(match: Match, version: int) -> None:
+    delay = _computer_delay(match)
+    _send_computer_move(match.public_id, version, delay or None)
+
+
+def _send_computer_move(public_id: str, version: int, countdown: float | None) -> None:
     from games import tasks
 
-    delay = settings.PARLOUR_COMPUTER_DELAYS.get(match.computer_speed, 1.0)
-    tasks.computer_move.apply_async((match.public_id, version), countdown=delay or None)
+    tasks.computer_move.apply_async((public_id, version), countdown=countdown)
 
 
 def _deadline_covered(match: Match, now) -> bool:

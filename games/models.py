@@ -86,6 +86,14 @@ class Match(models.Model):
         null=True, blank=True, editable=False,
         help_text="When the earliest pending turn-deadline task runs.",
     )
+    # A computer's decision has a due time too, so the sweeper finds a
+    # computer move whose task was lost (a killed worker, a Redis restart).
+    # A retry time, not a deadline: past it the move is sent again, never
+    # timed out, and no clock shows (README "Decisions").
+    computer_due_at = models.DateTimeField(
+        null=True, blank=True, editable=False,
+        help_text="When the sweeper sends the computer's move again if it has not been played.",
+    )
     paused_remaining = models.FloatField(
         null=True, blank=True, help_text="Seconds left on the clock when paused."
     )
@@ -103,6 +111,7 @@ class Match(models.Model):
         indexes = [
             models.Index(fields=["status", "is_public", "-created_at"], name="match_live_public"),
             models.Index(fields=["status", "deadline"], name="match_deadline"),
+            models.Index(fields=["status", "computer_due_at"], name="match_computer_due"),
             models.Index(fields=["kind", "status", "-finished_at"], name="match_kind_finished"),
         ]
 

@@ -81,6 +81,17 @@ class BadMove(ActionError):
     code = "bad_move"
 
 
+class TooLate(ActionError):
+    """The move arrived after its deadline and the network allowance
+    (``PARLOUR_MOVE_ALLOWANCE_SECONDS``); it was not played, and the turn's
+    timeout has been applied (README "Decisions")."""
+
+    code = "too_late"
+
+    def __init__(self):
+        super().__init__("Too late: your time ran out before this move arrived, so it was not played.")
+
+
 # -- seats -----------------------------------------------------------------
 
 
@@ -193,9 +204,22 @@ def play_move(public_id: str, user, notation: str | list[str], version: int | st
     Raises ``MatchNotFound``, ``StaleVersion`` (old or missing version: the
     caller should show the current position), ``NotAllowed`` (no seat, the
     seat has left, the match is not live), ``NotYourTurn`` or ``BadMove``
-    (does not parse, or the rules forbid it). Nothing changes on any error.
+    (does not parse, or the rules forbid it): nothing changes on these.
+    ``TooLate``: the move arrived more than ``PARLOUR_MOVE_ALLOWANCE_SECONDS``
+    after the deadline; it is not played and the turn's timeout is applied
+    at once (``expire_turn``), without waiting for a worker.
     """
     version = _parse_version(version)
+    try:
+        return _play_move(public_id, user, notation, version)
+    except TooLate:
+        # The deadline is the rule: the timeout applies now, whether or not
+        # a worker is there to run the deadline task (README "Decisions").
+        expire_turn(public_id, version)
+        raise
+
+
+def _play_move(public_id: str, user, notation, version: int) -> Match:
     with transaction.atomic():
         match = _lock(public_id)
         if version != match.version:
@@ -210,6 +234,8 @@ def play_move(public_id: str, user, notation: str | list[str], version: int | st
         notations = notation if isinstance(notation, list) else [notation]
         if not 1 <= len(notations) <= MAX_PLIES_PER_ACTION:
             raise BadMove(f"Send between 1 and {MAX_PLIES_PER_ACTION} moves at once.")
+        if change.to_move == seat.index and _too_late(match):
+            raise TooLate()
         for i, text in enumerate(notations):
             if change.to_move != seat.index:
                 if i:
@@ -256,18 +282,20 @@ def expire_turn(public_id: str, version: int) -> Match | None:
 
     Three missed turns in a row (the match's ``idle_limit``) idle the seat
     out: a ``leave`` follows (NOTES "Idle seats"). No-op (returns None) when
-    the match moved on, is not live, or its deadline has not passed.
+    the match moved on, is not live, or its deadline and the network
+    allowance (``PARLOUR_MOVE_ALLOWANCE_SECONDS``) have not passed.
     """
     with transaction.atomic():
         try:
             match = _lock(public_id)
         except MatchNotFound:
             return None
+        now = timezone.now()
         if (
             match.version != version
             or match.status != Match.Status.ACTIVE
             or match.deadline is None
-            or match.deadline > timezone.now()
+            or match.deadline + _allowance() > now
         ):
             # A task that ran early (clocks) for the current version tries again.
             _hand_over_deadline(match, again=match.version == version)
@@ -291,10 +319,13 @@ def expire_turn(public_id: str, version: int) -> Match | None:
     return change.match
 
 
-def overdue_matches(grace_seconds: float = 1.0) -> list[tuple[str, int]]:
+def overdue_matches(grace_seconds: float | None = None) -> list[tuple[str, int]]:
     """(public id, version) of live matches whose deadline passed over
-    ``grace_seconds`` ago: the sweeper expires these when their task was lost."""
-    cutoff = timezone.now() - timedelta(seconds=grace_seconds)
+    ``grace_seconds`` ago (default: the network allowance,
+    ``PARLOUR_MOVE_ALLOWANCE_SECONDS``): the sweeper expires these when their
+    task was lost."""
+    grace = _allowance() if grace_seconds is None else timedelta(seconds=grace_seconds)
+    cutoff = timezone.now() - grace
     return list(
         Match.objects.filter(status=Match.Status.ACTIVE, deadline__lt=cutoff).values_list(
             "public_id", "version"
@@ -678,6 +709,17 @@ def _send_computer_move(public_id: str, version: int, countdown: float | None) -
     tasks.computer_move.apply_async((public_id, version), countdown=countdown)
 
 
+def _allowance() -> timedelta:
+    """How long after its deadline a move may still arrive (README "Decisions")."""
+    return timedelta(seconds=settings.PARLOUR_MOVE_ALLOWANCE_SECONDS)
+
+
+def _too_late(match: Match) -> bool:
+    """True when a move for ``match``'s current decision arrives now, after its
+    deadline and the network allowance."""
+    return match.deadline is not None and timezone.now() > match.deadline + _allowance()
+
+
 def _deadline_covered(match: Match, now) -> bool:
     """True when a pending expire_turn task runs after ``now`` and no later
     than ``match.deadline``: it will find the match moved on and hand over
@@ -706,4 +748,5 @@ def _hand_over_deadline(match: Match, again: bool = False) -> None:
 def _schedule_deadline(public_id: str, version: int, deadline) -> None:
     from games import tasks
 
-    tasks.expire_turn.apply_async((public_id, version), eta=deadline)
+    # At the deadline plus the allowance: a move that arrives within it still counts.
+    tasks.expire_turn.apply_async((public_id, version), eta=deadline + _allowance())

@@ -27,7 +27,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games import prepared, ratelimits
+from games import prepared, ratelimits, uptime
 from games.engine import CHANCE, EngineError, fair, get_rules
 from games.models import Match, Move, Seat
 
@@ -284,6 +284,10 @@ def expire_turn(public_id: str, version: int) -> Match | None:
     out: a ``leave`` follows (NOTES "Idle seats"). No-op (returns None) when
     the match moved on, is not live, or its deadline and the network
     allowance (``PARLOUR_MOVE_ALLOWANCE_SECONDS``) have not passed.
+
+    A deadline that passed while the site was down (``uptime.was_down_at``)
+    is not a missed turn: the seat gets a fresh turn time instead (a new
+    deadline, ``turn_seconds`` from now; README "Decisions").
     """
     with transaction.atomic():
         try:
@@ -304,6 +308,12 @@ def expire_turn(public_id: str, version: int) -> Match | None:
         seat_index = change.to_move
         if seat_index is None or seat_index == CHANCE:
             return None
+        if uptime.was_down_at(match.deadline, now):
+            log.warning("match %s v%s: its deadline passed while the site was down; a fresh turn",
+                        match.public_id, match.version)
+            change.advance()  # the same seat, a new deadline
+            change.save()
+            return change.match
         move = change.rules.timeout_move(change.state)
         # A legal move here is the seat's own answer, not a missed turn: a
         # Roundabout Golden Rule offer that times out is a decline (NOTES "Turn timer").
@@ -716,8 +726,12 @@ def _allowance() -> timedelta:
 
 def _too_late(match: Match) -> bool:
     """True when a move for ``match``'s current decision arrives now, after its
-    deadline and the network allowance."""
-    return match.deadline is not None and timezone.now() > match.deadline + _allowance()
+    deadline and the network allowance, and the site was up at that deadline
+    (after an outage the turn is the player's again: ``expire_turn``)."""
+    if match.deadline is None:
+        return False
+    now = timezone.now()
+    return now > match.deadline + _allowance() and not uptime.was_down_at(match.deadline, now)
 
 
 def _deadline_covered(match: Match, now) -> bool:

@@ -128,6 +128,23 @@ class Match(models.Model):
         return self.seed if self.is_over else None
 
 
+class Heartbeat(models.Model):
+    """When a site-wide process last showed it was running (``games.uptime``).
+
+    One row per ``name``: ``"beat"`` is Celery beat, recorded each time it
+    has sent the deadline sweep. ``down_from``..``up_since`` is the last gap
+    longer than ``PARLOUR_OUTAGE_SECONDS`` (both empty until one is seen).
+    """
+
+    name = models.CharField(max_length=16, primary_key=True)
+    at = models.DateTimeField()
+    down_from = models.DateTimeField(null=True, blank=True)
+    up_since = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self):
+        return f"{self.name} at {self.at:%Y-%m-%d %H:%M:%S}"
+
+
 class Seat(models.Model):
     class Status(models.TextChoices):
         PLAYING = "playing", "Playing"

@@ -30,7 +30,8 @@ def expire_turn(public_id: str, version: int) -> None:
 def sweep_deadlines() -> None:
     """Celery beat, every PARLOUR_SWEEP_SECONDS: expire turns whose deadline
     passed but whose task was lost (a killed worker, a Redis restart), and
-    send again the computer moves past their retry time."""
+    send again the computer moves past their retry time. Beat's sending of
+    this task is the site's heartbeat (``games.uptime``)."""
     for public_id, version in actions.overdue_matches():
         if actions.expire_turn(public_id, version) is not None:
             log.warning("swept an overdue deadline: match %s v%s", public_id, version)

@@ -4,7 +4,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0006_match_deadline_task_at'),
+        ('games', '0007_moderation_models_moved'),
     ]
 
     operations = [

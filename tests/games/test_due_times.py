@@ -32,7 +32,8 @@ def current(match):
 
 
 def moves_at(match, version):
-    return list(Move.objects.filter(match=match, version_after=version).values_list("actor", "seat", "notation"))
+    rows = Move.objects.filter(match=match, version_after=version)
+    return list(rows.values_list("actor", "seat", "notation"))
 
 
 def beat_at(seconds_ago: float) -> None:
@@ -42,7 +43,8 @@ def beat_at(seconds_ago: float) -> None:
 # -- a computer's due time ---------------------------------------------------------
 
 
-def test_a_computer_to_move_has_a_retry_time_and_no_clock(settings, scheduled, django_capture_on_commit_callbacks):
+def test_a_computer_to_move_has_a_retry_time_and_no_clock(settings, scheduled,
+                                                          django_capture_on_commit_callbacks):
     settings.PARLOUR_COMPUTER_DELAYS = dict.fromkeys(("slow", "normal", "fast"), 2.0)
     settings.PARLOUR_COMPUTER_RETRY_SECONDS = 10.0
     before = timezone.now()

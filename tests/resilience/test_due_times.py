@@ -58,9 +58,11 @@ def test_a_computer_move_lost_with_its_worker_is_sent_again_and_played_once(tran
                           what="the worker to take the computer's move")
         worker.kill(signal.SIGKILL)  # inside the computer's delay: the task dies with it
         worker.proc.wait(10)
-        assert not computer_plays() and current(match).version == version, "killed too late to prove anything"
+        assert not computer_plays() and current(match).version == version, \
+            "killed too late to prove anything"
         replacement = services.start_celery_worker("worker-2")
-        services.wait_for(computer_plays, 4 + 2 + 30, what="the lost computer move to be sent again and played")
+        services.wait_for(computer_plays, 4 + 2 + 30,
+                          what="the lost computer move to be sent again and played")
         time.sleep(3)  # later sweeps (beat runs every second here) must not play it again
         assert computer_plays() == ["roll"]
         assert "resent a lost computer move" in replacement.log()
@@ -143,8 +145,8 @@ def test_a_move_after_the_deadline_is_refused_and_times_the_turn_out_with_no_wor
     b.until_version(match.version + 1)
     m = current(match)
     assert m.version == match.version + 1 and m.state["turn"] == 1
-    assert list(Move.objects.filter(match=match, version_after=m.version).values_list("actor", "seat", "notation")) \
-        == [("server", 0, "timeout")]
+    rows = Move.objects.filter(match=match, version_after=m.version)
+    assert list(rows.values_list("actor", "seat", "notation")) == [("server", 0, "timeout")]
     assert m.seats.get(index=0).missed_turns == 1
     a.close()
     b.close()

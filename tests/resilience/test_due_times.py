@@ -12,7 +12,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games.models import Heartbeat, Match, Move
+from games.models import Match, Move
 from tests import services
 from tests.factories import ludo_state, make_match
 
@@ -75,8 +75,68 @@ def test_a_computer_move_lost_with_its_worker_is_sent_again_and_played_once(tran
                 svc.stop()
 
 
+def test_a_computer_move_lost_in_a_redis_restart_is_sent_again_and_played_once(transactional_db,
+                                                                               django_db_blocker):
+    """The embedded Redis keeps nothing on disk: a restart loses every queued
+    task. The computer's retry time is in the database, so the sweeper sends
+    its move again. (No worker is connected while Redis restarts: a worker
+    that is has a failure of its own, outside this test.)"""
+    from config import embedded_redis
+    from games.engine import get_rules
+
+    sock = services.LOG_DIR.parent / "redis-due.sock"
+    env = {"PARLOUR_TEST_REDIS_URL": f"unix://{sock}", "PARLOUR_COMPUTER_DELAY": "3",
+           "PARLOUR_COMPUTER_RETRY_SECONDS": "2"}
+    redis_proc = embedded_redis.start(sock)
+    started = []
+    try:
+        with django_db_blocker.unblock():
+            server, base = services.start_daphne("daphne-redis-due", **env)
+        started.append(server)
+        match = make_match(seats=("human", "easy"), state=ludo_state())
+        human = services.WsPlayer(base, seat_users(match)[0]).connect(match.public_id)
+        human.until_version(match.version)
+        rules = get_rules("ludo")
+
+        def the_human_plays_until_the_computer_is_to_move():
+            m = current(match)
+            if m.deadline is None:  # a computer is to move: no clock, a task
+                return m
+            human.send(move=str(rules.legal_moves(rules.load(m.state))[0]), version=str(m.version))
+            human.until_version(m.version + 1)
+            return None
+
+        waiting = services.wait_for(the_human_plays_until_the_computer_is_to_move, 30,
+                                    what="the computer to be to move")
+        human.close()
+        # Its task is in Redis, with no worker to take it; Redis restarts empty.
+        redis_proc.send_signal(signal.SIGKILL)
+        redis_proc.wait(10)
+        redis_proc = embedded_redis.start(sock)
+        started.append(services.start_celery_beat("beat-redis-due", **env))
+        worker = services.start_celery_worker("worker-redis-due", **env)
+        started.append(worker)
+
+        def computer_plays():
+            rows = Move.objects.filter(match=match, actor="seat", seat=1, version_after=waiting.version + 1)
+            return list(rows.values_list("notation", flat=True))
+
+        services.wait_for(computer_plays, 3 + 2 + 30, what="the lost computer move to be played")
+        time.sleep(3)
+        assert computer_plays() == ["roll"]
+        assert "resent a lost computer move" in worker.log()
+        assert not timeouts(match)
+    finally:
+        for svc in reversed(started):
+            svc.stop()
+        redis_proc.terminate()
+        redis_proc.wait(10)
+
+
 def test_a_deadline_that_passed_while_everything_was_stopped_gets_a_fresh_turn(transactional_db,
                                                                                django_db_blocker):
+    from games.models import Heartbeat
+
     outage = 5  # seconds of beat's silence that mean the site was down
     turn = 8  # seconds per turn: time to stop everything before the deadline
     env = {"PARLOUR_OUTAGE_SECONDS": str(outage)}

@@ -15,9 +15,9 @@ from django.db import IntegrityError
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
-from accounts.backends import client_ip
 from accounts.forms import SignUpForm
 from config import ratelimits
+from config.proxy import client_ip
 
 
 def rate_limited(request, what: str, status: int = 429):

@@ -315,6 +315,15 @@ PARLOUR_BOT_BUDGET_MS = env.int("PARLOUR_BOT_BUDGET_MS", default=200)
 PARLOUR_PAUSE_MAX_SECONDS = 600
 # How often Celery beat sweeps for deadlines whose task was lost (seconds).
 PARLOUR_SWEEP_SECONDS = env.float("PARLOUR_SWEEP_SECONDS", default=5.0)
+# A move may arrive this long after its deadline (the network's share); later
+# it is refused and the turn times out (README "Decisions", seconds, at most 1).
+PARLOUR_MOVE_ALLOWANCE_SECONDS = 1.0
+# A computer's move not played this long after its delay is sent again by the
+# sweeper (its task was lost); seconds.
+PARLOUR_COMPUTER_RETRY_SECONDS = env.float("PARLOUR_COMPUTER_RETRY_SECONDS", default=10.0)
+# Celery beat silent this long means the site was down: a deadline that passed
+# then gets a fresh turn, not a timeout (README "Decisions", games/uptime.py); seconds.
+PARLOUR_OUTAGE_SECONDS = env.float("PARLOUR_OUTAGE_SECONDS", default=30.0)
 # Ranked queues (issue 5): the pairing wave's period, when a waiting entry whose
 # page vanished expires, how long a paired entry is kept (for pages without
 # JavaScript), and the queue socket's heartbeat (all seconds).

@@ -11,7 +11,10 @@ tasks leave only after commit (``push.py``, ``tasks.py``).
 After any accepted change the match is *advanced*: chance steps are drawn with
 the fair RNG (NOTES "Provably fair randomness"), forced moves are played for
 the seat when the match option allows, and the next decision gets its
-deadline (a human) or its Celery task (a computer).
+deadline (a human) or its Celery task and retry time (a computer). Every
+decision a match waits for has a time in the database that the sweeper finds
+(``overdue_matches``, ``overdue_computer_moves``), so a lost task never stalls
+a match (README "How live play works").
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from config import ratelimits
-from games import prepared
+from games import prepared, uptime
 from games.engine import CHANCE, EngineError, fair, get_rules
 from games.models import Match, Move, Seat
 
@@ -77,6 +80,17 @@ class NotYourTurn(ActionError):
 
 class BadMove(ActionError):
     code = "bad_move"
+
+
+class TooLate(ActionError):
+    """The move arrived after its deadline and the network allowance
+    (``PARLOUR_MOVE_ALLOWANCE_SECONDS``); it was not played, and the turn's
+    timeout has been applied (README "Decisions")."""
+
+    code = "too_late"
+
+    def __init__(self):
+        super().__init__("Too late: your time ran out before this move arrived, so it was not played.")
 
 
 # -- seats -----------------------------------------------------------------
@@ -191,9 +205,22 @@ def play_move(public_id: str, user, notation: str | list[str], version: int | st
     Raises ``MatchNotFound``, ``StaleVersion`` (old or missing version: the
     caller should show the current position), ``NotAllowed`` (no seat, the
     seat has left, the match is not live), ``NotYourTurn`` or ``BadMove``
-    (does not parse, or the rules forbid it). Nothing changes on any error.
+    (does not parse, or the rules forbid it): nothing changes on these.
+    ``TooLate``: the move arrived more than ``PARLOUR_MOVE_ALLOWANCE_SECONDS``
+    after the deadline; it is not played and the turn's timeout is applied
+    at once (``expire_turn``), without waiting for a worker.
     """
     version = _parse_version(version)
+    try:
+        return _play_move(public_id, user, notation, version)
+    except TooLate:
+        # The deadline is the rule: the timeout applies now, whether or not
+        # a worker is there to run the deadline task (README "Decisions").
+        expire_turn(public_id, version)
+        raise
+
+
+def _play_move(public_id: str, user, notation, version: int) -> Match:
     with transaction.atomic():
         match = _lock(public_id)
         if version != match.version:
@@ -208,6 +235,8 @@ def play_move(public_id: str, user, notation: str | list[str], version: int | st
         notations = notation if isinstance(notation, list) else [notation]
         if not 1 <= len(notations) <= MAX_PLIES_PER_ACTION:
             raise BadMove(f"Send between 1 and {MAX_PLIES_PER_ACTION} moves at once.")
+        if change.to_move == seat.index and _too_late(match):
+            raise TooLate()
         for i, text in enumerate(notations):
             if change.to_move != seat.index:
                 if i:
@@ -254,18 +283,24 @@ def expire_turn(public_id: str, version: int) -> Match | None:
 
     Three missed turns in a row (the match's ``idle_limit``) idle the seat
     out: a ``leave`` follows (NOTES "Idle seats"). No-op (returns None) when
-    the match moved on, is not live, or its deadline has not passed.
+    the match moved on, is not live, or its deadline and the network
+    allowance (``PARLOUR_MOVE_ALLOWANCE_SECONDS``) have not passed.
+
+    A deadline that passed while the site was down (``uptime.was_down_at``)
+    is not a missed turn: the seat gets a fresh turn time instead (a new
+    deadline, ``turn_seconds`` from now; README "Decisions").
     """
     with transaction.atomic():
         try:
             match = _lock(public_id)
         except MatchNotFound:
             return None
+        now = timezone.now()
         if (
             match.version != version
             or match.status != Match.Status.ACTIVE
             or match.deadline is None
-            or match.deadline > timezone.now()
+            or match.deadline + _allowance() > now
         ):
             # A task that ran early (clocks) for the current version tries again.
             _hand_over_deadline(match, again=match.version == version)
@@ -274,6 +309,12 @@ def expire_turn(public_id: str, version: int) -> Match | None:
         seat_index = change.to_move
         if seat_index is None or seat_index == CHANCE:
             return None
+        if uptime.was_down_at(match.deadline, now):
+            log.warning("match %s v%s: its deadline passed while the site was down; a fresh turn",
+                        match.public_id, match.version)
+            change.advance()  # the same seat, a new deadline
+            change.save()
+            return change.match
         move = change.rules.timeout_move(change.state)
         # A legal move here is the seat's own answer, not a missed turn: a
         # Roundabout Golden Rule offer that times out is a decline (NOTES "Turn timer").
@@ -289,15 +330,55 @@ def expire_turn(public_id: str, version: int) -> Match | None:
     return change.match
 
 
-def overdue_matches(grace_seconds: float = 1.0) -> list[tuple[str, int]]:
+def overdue_matches(grace_seconds: float | None = None) -> list[tuple[str, int]]:
     """(public id, version) of live matches whose deadline passed over
-    ``grace_seconds`` ago: the sweeper expires these when their task was lost."""
-    cutoff = timezone.now() - timedelta(seconds=grace_seconds)
+    ``grace_seconds`` ago (default: the network allowance,
+    ``PARLOUR_MOVE_ALLOWANCE_SECONDS``): the sweeper expires these when their
+    task was lost."""
+    grace = _allowance() if grace_seconds is None else timedelta(seconds=grace_seconds)
+    cutoff = timezone.now() - grace
     return list(
         Match.objects.filter(status=Match.Status.ACTIVE, deadline__lt=cutoff).values_list(
             "public_id", "version"
         )
     )
+
+
+def overdue_computer_moves() -> list[tuple[str, int]]:
+    """(public id, version) of live matches whose computer move is past its
+    retry time (``Match.computer_due_at``): its task was lost or is stuck."""
+    return list(
+        Match.objects.filter(
+            status=Match.Status.ACTIVE, computer_due_at__lt=timezone.now()
+        ).values_list("public_id", "version")
+    )
+
+
+def resend_computer_move(public_id: str, version: int) -> bool:
+    """Send the computer's move at ``version`` again, now, and move its retry
+    time ``PARLOUR_COMPUTER_RETRY_SECONDS`` on. A retry, never a timeout: no
+    move is recorded and the version does not change; the move is played
+    once however many tasks run, since each plays only at ``version``
+    (``play_computer_move``). Returns False (and sends nothing) when the
+    match moved on, is not live, or the retry time has not come."""
+    with transaction.atomic():
+        try:
+            match = _lock(public_id)
+        except MatchNotFound:
+            return False
+        now = timezone.now()
+        if (
+            match.version != version
+            or match.status != Match.Status.ACTIVE
+            or match.computer_due_at is None
+            or match.computer_due_at > now
+        ):
+            return False
+        due = now + timedelta(seconds=settings.PARLOUR_COMPUTER_RETRY_SECONDS)
+        if not Match.objects.filter(pk=match.pk, version=version).update(computer_due_at=due):
+            return False
+        transaction.on_commit(lambda: _send_computer_move(public_id, version, None))
+    return True
 
 
 # -- leaving, pausing ----------------------------------------------------------
@@ -342,6 +423,7 @@ def pause_match(public_id: str, user, version: int | str | None) -> Match:
             max(0.0, (match.deadline - now).total_seconds()) if match.deadline else None
         )
         match.deadline = None
+        match.computer_due_at = None  # resuming sends the computer's move again
         match.status = Match.Status.PAUSED
         change.after_commit.append(
             lambda m=match: _schedule_auto_resume(m.public_id, m.version)
@@ -444,7 +526,8 @@ _SEATS = prepared.PreparedSelect(
 )
 #: The match columns an action may change (save() writes them all, guarded by the version).
 _MATCH_CHANGES = ("status", "state", "version", "ply_count", "deadline", "deadline_task_at",
-                  "paused_remaining", "host", "end_reason", "started_at", "finished_at", "updated_at")
+                  "computer_due_at", "paused_remaining", "host", "end_reason", "started_at",
+                  "finished_at", "updated_at")
 
 
 @dataclass
@@ -551,12 +634,15 @@ class _Change:
             break
         seat = self.seats[to_move]
         version = match.version + 1
+        now = timezone.now()
         if seat.is_computer:
             match.deadline = None
+            delay = _computer_delay(match)
+            match.computer_due_at = now + timedelta(seconds=delay + settings.PARLOUR_COMPUTER_RETRY_SECONDS)
             self.after_commit.append(lambda: _schedule_computer(match, version))
         else:
+            match.computer_due_at = None
             seconds = remaining if remaining is not None else match.turn_seconds
-            now = timezone.now()
             match.deadline = now + timedelta(seconds=seconds)
             if not _deadline_covered(match, now):
                 deadline = match.deadline
@@ -568,6 +654,7 @@ class _Change:
         match.status = status
         match.end_reason = reason
         match.deadline = None
+        match.computer_due_at = None
         match.paused_remaining = None
         match.finished_at = timezone.now()
         if ranks is not None:
@@ -618,11 +705,35 @@ class _Change:
         log.info("match %s now v%s, %s plies (+%s)", public_id, version, match.ply_count, len(self.moves))
 
 
+def _computer_delay(match: Match) -> float:
+    """Seconds a computer waits before it moves (README "Decisions")."""
+    return settings.PARLOUR_COMPUTER_DELAYS.get(match.computer_speed, 1.0)
+
+
 def _schedule_computer(match: Match, version: int) -> None:
+    delay = _computer_delay(match)
+    _send_computer_move(match.public_id, version, delay or None)
+
+
+def _send_computer_move(public_id: str, version: int, countdown: float | None) -> None:
     from games import tasks
 
-    delay = settings.PARLOUR_COMPUTER_DELAYS.get(match.computer_speed, 1.0)
-    tasks.computer_move.apply_async((match.public_id, version), countdown=delay or None)
+    tasks.computer_move.apply_async((public_id, version), countdown=countdown)
+
+
+def _allowance() -> timedelta:
+    """How long after its deadline a move may still arrive (README "Decisions")."""
+    return timedelta(seconds=settings.PARLOUR_MOVE_ALLOWANCE_SECONDS)
+
+
+def _too_late(match: Match) -> bool:
+    """True when a move for ``match``'s current decision arrives now, after its
+    deadline and the network allowance, and the site was up at that deadline
+    (after an outage the turn is the player's again: ``expire_turn``)."""
+    if match.deadline is None:
+        return False
+    now = timezone.now()
+    return now > match.deadline + _allowance() and not uptime.was_down_at(match.deadline, now)
 
 
 def _deadline_covered(match: Match, now) -> bool:
@@ -653,4 +764,5 @@ def _hand_over_deadline(match: Match, again: bool = False) -> None:
 def _schedule_deadline(public_id: str, version: int, deadline) -> None:
     from games import tasks
 
-    tasks.expire_turn.apply_async((public_id, version), eta=deadline)
+    # At the deadline plus the allowance: a move that arrives within it still counts.
+    tasks.expire_turn.apply_async((public_id, version), eta=deadline + _allowance())

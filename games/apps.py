@@ -4,3 +4,12 @@ from django.apps import AppConfig
 class GamesConfig(AppConfig):
     name = "games"
     verbose_name = "Games"
+
+    def ready(self):
+        from celery.signals import after_task_publish
+
+        from games import uptime
+
+        # Beat's heartbeat (games/uptime.py): only beat sends the sweep task.
+        after_task_publish.connect(uptime.on_task_sent, sender=uptime.SWEEP_TASK, weak=False,
+                                   dispatch_uid="games.uptime.on_task_sent")

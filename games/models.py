@@ -86,6 +86,14 @@ class Match(models.Model):
         null=True, blank=True, editable=False,
         help_text="When the earliest pending turn-deadline task runs.",
     )
+    # A computer's decision has a due time too, so the sweeper finds a
+    # computer move whose task was lost (a killed worker, a Redis restart).
+    # A retry time, not a deadline: past it the move is sent again, never
+    # timed out, and no clock shows (README "Decisions").
+    computer_due_at = models.DateTimeField(
+        null=True, blank=True, editable=False,
+        help_text="When the sweeper sends the computer's move again if it has not been played.",
+    )
     paused_remaining = models.FloatField(
         null=True, blank=True, help_text="Seconds left on the clock when paused."
     )
@@ -103,6 +111,7 @@ class Match(models.Model):
         indexes = [
             models.Index(fields=["status", "is_public", "-created_at"], name="match_live_public"),
             models.Index(fields=["status", "deadline"], name="match_deadline"),
+            models.Index(fields=["status", "computer_due_at"], name="match_computer_due"),
             models.Index(fields=["kind", "status", "-finished_at"], name="match_kind_finished"),
         ]
 
@@ -117,6 +126,23 @@ class Match(models.Model):
     def revealed_seed(self) -> str | None:
         """The seed in hex once the match has ended; None before."""
         return self.seed if self.is_over else None
+
+
+class Heartbeat(models.Model):
+    """When a site-wide process last showed it was running (``games.uptime``).
+
+    One row per ``name``: ``"beat"`` is Celery beat, recorded each time it
+    has sent the deadline sweep. ``down_from``..``up_since`` is the last gap
+    longer than ``PARLOUR_OUTAGE_SECONDS`` (both empty until one is seen).
+    """
+
+    name = models.CharField(max_length=16, primary_key=True)
+    at = models.DateTimeField()
+    down_from = models.DateTimeField(null=True, blank=True)
+    up_since = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self):
+        return f"{self.name} at {self.at:%Y-%m-%d %H:%M:%S}"
 
 
 class Seat(models.Model):

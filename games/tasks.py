@@ -37,10 +37,15 @@ def expire_turn(public_id: str, version: int) -> None:
 @shared_task(ignore_result=True, **SWEEP_LIMITS)
 def sweep_deadlines() -> None:
     """Celery beat, every PARLOUR_SWEEP_SECONDS: expire turns whose deadline
-    passed but whose task was lost (a killed worker)."""
+    passed but whose task was lost (a killed worker, a Redis restart), and
+    send again the computer moves past their retry time. Beat's sending of
+    this task is the site's heartbeat (``games.uptime``)."""
     for public_id, version in actions.overdue_matches():
         if actions.expire_turn(public_id, version) is not None:
             log.warning("swept an overdue deadline: match %s v%s", public_id, version)
+    for public_id, version in actions.overdue_computer_moves():
+        if actions.resend_computer_move(public_id, version):
+            log.warning("resent a lost computer move: match %s v%s", public_id, version)
 
 
 @shared_task(ignore_result=True, **LIVE_LIMITS)

@@ -4,6 +4,7 @@ finishing exactly once; effects only after commit."""
 from datetime import timedelta
 
 import pytest
+from django.conf import settings
 from django.utils import timezone
 
 from games import actions, push
@@ -11,6 +12,9 @@ from games.engine import fair
 from games.models import Match, Move, Seat
 from tests.factories import SEED, ludo_state, make_match, make_user
 from tests.races import race
+
+#: How long after its deadline a move may still arrive; deadline tasks run then.
+ALLOWANCE = timedelta(seconds=settings.PARLOUR_MOVE_ALLOWANCE_SECONDS)
 
 
 @pytest.fixture
@@ -58,7 +62,8 @@ class TestStart:
         assert match.status == "active" and match.version == 1 and match.started_at
         assert match.deadline is not None
         assert scheduled[-1][0] == "expire_turn" and scheduled[-1][1] == (match.public_id, 1)
-        assert scheduled[-1][2]["eta"] == match.deadline
+        # At the deadline plus the network allowance (README "Decisions").
+        assert scheduled[-1][2]["eta"] == match.deadline + ALLOWANCE
         groups = {g for g, _, _ in sent}
         assert groups == {push.match_group(match.public_id), push.seat_group(match.public_id, 0),
                           push.seat_group(match.public_id, 1)}
@@ -242,19 +247,19 @@ class TestDeadlines:
         started = Match.objects.get(pk=match.pk)
         assert [c[0] for c in scheduled] == ["expire_turn"]
         (_, old_version), eta = scheduled[0][1], scheduled[0][2]["eta"]
-        assert started.deadline_task_at == eta <= started.deadline
+        assert started.deadline_task_at == eta - ALLOWANCE <= started.deadline
         user = started.seats.get(index=0).user
         with django_capture_on_commit_callbacks(execute=True):
             moved = actions.play_move(match.public_id, user, "roll", started.version)
-        assert moved.deadline > eta
+        assert moved.deadline > eta - ALLOWANCE
         assert len(scheduled) == 1, "the pending task (due first) covers the new deadline"
-        assert Match.objects.get(pk=match.pk).deadline_task_at == eta
+        assert Match.objects.get(pk=match.pk).deadline_task_at == eta - ALLOWANCE
         # The pending task runs at its eta: the match moved on, so it hands over.
         Match.objects.filter(pk=match.pk).update(deadline_task_at=timezone.now() - timedelta(seconds=1))
         with django_capture_on_commit_callbacks(execute=True):
             assert actions.expire_turn(match.public_id, old_version) is None
         assert scheduled[-1][:2] == ("expire_turn", (match.public_id, moved.version))
-        assert scheduled[-1][2]["eta"] == moved.deadline
+        assert scheduled[-1][2]["eta"] == moved.deadline + ALLOWANCE
         assert Match.objects.get(pk=match.pk).deadline_task_at == moved.deadline
         # A duplicate of the old task finds the new one pending and sends nothing.
         with django_capture_on_commit_callbacks(execute=True):

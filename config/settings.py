@@ -15,6 +15,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 
 from config.database import check_pooled_connection
+from games.engine import GAMES
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
@@ -59,6 +60,7 @@ INSTALLED_APPS = [
     "axes",
     "accounts",
     "games",
+    *GAMES.values(),  # each game's folder: its templates, static files and template tags
     "matchmaking",
     "moderation",
 ]

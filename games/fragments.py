@@ -24,9 +24,9 @@ from games.record import describe
 MOVE_LIST_LENGTH = 60  # lines shown on the page; the replay has all of them
 
 BOARDS = {
-    "ludo": ("games/ludo/board.html", "games.boards.ludo"),
-    "rondo": ("games/rondo/board.html", "games.boards.rondo"),
-    "roundabout": ("games/roundabout/board.html", "games.boards.roundabout"),
+    "ludo": ("games/ludo/board.html", "games.ludo.svg"),
+    "rondo": ("games/rondo/board.html", "games.rondo.svg"),
+    "roundabout": ("games/roundabout/board.html", "games.roundabout.svg"),
 }
 
 

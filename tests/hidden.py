@@ -22,7 +22,7 @@ from html.parser import HTMLParser
 from channels.layers import InMemoryChannelLayer
 
 from games import tasks
-from games.engine.rondo import COLOURS as RONDO_COLOURS
+from games.rondo.engine import COLOURS as RONDO_COLOURS
 
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 

@@ -22,34 +22,21 @@ from .base import (
     Rules,
     UnknownGameError,
 )
-from .registry import available_games, get_rules, register
+from .registry import available_games, game_package, get_rules, register, register_game
 
+#: The site's games: name -> the package that is the game's one folder (its
+#: engine/, bot.py, svg.py, record.py, templates/ and room options; see
+#: docs/adding-a-game.md). This is the one list of games: the registry loads
+#: each engine from it, config/settings.py installs each package as a Django app
+#: (for its templates and static files), and everything else asks the registry.
+GAMES = {
+    "ludo": "games.ludo",
+    "rondo": "games.rondo",
+    "roundabout": "games.roundabout",
+}
 
-def _ludo():
-    from .ludo import LudoRules
-
-    return LudoRules()
-
-
-register("ludo", _ludo)
-
-
-def _rondo():
-    from .rondo import RondoRules
-
-    return RondoRules()
-
-
-register("rondo", _rondo)
-
-
-def _roundabout():
-    from .roundabout import RoundaboutRules
-
-    return RoundaboutRules()
-
-
-register("roundabout", _roundabout)
+for _name, _package in GAMES.items():
+    register_game(_name, _package)
 
 __all__ = [
     "CHANCE",
@@ -63,7 +50,10 @@ __all__ = [
     "Outcome",
     "Rules",
     "UnknownGameError",
+    "GAMES",
     "available_games",
+    "game_package",
     "get_rules",
     "register",
+    "register_game",
 ]

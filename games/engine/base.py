@@ -27,6 +27,17 @@ END_REASONS = ("finished", "last_player_standing", "stalled", "turn_limit")
 SEAT_STATUSES = ("playing", "left", "done")
 
 
+@dataclass(frozen=True)
+class RecordLine:
+    """One line of the move list: ``ply`` (0-based), the seat it concerns
+    (or None), and ``text`` in English. Each game's ``record.describe``
+    makes these from its notation."""
+
+    ply: int
+    seat: int | None
+    text: str
+
+
 class EngineError(ValueError):
     """Base of every error the engine raises on bad input."""
 

@@ -1,17 +1,37 @@
 """The registry of games: the only way in from outside the engine.
 
-``get_rules("ludo")`` returns the rules object; Roundabout and Rondo register
-here when they exist (STYLE.md habit 1, after python-chess ``chess/variant.py``).
+``get_rules("ludo")`` returns the rules object, ``game_package("ludo")`` the
+package that is the game's folder (after python-chess ``chess/variant.py``).
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 
 from .base import Rules, UnknownGameError
 
 _FACTORIES: dict[str, Callable[[], Rules]] = {}
 _INSTANCES: dict[str, Rules] = {}
+_PACKAGES: dict[str, str] = {}
+
+
+def register_game(name: str, package: str) -> None:
+    """Register the game whose folder is the package ``package`` (a dotted
+    path): its rules are ``<package>.engine.RULES()``, imported on first use,
+    and the site finds its bot, board drawing and templates there
+    (docs/adding-a-game.md)."""
+    _PACKAGES[name] = package
+    register(name, lambda: importlib.import_module(f"{package}.engine").RULES())
+
+
+def game_package(name: str) -> str:
+    """The dotted path of game ``name``'s folder; raises ``UnknownGameError``."""
+    try:
+        return _PACKAGES[name]
+    except (KeyError, TypeError):
+        known = ", ".join(available_games()) or "none"
+        raise UnknownGameError(f"unknown game {name!r}; registered games: {known}") from None
 
 
 def register(name: str, factory: Callable[[], Rules]) -> None:

@@ -8,8 +8,8 @@ import random
 import pytest
 
 from games.bots import LEVELS, choose_move
-from games.bots import rondo as rondo_bots
 from games.engine import CHANCE, get_rules
+from games.rondo import bot as rondo_bots
 from tests.engine.rondo_helpers import position, tile_total
 
 RONDO = get_rules("rondo")

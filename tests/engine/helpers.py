@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from games.engine import CHANCE, get_rules
-from games.engine.ludo.board import BASE, HOME
+from games.ludo.engine.board import BASE, HOME
 
 LUDO = get_rules("ludo")
 

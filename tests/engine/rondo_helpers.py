@@ -7,8 +7,8 @@ import json
 import random
 
 from games.engine import CHANCE, get_rules
-from games.engine.rondo import COLOURS, TILES_PER_COLOUR, RondoRules
-from games.engine.rondo.state import down_colour, down_owner
+from games.rondo.engine import COLOURS, TILES_PER_COLOUR, RondoRules
+from games.rondo.engine.state import down_colour, down_owner
 
 RONDO = get_rules("rondo")
 

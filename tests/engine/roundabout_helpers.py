@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 
 from games.engine import CHANCE, get_rules
-from games.engine.roundabout.board import SPACES, darts_per_seat, space
-from games.engine.roundabout.state import captures
+from games.roundabout.engine.board import SPACES, darts_per_seat, space
+from games.roundabout.engine.state import captures
 
 RA = get_rules("roundabout")
 
@@ -148,8 +148,8 @@ def check_roundabout_step(before, move, after) -> None:
     another seat's block only with jumping doubles (2-2, 4-4, 6-6)."""
     check_roundabout_invariants(after, before)
     if getattr(move, "kind", None) == "dart":
-        from games.engine.roundabout.board import JUMPING
-        from games.engine.roundabout.state import block_spaces, occupancy, path_of
+        from games.roundabout.engine.board import JUMPING
+        from games.roundabout.engine.state import block_spaces, occupancy, path_of
 
         n = darts_per_seat(before.players)
         idx = before.mover * n + move.dart

@@ -13,8 +13,8 @@ from games.engine import (
     get_rules,
 )
 from games.engine.base import leaver_ranks
-from games.engine.ludo import LudoMove, parse_move
-from games.engine.ludo.board import BASE, HOME
+from games.ludo.engine import LudoMove, parse_move
+from games.ludo.engine.board import BASE, HOME
 
 from .helpers import LUDO, TO_HOME, drive, pieces_of, run
 

@@ -10,7 +10,7 @@ import pytest
 
 from games.engine import CHANCE, IllegalMoveError, InvalidMoveError, InvalidOptionsError, InvalidStateError
 from games.engine.fair import draw, fair_outcome
-from games.engine.rondo import COLOURS, RondoMove, RondoRules, board_data, parse_move
+from games.rondo.engine import COLOURS, RondoMove, RondoRules, board_data, parse_move
 
 from .rondo_helpers import RONDO, check_rondo_invariants, position, run, small_board, tile_total
 

@@ -13,8 +13,8 @@ import pytest
 
 from games.engine import CHANCE, IllegalMoveError, InvalidMoveError, InvalidOptionsError, InvalidStateError
 from games.engine.fair import fair_outcome
-from games.engine.roundabout import SETUPS, parse_move
-from games.engine.roundabout.moves import DICE
+from games.roundabout.engine import SETUPS, parse_move
+from games.roundabout.engine.moves import DICE
 
 from .roundabout_helpers import RA, is_captured, legal, position, run, where
 

@@ -10,9 +10,9 @@ import time
 import pytest
 from django.template.loader import render_to_string
 
-from games.boards import ludo as geo
-from games.boards.ludo import board_context
 from games.engine import get_rules
+from games.ludo import svg as geo
+from games.ludo.svg import board_context
 
 RULES = get_rules("ludo")
 CENTRE = (7, 7)

@@ -21,12 +21,12 @@ from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 
 from games import actions, push, tasks
-from games.bots import rondo as rondo_bots
 from games.engine import get_rules
-from games.engine.rondo import COLOURS
-from games.engine.rondo.state import down_colour
 from games.models import Match, Move
 from games.record import describe
+from games.rondo import bot as rondo_bots
+from games.rondo.engine import COLOURS
+from games.rondo.engine.state import down_colour
 from games.routing import websocket_urlpatterns
 from tests.factories import make_match, make_user
 from tests.hidden import parse, silence_tasks

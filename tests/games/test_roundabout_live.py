@@ -10,10 +10,10 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import actions
-from games.boards.roundabout import bar_angle, board_context, space_xy
 from games.engine import get_rules
 from games.models import Match, Move
 from games.record import describe
+from games.roundabout.svg import bar_angle, board_context, space_xy
 from tests.engine.roundabout_helpers import position, run
 from tests.factories import make_match, make_user
 

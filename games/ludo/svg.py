@@ -1,0 +1,310 @@
+"""Where things are drawn on the classic cross-shaped Ludo board.
+
+Sources: the Ludo rule text, rules 1-5; docs/rules.md "Ludo" (Board, Seats, Progress);
+the engine's ``games.ludo.engine.board`` (cells 0..51, starts 13*c, stars
+13*c + 8, progress 0..50 ring, 51..55 home lane, 56 home).
+
+Units: the board is a 15 x 15 grid; one grid unit is one cell. A cell is named
+by the grid square ``(x, y)`` of its top-left corner (column, row; y grows
+downwards, as in SVG), so its centre is ``(x + 0.5, y + 0.5)``. Piece positions
+are centres in grid units.
+
+Layout (colour c = 0 red, 1 green, 2 yellow, 3 blue): the bases are the 6 x 6
+corner quadrants, red top-left, then clockwise (green top-right, yellow bottom-
+right, blue bottom-left). The ring runs clockwise on screen along the outer
+cells of the cross's arms; colour c's start cell 13*c is the cell of the arm
+just beside its base, and its home lane is the middle row/column of the arm
+that leads from the cell before that start towards the centre (3 x 3, ``HOME``).
+Everything is computed for red and rotated a quarter turn clockwise per colour.
+
+Everything static is computed once at import; ``board_context`` only places the
+pieces of one view.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from django.utils.safestring import mark_safe
+
+from games.ludo.engine.board import (
+    COLOUR_NAMES,
+    LANE_FIRST,
+    PIECES_PER_SEAT,
+    RING_CELLS,
+    SAFE_CELLS,
+    STAR_CELLS,
+    START_CELLS,
+)
+
+GRID = 15  # grid units per side
+
+#: Red's 13 ring cells, cells 0..12 (start cell first), as grid squares. The
+#: other colours' stretches are these turned a quarter turn clockwise per colour.
+_RED_STRETCH = (
+    (1, 6), (2, 6), (3, 6), (4, 6), (5, 6),  # left arm, top row, towards the centre
+    (6, 5), (6, 4), (6, 3), (6, 2), (6, 1), (6, 0),  # top arm, left column, upwards
+    (7, 0),  # top arm's end
+    (8, 0),  # top arm, right column (continues in green's stretch)
+)  # fmt: skip
+_RED_LANE = ((1, 7), (2, 7), (3, 7), (4, 7), (5, 7))  # progress 51..55
+_RED_BASE = (0, 0)  # top-left grid square of the 6 x 6 base
+_RED_BASE_SLOTS = ((2.0, 2.0), (4.0, 2.0), (2.0, 4.0), (4.0, 4.0))  # piece 0..3 centres
+#: Centres for pieces 0..3 at home, inside red's triangle of the centre square
+#: (the triangle with corners (6, 6), (6, 9), (7.5, 7.5)).
+_RED_HOME_SLOTS = ((6.33, 6.85), (6.33, 8.15), (6.33, 7.5), (6.9, 7.5))
+
+
+def _turn_square(x: int, y: int, quarters: int) -> tuple[int, int]:
+    """Grid square (x, y) turned ``quarters`` quarter turns clockwise about the centre."""
+    for _ in range(quarters):
+        x, y = GRID - 1 - y, x
+    return x, y
+
+
+def _turn_point(x: float, y: float, quarters: int) -> tuple[float, float]:
+    """Point (x, y) in grid units turned ``quarters`` quarter turns clockwise about the centre."""
+    for _ in range(quarters):
+        x, y = GRID - y, x
+    return round(x, 2), round(y, 2)
+
+
+#: RING[cell] for cell 0..51: the grid square (x, y) of that ring cell.
+RING = tuple(_turn_square(x, y, c) for c in range(4) for (x, y) in _RED_STRETCH)
+#: LANES[c][k]: grid square of colour c's home lane cell k (progress 51 + k).
+LANES = tuple(tuple(_turn_square(x, y, c) for (x, y) in _RED_LANE) for c in range(4))
+#: BASES[c]: top-left grid square of colour c's 6 x 6 base quadrant.
+BASES = tuple(
+    (min(x for x, _ in corners), min(y for _, y in corners))
+    for corners in ([_turn_square(_RED_BASE[0] + dx, _RED_BASE[1] + dy, c) for dx in (0, 5) for dy in (0, 5)]
+                    for c in range(4))
+)  # fmt: skip
+#: BASE_SLOTS[c][i]: centre of piece i's slot in colour c's base; in every base
+#: pieces 0..3 read left to right, top to bottom.
+BASE_SLOTS = tuple(tuple((bx + x, by + y) for (x, y) in _RED_BASE_SLOTS) for (bx, by) in BASES)
+#: HOME_SLOTS[c][i]: centre of piece i of colour c once home (centre square).
+HOME_SLOTS = tuple(tuple(_turn_point(x, y, c) for (x, y) in _RED_HOME_SLOTS) for c in range(4))
+#: The centre square (home) as its top-left grid square and size.
+CENTRE = (6, 6, 3)
+#: HOME_TRIANGLES[c]: SVG points of colour c's triangle of the centre square.
+HOME_TRIANGLES = tuple(
+    " ".join(f"{x:g},{y:g}" for x, y in (_turn_point(6, 6, c), _turn_point(6, 9, c), (7.5, 7.5)))
+    for c in range(4)
+)
+_HOME = tuple({"colour": COLOUR_NAMES[c], "points": HOME_TRIANGLES[c]} for c in range(4))
+
+
+def _cells() -> tuple[dict, ...]:
+    cells = []
+    for cell, (x, y) in enumerate(RING):
+        if cell in START_CELLS:
+            kind, colour = "start", COLOUR_NAMES[START_CELLS.index(cell)]
+        elif cell in STAR_CELLS:
+            kind, colour = "star", None
+        else:
+            kind, colour = "plain", None
+        cells.append({"x": x, "y": y, "kind": kind, "colour": colour, "cell": cell})
+    for c, lane in enumerate(LANES):
+        for k, (x, y) in enumerate(lane):
+            colour = COLOUR_NAMES[c]
+            cells.append({"x": x, "y": y, "kind": "lane", "colour": colour, "cell": None, "step": k + 1})
+    return tuple(cells)
+
+
+#: Every drawn square of the ring and the lanes, in the shape ``board_context``
+#: documents. Shared by every call: treat as read-only.
+CELLS = _cells()
+_SAFE_MARKS = tuple({"x": RING[cell][0], "y": RING[cell][1], "cell": cell} for cell in sorted(SAFE_CELLS))
+
+
+def _stack_offsets(n: int) -> tuple[tuple[float, float, float], ...]:
+    """(dx, dy, scale) for each of ``n`` pieces sharing one cell, so that all show."""
+    if n == 1:
+        return ((0.0, 0.0, 1.0),)
+    if n == 2:
+        return ((-0.21, -0.21, 0.7), (0.21, 0.21, 0.7))
+    if n <= 4:
+        quads = ((-0.23, -0.23), (0.23, -0.23), (-0.23, 0.23), (0.23, 0.23))
+        return tuple((dx, dy, 0.58) for dx, dy in quads[:n])
+    # Five or more (only on a safe cell): a 3 x 3 grid, wrapping past nine.
+    grid = tuple((dx, dy) for dy in (-0.3, 0.0, 0.3) for dx in (-0.3, 0.0, 0.3))
+    return tuple((grid[i % 9][0], grid[i % 9][1], 0.4) for i in range(n))
+
+
+_STACKS = (None,) + tuple(_stack_offsets(n) for n in range(1, 4 * PIECES_PER_SEAT + 1))
+_BASE_SCALE = 1.2
+_HOME_SCALE = 0.58
+
+#: SQUARE[c][progress] for progress 0..55: the grid square a piece of colour c
+#: stands on (ring or home lane).
+SQUARE = tuple(
+    tuple(RING[(START_CELLS[c] + p) % RING_CELLS] for p in range(LANE_FIRST)) + LANES[c] for c in range(4)
+)
+
+#: The parts of the board that never change, as ``board.html#grid`` draws them.
+STATIC = {
+    "size": GRID,
+    "cells": CELLS,
+    "safe": _SAFE_MARKS,
+    "home": _HOME,
+    "bases": tuple(
+        {"colour": COLOUR_NAMES[c], "x": BASES[c][0], "y": BASES[c][1], "slots": BASE_SLOTS[c]}
+        for c in range(4)
+    ),
+}
+
+
+@cache
+def _cached_grid() -> str:
+    from django.template.loader import render_to_string
+    from django.utils.safestring import mark_safe
+
+    return mark_safe(render_to_string("games/ludo/board.html#grid", {"board": STATIC}))
+
+
+def grid_markup() -> str:
+    """The SVG markup of the static board (``board.html#grid``: bases, ring,
+    lanes, centre, safe marks), rendered once per process; every move only
+    renders the pieces. Re-rendered on each call when ``settings.DEBUG``, so
+    template edits show at once."""
+    from django.conf import settings
+
+    if settings.DEBUG:
+        _cached_grid.cache_clear()
+    return _cached_grid()
+
+
+def _transform(x: float, y: float, scale: float) -> str:
+    # Written here rather than in the template: SVG wants "." decimals whatever the locale.
+    if scale == 1:
+        return f"translate({x:g} {y:g})"
+    return f"translate({x:g} {y:g}) scale({scale:g})"
+
+
+def _describe_seat(name: str, status: str, places: dict) -> str:
+    if status == "left":
+        return f"{name}: left the match"
+    parts = []
+    home = len(places["home"])
+    if home:
+        parts.append("all 4 home" if home == PIECES_PER_SEAT else f"{home} home")
+    for i, step in places["lane"]:
+        parts.append(f"piece {i} in home lane at step {step} of 5")
+    for i, cell in places["ring"]:
+        parts.append(f"piece {i} on cell {cell}{' (safe)' if cell in SAFE_CELLS else ''}")
+    if places["base"]:
+        parts.append(f"{len(places['base'])} in base")
+    return f"{name}: " + ", ".join(parts)
+
+
+def board_context(view: dict) -> dict:
+    """What ``games/ludo/board.html`` draws for an engine view (any viewer's:
+    the board uses only what every viewer sees, never the viewer).
+
+    Returns (positions in grid units, cells by ring index 0..51)::
+
+        {"size": 15,                         # grid units per side (the SVG viewBox)
+         "grid": "<svg markup>",             # the static board, see grid_markup()
+         "cells": [{"x": 1, "y": 6,          # grid square (top-left corner), 0..14
+                    "kind": "plain" | "start" | "star" | "lane",
+                    "colour": "red" | ... | None,   # start cells and lanes only
+                    "cell": 0..51 | None,    # ring cell index (None for lanes)
+                    "step": 1..5},           # lanes only: progress 51..55 -> 1..5
+                   ...],                     # 52 ring cells (index order) then 4 x 5 lane cells
+         "safe": [{"x", "y", "cell"}],       # the 8 safe cells (starts, stars)
+         "home": [{"colour", "points"}],     # the centre's 4 triangles (SVG points)
+         "bases": [{"colour": "red", "x": 0, "y": 0,   # 6 x 6 quadrant, top-left square
+                    "status": "playing" | "done" | "left" | "empty",  # empty: no seat
+                    "turn": bool,            # this colour's seat has the turn
+                    "slots": ((cx, cy), ...)},  # centres of the 4 slots, piece order
+                   ...],                     # always 4, colour order
+         "pieces": [{"colour": "red", "seat": 0, "piece": 0..3,
+                     "where": "ring" | "lane" | "base" | "home",
+                     "cell": 0..51 | None,   # ring cell, or None
+                     "x": cx, "y": cy,       # centre, grid units
+                     "scale": 1.0,           # smaller when sharing a square, in base, home
+                     "transform": "translate(cx cy) scale(s)",  # the same, for SVG
+                     "count": n,             # pieces on that square (1 when alone)
+                     "safe": bool},          # on a start or star cell
+                    ...],                    # removed pieces (seat left) are left out
+         "pieces_svg": "<g class=\"lb-pc red\" ...>...",  # the pieces drawn, in that order (safe markup)
+         "stacks": [{"x": cx, "y": cy, "count": n}],  # square centres holding 2+ pieces
+         "turn": "red" | None,               # colour to play (None once over)
+         "summary": "Red to play. Red: 1 home, piece 0 on cell 14, 2 in base; Green: ..."}
+
+    The static parts (cells, safe, home, grid) are shared by every call: read only.
+    Raises ``KeyError`` for a dict that is not a Ludo view.
+    """
+    seats = view["seats"]
+    turn = view.get("turn")
+    over = view.get("phase") == "over"
+    bases = [{**b, "status": "empty", "turn": False} for b in STATIC["bases"]]
+    pieces = []
+    at_square: dict[tuple[int, int], list[dict]] = {}
+    texts = []
+    turn_colour = None
+    for seat in seats:
+        c = seat["colour_index"]
+        name = COLOUR_NAMES[c]
+        status = seat["status"]
+        base = bases[c]
+        base["status"] = status
+        if turn == seat["seat"] and not over:
+            base["turn"] = True
+            turn_colour = name
+        places = {"home": [], "lane": [], "ring": [], "base": []}
+        for pc in seat["pieces"]:
+            w = pc["where"]
+            if w == "removed":
+                continue
+            i = pc["piece"]
+            piece = {"colour": name, "seat": seat["seat"], "piece": i, "where": w, "cell": pc["cell"],
+                     "count": 1, "safe": False}  # fmt: skip
+            if w == "base":
+                x, y = BASE_SLOTS[c][i]
+                piece.update(x=x, y=y, scale=_BASE_SCALE, transform=_transform(x, y, _BASE_SCALE))
+                places["base"].append(i)
+            elif w == "home":
+                x, y = HOME_SLOTS[c][i]
+                piece.update(x=x, y=y, scale=_HOME_SCALE, transform=_transform(x, y, _HOME_SCALE))
+                places["home"].append(i)
+            else:
+                p = pc["progress"]
+                at_square.setdefault(SQUARE[c][p], []).append(piece)
+                if w == "ring":
+                    piece["safe"] = pc["cell"] in SAFE_CELLS
+                    places["ring"].append((i, pc["cell"]))
+                else:
+                    places["lane"].append((i, p - LANE_FIRST + 1))
+            pieces.append(piece)
+        texts.append(_describe_seat(name.capitalize(), status, places))
+    stacks = []
+    for (sx, sy), group in at_square.items():
+        n = len(group)
+        cx, cy = sx + 0.5, sy + 0.5
+        for piece, (dx, dy, scale) in zip(group, _STACKS[n], strict=True):
+            x, y = round(cx + dx, 2), round(cy + dy, 2)
+            piece.update(x=x, y=y, scale=scale, count=n, transform=_transform(x, y, scale))
+        if n > 1:
+            stacks.append({"x": cx, "y": cy, "count": n})
+    # The pieces as markup, built here: the template's loop over 16 pieces was
+    # three quarters of a move's board render (docs/benchmarks.md, "Fourth
+    # round"). Nothing here comes from a user: colour names are the engine's
+    # constants, transforms are formatted numbers, pieces are 0..3.
+    pieces_svg = mark_safe("".join(
+        f'<g class="lb-pc {p["colour"]}" transform="{p["transform"]}"><use href="#lb-{p["colour"]}"/>'
+        f'<text>{p["piece"]:d}</text></g>' for p in pieces
+    ))
+    summary = "; ".join(texts) + "."
+    if turn_colour:
+        summary = f"{turn_colour.capitalize()} to play. {summary}"
+    return {
+        **STATIC,
+        "grid": grid_markup(),
+        "bases": bases,
+        "pieces": pieces,
+        "pieces_svg": pieces_svg,
+        "stacks": stacks,
+        "turn": turn_colour,
+        "summary": summary,
+    }

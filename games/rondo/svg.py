@@ -1,0 +1,169 @@
+"""Where things are drawn on the round Rondo board, from the board data.
+
+Sources: ``games/rondo/engine/rondo-board.json`` (coordinates in space pitch
+units, x right, y up; both sides) through the engine's ``Board``; docs/rules.md
+"Rondo" (Board, Hidden information).
+
+``board_context(view)`` reads only the PUBLIC part of a view (never
+``view["private"]``): the board is rendered once per move for every watcher.
+Before the match ends it never carries a rack's tiles or a face-down tile's
+colour, because the public view does not hold them.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from django.template.loader import render_to_string
+
+from games.engine import get_rules
+
+#: Half the board's width in pitch units plus a margin (spaces lie within 6.0).
+EXTENT = 6.9
+RADIUS = 0.46
+#: A letter per tile colour, so a colour is never the only cue.
+LETTERS = {"yellow": "Y", "red": "R", "purple": "P", "blue": "B", "green": "G"}
+
+
+def _num(x: float) -> str:
+    return f"{x:.2f}".rstrip("0").rstrip(".") or "0"
+
+
+@cache
+def static_board(side: str) -> dict:
+    """Spaces, edges and the static SVG markup of one side (cached per process)."""
+    board = get_rules("rondo").board(side)
+    spaces = []
+    for i, sid in enumerate(board.ids):
+        colour = ("yellow", "red", "purple", "blue", "green")[board.colour[i]]
+        spaces.append(
+            {
+                "id": sid,
+                "x": _num(board.x[i]),
+                "y": _num(-board.y[i]),  # SVG y points down
+                "colour": colour,
+                "letter": LETTERS[colour],
+                "value": board.value[i],
+                "gray": board.gray[i],
+                "zone": board.zone[i],
+                "start": bool(board.start_mask >> i & 1),
+            }
+        )
+    edges = []
+    by_id = {s["id"]: s for s in spaces}
+    for i in range(board.size):
+        for j, kind in board.nb[i]:
+            if i < j:
+                a, b = spaces[i], spaces[j]
+                edges.append({"a": a["id"], "b": b["id"], "kind": "ring" if kind == 1 else "radial",
+                              "x1": a["x"], "y1": a["y"], "x2": b["x"], "y2": b["y"]})  # fmt: skip
+    for sid in [s["id"] for s in spaces if s["start"]]:
+        s = by_id[sid]
+        edges.append({"a": "C", "b": sid, "kind": "radial", "x1": "0", "y1": "0", "x2": s["x"], "y2": s["y"]})
+    data_edges = ";".join(f"{e['a']} {e['b']} {e['kind'][0:2]}" for e in edges if e["a"] != "C")
+    ctx = {"spaces": spaces, "edges": edges, "radius": RADIUS, "extent": _num(EXTENT)}
+    markup = render_to_string("games/rondo/board.html#static", ctx)
+    return {"spaces": spaces, "by_id": by_id, "edges": edges, "data_edges": data_edges, "markup": markup}
+
+
+def board_context(view: dict) -> dict:
+    """What ``games/rondo/board.html`` draws for an engine view (any viewer's:
+    only the public part is read).
+
+    Returns::
+
+        {"side": "blue", "extent": "6.9", "size": "13.8",   # viewBox -extent..extent
+         "static": "<svg markup>",          # spaces and edges, cached per side
+         "data_edges": "I00 I01 ri;...",    # for the chain composer (ri ring, ra radial)
+         "one_change": True,
+         "tiles": [{"space": "I03", "x", "y", "face_down": bool, "count": n,
+                    "colour": "purple" | None,   # None: face down and the match is live
+                    "letter": "P" | "", "owner": seat | None, "in_chain": bool}, ...],
+         "occupied": "I03 S000-1 ...",      # occupied space ids
+         "chain": ["I03", ...], "chain_points": n,
+         "seats": [{"seat", "colour", "score", "rack_size", "status", "turn": bool,
+                    "rack": None | [{"colour", "letter"}]}],   # rack: only once over
+         "bag": n, "ending": bool, "over": bool,
+         "summary": "Red 12 points, 3 tiles; ... 97 tiles in the bag."}
+
+    Raises ``KeyError`` for a dict that is not a Rondo view.
+    """
+    static = static_board(view["side"])
+    by_id = static["by_id"]
+    chain = view["chain"]
+    tiles = []
+    for sid, t in view["tiles"].items():
+        s = by_id[sid]
+        colour = t["tile_colour"]
+        tiles.append(
+            {
+                "space": sid,
+                "x": s["x"],
+                "y": s["y"],
+                "face_down": t["face_down"],
+                "count": t["tiles"],
+                "colour": colour,
+                "letter": LETTERS.get(colour, "") if colour else "",
+                "owner": t["owner"],
+                "in_chain": sid in chain,
+            }
+        )
+    over = view["phase"] == "over"
+    seats = []
+    texts = []
+    for s in view["seats"]:
+        rack = s["rack"]
+        seats.append(
+            {
+                "seat": s["seat"],
+                "colour": s["colour"],
+                "score": s["score"],
+                "rack_size": s["rack_size"],
+                "status": s["status"],
+                "turn": view["turn"] == s["seat"] and not over,
+                "rack": None if rack is None else [{"colour": c, "letter": LETTERS[c]} for c in rack],
+            }
+        )
+        texts.append(f"{s['colour'].capitalize()} {s['score']} points, {s['rack_size']} tiles")
+    face_down = sum(1 for t in tiles if t["face_down"])
+    summary = "; ".join(texts) + f". {view['bag']} tiles in the bag; {len(tiles)} spaces covered"
+    summary += f" ({face_down} face down)." if face_down else "."
+    if view["ending"] and not over:
+        summary += " Final round."
+    return {
+        "side": view["side"],
+        "extent": _num(EXTENT),
+        "size": _num(2 * EXTENT),
+        "static": static["markup"],
+        "data_edges": static["data_edges"],
+        "one_change": view["one_change"],
+        "tiles": tiles,
+        "occupied": " ".join(view["tiles"]),
+        "chain": chain,
+        "chain_points": view["chain_points"],
+        "seats": seats,
+        "bag": view["bag"],
+        "ending": view["ending"],
+        "over": over,
+        "summary": summary,
+    }
+
+
+def chain_options(seat_view: dict) -> list[str]:
+    """Every placement notation the seat's rack allows on an empty space (for
+    the no-JavaScript chain form's suggestions; the server checks the chain).
+    Reads the seat's own ``private`` part: only for that seat's controls."""
+    rack = seat_view.get("private", {}).get("rack_counts") or {}
+    held = [c for c, n in rack.items() if n]
+    if not held:
+        return []
+    static = static_board(seat_view["side"])
+    out = []
+    for s in static["spaces"]:
+        if s["id"] in seat_view["tiles"]:
+            continue
+        for n in range(1, rack.get(s["colour"], 0) + 1):
+            out.append(f"place {s['id']} {n}")
+        for c in held:
+            out.append(f"place {s['id']} down {c}")
+    return out

@@ -54,7 +54,8 @@ def test_a_computer_move_lost_with_its_worker_is_sent_again_and_played_once(tran
             return list(Move.objects.filter(match=match, actor="seat", seat=1, version_after=version + 1)
                         .values_list("notation", flat=True))
 
-        services.wait_for(lambda: "games.tasks.computer_move" in worker.log(), 10,
+        # "Task games.tasks.computer_move[<id>] received", not the task list printed at start.
+        services.wait_for(lambda: "Task games.tasks.computer_move[" in worker.log(), 10,
                           what="the worker to take the computer's move")
         worker.kill(signal.SIGKILL)  # inside the computer's delay: the task dies with it
         worker.proc.wait(10)
@@ -155,7 +156,7 @@ def test_a_deadline_that_passed_while_everything_was_stopped_gets_a_fresh_turn(t
                           what="beat's first heartbeat")
         match = make_match(seats=("human", "human"), state=ludo_state(), turn_seconds=turn)
         before = current(match)
-        services.wait_for(lambda: "games.tasks.expire_turn" in running[1].log(), 10,
+        services.wait_for(lambda: "Task games.tasks.expire_turn[" in running[1].log(), 10,
                           what="the worker to take the deadline task")
     finally:
         for svc in running:

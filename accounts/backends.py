@@ -1,5 +1,5 @@
 """The site's authentication backend: Django's ModelBackend that refuses
-banned users at log-in (issue 9). Listed in AUTHENTICATION_BACKENDS after
+banned users at log-in (README "Moderation"). Listed in AUTHENTICATION_BACKENDS after
 django-axes' AxesStandaloneBackend, which refuses locked-out log-ins first.
 
 A session of a user banned after they logged in still resolves to the user

@@ -1,11 +1,11 @@
-"""Elo ratings: pure math, no Django (issue 5 "Elo").
+"""Elo ratings: pure math, no Django (README "Ranked play").
 
 Ratings are floats in rating points, rounded only for display. Two seats
 play the standard Elo update. With 3 or 4 seats every pair of seats is one
 game scored from their ranks (win 1, shared rank 0.5, loss 0) and each
 player's pairwise changes are summed with K divided by N - 1, so an N = 2
 match is exactly standard Elo. Leavers lose to everyone who stayed: their
-ranks (NOTES "Common", Leaving) already say so.
+ranks (docs/rules.md "Common", Leaving) already say so.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Ends the sessions of banned users (issue 9)."""
+"""Ends the sessions of banned users (README "Moderation")."""
 
 from django.contrib import messages
 from django.contrib.auth import logout

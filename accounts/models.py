@@ -55,7 +55,7 @@ class User(AbstractUser):
 
 
 class Rating(models.Model):
-    """A user's current Elo rating in one game kind (issue 5 "Elo").
+    """A user's current Elo rating in one game kind (README "Ranked play").
 
     ``kind`` is the game kind string ("ludo", "roundabout", "rondo"); this app
     knows no other app, so it is a plain string here. ``rating`` and ``peak``

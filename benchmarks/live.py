@@ -553,7 +553,7 @@ def report(args, machine: dict, parlour: dict, ceiling: dict | None) -> str:
         *ratios,
         "",
         f"Targets (2 cores, one server process), checked for the first layout only ({first['label']}; "
-        f"issue #4 sets them for one server process{processes_note}):",
+        f"the live-play targets are for one server process{processes_note}):",
         *(f"  {'MET' if ok else 'MISSED':6}  {name}: {detail}" for name, ok, detail in targets),
     ]
     for r in runs:

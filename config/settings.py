@@ -192,9 +192,9 @@ CELERY_TASK_TIME_LIMIT = 90
 # --- Auth -----------------------------------------------------------------
 AUTH_USER_MODEL = "accounts.User"
 # django-axes refuses locked-out log-ins first; then the site's backend, which
-# refuses banned users (issue 9; accounts/backends.py).
+# refuses banned users (README "Moderation"; accounts/backends.py).
 AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "accounts.backends.ParlourBackend"]
-# Password guessing (issue 9, README "Moderation"): every log-in form (the site's
+# Password guessing (README "Moderation"): every log-in form (the site's
 # and the admin's: a staff member's session from either reaches /admin/) locks a
 # username for one client address after 5 failures, for 15 minutes; a success
 # clears the count. The username is counted whatever its case (log-in finds the
@@ -300,7 +300,7 @@ LOGGING = {
 }
 
 # --- Parlour: live play ---------------------------------------------------------
-# Seconds per decision, by game (NOTES "Turn timer"); a match keeps the value it
+# Seconds per decision, by game (docs/rules.md "Turn timer"); a match keeps the value it
 # started with, so tests create matches with short clocks.
 PARLOUR_TURN_SECONDS = {"ludo": 60, "roundabout": 60, "rondo": 90}
 # Wait before a computer moves, by the match's computer speed (seconds).
@@ -313,7 +313,7 @@ PARLOUR_COMPUTER_DELAYS = (
 )
 # Thinking budget of the strong computer player, milliseconds.
 PARLOUR_BOT_BUDGET_MS = env.int("PARLOUR_BOT_BUDGET_MS", default=200)
-# A pause ends by itself after this many seconds (NOTES "Pauses").
+# A pause ends by itself after this many seconds (docs/rules.md "Pauses").
 PARLOUR_PAUSE_MAX_SECONDS = 600
 # How often Celery beat sweeps for deadlines whose task was lost (seconds).
 PARLOUR_SWEEP_SECONDS = env.float("PARLOUR_SWEEP_SECONDS", default=5.0)
@@ -326,7 +326,7 @@ PARLOUR_COMPUTER_RETRY_SECONDS = env.float("PARLOUR_COMPUTER_RETRY_SECONDS", def
 # Celery beat silent this long means the site was down: a deadline that passed
 # then gets a fresh turn, not a timeout (README "Decisions", games/uptime.py); seconds.
 PARLOUR_OUTAGE_SECONDS = env.float("PARLOUR_OUTAGE_SECONDS", default=30.0)
-# Ranked queues (issue 5): the pairing wave's period, when a waiting entry whose
+# Ranked queues (README "Ranked play"): the pairing wave's period, when a waiting entry whose
 # page vanished expires, how long a paired entry is kept (for pages without
 # JavaScript), and the queue socket's heartbeat (all seconds).
 PARLOUR_QUEUE_WAVE_SECONDS = env.float("PARLOUR_QUEUE_WAVE_SECONDS", default=2.0)

@@ -9,7 +9,7 @@ stale or repeated submission changes nothing. Each accepted action bumps
 tasks leave only after commit (``push.py``, ``tasks.py``).
 
 After any accepted change the match is *advanced*: chance steps are drawn with
-the fair RNG (NOTES "Provably fair randomness"), forced moves are played for
+the fair RNG (docs/rules.md "Provably fair randomness"), forced moves are played for
 the seat when the match option allows, and the next decision gets its
 deadline (a human) or its Celery task and retry time (a computer). Every
 decision a match waits for has a time in the database that the sweeper finds
@@ -100,7 +100,7 @@ class TooLate(ActionError):
 class SeatSpec:
     """Who sits in a seat: a user, or a computer level ("easy", "normal", "strong").
     ``since``: when that user took their seat (a room's join time; default:
-    the match's creation), which orders "longest-seated" (NOTES "Pauses")."""
+    the match's creation), which orders "longest-seated" (docs/rules.md "Pauses")."""
 
     user: object | None = None
     computer_level: str = ""
@@ -230,7 +230,7 @@ def _play_move(public_id: str, user, notation, version: int) -> Match:
         _require_live(match)
         if seat.status != Seat.Status.PLAYING:
             raise NotAllowed("You have left this match.")
-        if seat.user.is_banned:  # issue 9: banned players send no moves
+        if seat.user.is_banned:  # README "Moderation": banned players send no moves
             raise NotAllowed("Your account is banned, so you cannot play.")
         notations = notation if isinstance(notation, list) else [notation]
         if not 1 <= len(notations) <= MAX_PLIES_PER_ACTION:
@@ -282,7 +282,7 @@ def expire_turn(public_id: str, version: int) -> Match | None:
     which is not counted as a missed turn).
 
     Three missed turns in a row (the match's ``idle_limit``) idle the seat
-    out: a ``leave`` follows (NOTES "Idle seats"). No-op (returns None) when
+    out: a ``leave`` follows (docs/rules.md "Idle seats"). No-op (returns None) when
     the match moved on, is not live, or its deadline and the network
     allowance (``PARLOUR_MOVE_ALLOWANCE_SECONDS``) have not passed.
 
@@ -317,7 +317,7 @@ def expire_turn(public_id: str, version: int) -> Match | None:
             return change.match
         move = change.rules.timeout_move(change.state)
         # A legal move here is the seat's own answer, not a missed turn: a
-        # Roundabout Golden Rule offer that times out is a decline (NOTES "Turn timer").
+        # Roundabout Golden Rule offer that times out is a decline (docs/rules.md "Turn timer").
         missed = move not in change.rules.legal_moves(change.state)
         change.apply(move, Move.Actor.SERVER, seat_index)
         seat = change.seat(seat_index)
@@ -386,8 +386,8 @@ def resend_computer_move(public_id: str, version: int) -> bool:
 
 def leave_match(public_id: str, user) -> Match:
     """``user`` leaves the match: their pieces leave the board, the others go on
-    (NOTES "Leaving"). A match with no human left is aborted. Any version;
-    also while paused. A leaving host hands the role on (NOTES "Pauses")."""
+    (docs/rules.md "Leaving"). A match with no human left is aborted. Any version;
+    also while paused. A leaving host hands the role on (docs/rules.md "Pauses")."""
     with transaction.atomic():
         match = _lock(public_id)
         seat = _user_seat(match, user)
@@ -405,7 +405,7 @@ def leave_match(public_id: str, user) -> Match:
 
 
 def pause_match(public_id: str, user, version: int | str | None) -> Match:
-    """The host stops every clock; the remaining time is kept (NOTES "Pauses")."""
+    """The host stops every clock; the remaining time is kept (docs/rules.md "Pauses")."""
     version = _parse_version(version)
     with transaction.atomic():
         match = _lock(public_id)
@@ -604,7 +604,7 @@ class _Change:
 
     def _pass_host(self) -> None:
         """The host role passes to the longest-seated human still playing
-        (NOTES "Pauses"); None when there is none."""
+        (docs/rules.md "Pauses"); None when there is none."""
         stayers = [s for s in self.seats.values() if s.user_id and s.status == Seat.Status.PLAYING]
         stayers.sort(key=lambda s: (s.joined_at, s.index))
         self.match.host = stayers[0].user if stayers else None

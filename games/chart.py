@@ -1,4 +1,4 @@
-"""The rating chart of a profile: an SVG drawn on the server (issue 5).
+"""The rating chart of a profile: an SVG drawn on the server (README "Ranked play").
 
 ``rating_chart`` turns a player's rating changes in one game (oldest first)
 into coordinates for ``templates/games/rating_chart.html``: one point per

@@ -1,4 +1,4 @@
-"""Preset chat for rooms and matches (ludo-rules.txt "Game settings and
+"""Preset chat for rooms and matches (the Ludo rule text "Game settings and
 rooms": only preset messages and emoji, no free text).
 
 The server accepts a message only as an id from :data:`PRESETS` and shows

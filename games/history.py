@@ -1,6 +1,6 @@
-"""Queries behind match history, profiles and leaderboards (issue 5).
+"""Queries behind match history, profiles and leaderboards (README "Ranked play").
 
-Read-only. Visibility (NOTES "Public and private matches"): private-room
+Read-only. Visibility (docs/rules.md "Public and private matches"): private-room
 matches (``is_public=False``) appear only to their members (and staff).
 """
 

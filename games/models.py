@@ -2,7 +2,7 @@
 
 A match's engine state is stored as the engine's JSON ``dump``; the record
 (every ply, server events and chance outcomes included) plus ``start_state``
-rebuilds it (NOTES "The record is complete"). Only ``games.actions`` writes
+rebuilds it (docs/rules.md "The record is complete"). Only ``games.actions`` writes
 these rows.
 """
 
@@ -67,7 +67,7 @@ class Match(models.Model):
         max_length=8, choices=ComputerSpeed.choices, default=ComputerSpeed.NORMAL
     )
     theme = models.CharField(
-        max_length=32, default="plain", help_text="Cosmetic board theme (NOTES \"Board themes\")."
+        max_length=32, default="plain", help_text="Cosmetic board theme (docs/rules.md \"Board themes\")."
     )
     turn_seconds = models.PositiveIntegerField(default=60, help_text="Seconds per decision.")
     idle_limit = models.PositiveSmallIntegerField(
@@ -97,7 +97,7 @@ class Match(models.Model):
     paused_remaining = models.FloatField(
         null=True, blank=True, help_text="Seconds left on the clock when paused."
     )
-    # The secret seed (hex): never shown before the match ends (NOTES "Common").
+    # The secret seed (hex): never shown before the match ends (docs/rules.md "Common").
     seed = models.CharField(max_length=64, editable=False)
     seed_hash = models.CharField("seed commitment (SHA-256)", max_length=64, editable=False)
     end_reason = models.CharField(max_length=32, blank=True)
@@ -225,7 +225,7 @@ class Move(models.Model):
 
 
 class RatingChange(models.Model):
-    """One player's Elo change from one rated match (issue 5 "Elo"): recorded
+    """One player's Elo change from one rated match (README "Ranked play"): recorded
     beside the match, exactly once per (match, user). ``before``, ``after`` and
     ``delta`` are rating points, unrounded. Written only by ``games.rating``."""
 

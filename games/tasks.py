@@ -50,7 +50,7 @@ def sweep_deadlines() -> None:
 
 @shared_task(ignore_result=True, **LIVE_LIMITS)
 def auto_resume(public_id: str, version: int) -> None:
-    """A pause ends by itself after PARLOUR_PAUSE_MAX_SECONDS (NOTES "Pauses")."""
+    """A pause ends by itself after PARLOUR_PAUSE_MAX_SECONDS (docs/rules.md "Pauses")."""
     try:
         actions.resume_match(public_id, None, version, auto=True)
     except actions.ActionError:
@@ -61,7 +61,7 @@ def auto_resume(public_id: str, version: int) -> None:
 def computer_move(public_id: str, version: int) -> None:
     """Let the computer seat to move at ``version`` choose and play.
 
-    The bot sees only its seat's view and the legal moves (NOTES "Computer
+    The bot sees only its seat's view and the legal moves (docs/rules.md "Computer
     players"); it thinks outside any transaction, then the move is played
     only if the match is still at ``version``.
     """

@@ -1,11 +1,11 @@
-"""Board themes: cosmetic backdrops behind the board (NOTES "Board themes",
+"""Board themes: cosmetic backdrops behind the board (docs/rules.md "Board themes",
 "Map backdrop"). A theme never changes the rules.
 
 ``plain`` is the classic board. The map themes draw a real region behind the
 Ludo board from Natural Earth country boundaries (public domain), vendored as
 ``static/vendor/world-atlas/countries-50m.json`` (the world-atlas 2.0.2 npm
 package, ISC): nothing is fetched at run time. The board's path is schematic,
-not road distances (ludo-rules.txt).
+not road distances (the Ludo rule text).
 
 A backdrop is one SVG document per theme, rendered once per process and
 served at ``/boards/<theme>.svg``; the board refers to it with an ``<image>``,

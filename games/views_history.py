@@ -1,4 +1,4 @@
-"""Match history, replays and exports (issue 5).
+"""Match history, replays and exports (README "Ranked play").
 
 History: ``/u/<username>/matches/`` (and ``/matches/`` for one's own),
 filters by game, rated/casual, result and opponent, paginated by keyset

@@ -1,5 +1,5 @@
 """Profiles with their games (ratings, rating charts, recent matches) and
-the leaderboards (issue 5).
+the leaderboards (README "Ranked play").
 
 The profile page lives here, not in ``accounts``, because it shows matches
 and ``accounts`` imports no other app (STYLE "Models point one way"); it

@@ -1,9 +1,9 @@
 """Ranked queues: the only writers of QueueEntry (STYLE habit 3).
 
-``join_queue`` / ``leave_queue`` / ``pair_queues`` (issue 5 "Matchmaking").
+``join_queue`` / ``leave_queue`` / ``pair_queues`` (README "Ranked play").
 Pairing runs on every join and in waves (Celery beat, ``tasks.queue_wave``);
 it seats players with the pure ``pairing.pair`` and creates each ranked match
-through ``games.actions`` (rated, public, the ranked settings of NOTES
+through ``games.actions`` (rated, public, the ranked settings of docs/rules.md
 "Ranked settings": the game's default options, turn and idle limits).
 Pushes leave after commit, from ``push.py``. Private rooms have their own
 actions in ``matchmaking/rooms.py``.
@@ -73,13 +73,13 @@ def find_queue(kind, players) -> Queue:
 
 
 def can_queue(user) -> bool:
-    """May ``user`` join a ranked queue? Signed in, active and not banned (issue 9)."""
+    """May ``user`` join a ranked queue? Signed in, active and not banned (README "Moderation")."""
     return bool(user is not None and user.is_authenticated and user.is_active
                 and not getattr(user, "is_banned", False))
 
 
 def ranked_options(kind: str) -> dict:
-    """The rule options of a ranked match: the game's defaults (NOTES "Ranked settings")."""
+    """The rule options of a ranked match: the game's defaults (docs/rules.md "Ranked settings")."""
     return dict(get_rules(kind).default_options)
 
 

@@ -1,4 +1,4 @@
-"""Pairing waiting players into tables (issue 5 "Matchmaking"): a pure function.
+"""Pairing waiting players into tables (README "Ranked play"): a pure function.
 
 Each waiting player has a window w that grows with their wait: 100 rating
 points at first, +50 every 10 s, at most 600 (``window``; the numbers were

@@ -1,4 +1,4 @@
-"""The create-a-room form (ludo-rules.txt "Game settings and rooms"; NOTES
+"""The create-a-room form (the Ludo rule text "Game settings and rooms"; docs/rules.md
 "Common": the options rooms may change). ``matchmaking.rooms`` checks the
 settings again; this form only turns the post into them."""
 

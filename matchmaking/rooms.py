@@ -1,7 +1,7 @@
 """Room actions: the only writers of rooms, seats, members and invites
 (STYLE habit 3: ``check_*`` validates, ``do_*`` changes in one transaction).
 
-Rules (ludo-rules.txt "Game settings and rooms"; NOTES "Common"):
+Rules (the Ludo rule text "Game settings and rooms"; docs/rules.md "Common"):
 
 - A signed-in player creates a room with its settings and takes seat 0 as its
   host. The room code is a name, **not an invite**: nothing joins by code.
@@ -43,7 +43,7 @@ INVITE_LIFETIME = timedelta(minutes=30)
 INVITE_REFUSED = "This invite link cannot be used. Ask the host of the room for a new one."
 #: Invite redemption attempts (rate, key kind): per signed-in user and per IP address.
 REDEEM_RATES = (("10/10minute", "user"), ("30/10minute", "ip"))
-#: Turn times a room may choose for Roundabout and Rondo (NOTES "Turn timer"); Ludo is always 60 s.
+#: Turn times a room may choose for Roundabout and Rondo (docs/rules.md "Turn timer"); Ludo is always 60 s.
 TURN_SECONDS_CHOICES = (30, 60, 90, 120)
 FIXED_TURN_SECONDS = {"ludo": 60}
 IDLE_LIMIT_CHOICES = (2, 3, 4, 5)
@@ -436,7 +436,7 @@ def _lock(code: str) -> Room:
 def _require_user(user) -> None:
     if user is None or not getattr(user, "is_authenticated", False):
         raise NotAllowed("Log in first.")
-    if getattr(user, "is_banned", False):  # issue 9: no rooms for banned users
+    if getattr(user, "is_banned", False):  # README "Moderation": no rooms for banned users
         raise NotAllowed("Your account is banned, so you cannot join or open rooms.")
 
 

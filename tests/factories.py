@@ -14,7 +14,7 @@ from games.models import Match
 
 _names = itertools.count(1)
 
-SEED = bytes(range(32))  # the NOTES test-vector seed: every draw is known
+SEED = bytes(range(32))  # the docs/rules.md test-vector seed: every draw is known
 
 
 def make_user(username: str | None = None, password: str = "a sturdy pass 42") -> User:
@@ -50,7 +50,7 @@ def make_match(
     """A match with ``seats`` ("human" or a computer level per seat); humans
     are ``users`` in order (made if not given). Started unless ``start=False``.
     ``public_id`` fixes the match id, and with the seed every chance outcome
-    (NOTES "Provably fair randomness"), so a browser test is repeatable.
+    (docs/rules.md "Provably fair randomness"), so a browser test is repeatable.
     Extra keyword arguments go to ``actions.create_match``."""
     users = list(users or [])
     specs = []

@@ -17,7 +17,7 @@ def _ludo_next_roller(moves, i: int, after: dict | None) -> int | None:
 
 
 def describe(moves, names, roller=None, after=None):
-    """Ludo notation in words (ludo-rules.txt rules 8 and 10: a six rolls
+    """Ludo notation in words (the Ludo rule text rules 8 and 10: a six rolls
     again, a third six in a row forfeits the roll, no possible move passes)."""
     lines = []
     for i, m in enumerate(moves):

@@ -13,6 +13,6 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='match',
             name='theme',
-            field=models.CharField(default='plain', help_text='Cosmetic board theme (NOTES "Board themes").', max_length=32),
+            field=models.CharField(default='plain', help_text='Cosmetic board theme (docs/rules.md "Board themes").', max_length=32),
         ),
     ]

@@ -1,4 +1,4 @@
-"""The "Moderators" group (issue 9): just the permissions moderation needs.
+"""The "Moderators" group (README "Moderation"): just the permissions moderation needs.
 
 A moderator is a staff user (``is_staff``) in this group; superusers have
 every permission anyway. The permissions are created here first (Django

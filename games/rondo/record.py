@@ -10,7 +10,7 @@ from games.engine.base import RecordLine
 def describe(moves, names, roller=None, after=None):
     """Rondo notation in words (see games.rondo.engine.moves), never naming a
     colour that only one seat may know: a face-down tile is "a tile face
-    down" and a drawn tile is "a tile" (NOTES "Rondo": Hidden information).
+    down" and a drawn tile is "a tile" (docs/rules.md "Hidden information").
     The record's notation holds those colours, so no Rondo line ever echoes a
     notation it does not know."""
     lines = []

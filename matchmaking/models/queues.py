@@ -1,4 +1,4 @@
-"""Ranked queues (issue 5 "Matchmaking").
+"""Ranked queues (README "Ranked play").
 
 A queue is a (game kind, players) pair; a QueueEntry is one signed-in player
 waiting in one of them. A user has at most one entry (one queue at a time).

@@ -1,5 +1,5 @@
-"""Private rooms, their seats, members and invites (ludo-rules.txt "Game
-settings and rooms"; NOTES "Common": Public and private matches, Pauses).
+"""Private rooms, their seats, members and invites (the Ludo rule text "Game
+settings and rooms"; docs/rules.md "Common": Public and private matches, Pauses).
 
 A room is a waiting area (the lobby) with the settings its host chose. Its
 ``code`` is short and human-readable so members can name it to each other;

@@ -1,4 +1,4 @@
-"""Moderation in a real Chromium (issue 9): a ban closes the player's open
+"""Moderation in a real Chromium (README "Moderation"): a ban closes the player's open
 match page with 4003 and the page says why; the admin's ban page and a
 player's report page render (screenshots kept in the test's tmp folder)."""
 

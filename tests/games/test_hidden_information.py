@@ -1,4 +1,4 @@
-"""Hidden information for every registered game (issue 10): nothing a viewer
+"""Hidden information for every registered game (docs/rules.md "Hidden information"): nothing a viewer
 receives during a whole match shows what that viewer may not know.
 
 The engine is the authority on what a viewer may know: ``Rules.hidden(state,

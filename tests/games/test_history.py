@@ -1,4 +1,4 @@
-"""History, profile, leaderboard, replay and export pages (issue 5)."""
+"""History, profile, leaderboard, replay and export pages (README "Ranked play")."""
 
 import json
 

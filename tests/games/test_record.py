@@ -1,6 +1,6 @@
 """The Ludo move list in words (games.record): what a die led to, from the
 record that follows it or, for the newest die, from the view after it
-(ludo-rules.txt rules 8 and 10)."""
+(the Ludo rule text rules 8 and 10)."""
 
 from types import SimpleNamespace
 

@@ -1,4 +1,4 @@
-"""Access (issue 9): the "Moderators" group holds just the moderation
+"""Access (README "Moderation"): the "Moderators" group holds just the moderation
 permissions; moderators differ from superusers; log-ins (the admin's and the
 site's) are rate-limited by django-axes; the suite's own force_login works."""
 

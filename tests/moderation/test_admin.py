@@ -1,4 +1,4 @@
-"""The moderation admin through the Django test client (issue 9): each
+"""The moderation admin through the Django test client (README "Moderation"): each
 action, its intermediate reason page, the audit rows, read-only records,
 the seed of a live match never shown, and refusals for non-staff and for
 moderators outside their permissions."""

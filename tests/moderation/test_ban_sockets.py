@@ -1,4 +1,4 @@
-"""A ban closes the user's open sockets with 4003 (issue 9), through their
+"""A ban closes the user's open sockets with 4003 (README "Moderation"), through their
 per-user group (accounts.sockets), with the real Redis channel layer; a
 banned user's new socket is refused with 4003; other users' sockets stay."""
 

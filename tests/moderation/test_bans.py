@@ -1,4 +1,4 @@
-"""Bans (issue 9): the ban fields, log-in refusal, sessions cut off, live
+"""Bans (README "Moderation"): the ban fields, log-in refusal, sessions cut off, live
 seats counted as left (a ranked match rates the banned player as the
 leaver), queues and rooms left, moves refused, the audit rows, unbanning."""
 

@@ -1,4 +1,4 @@
-"""Reports (issue 9): a player reports another seat from the match page
+"""Reports (README "Moderation"): a player reports another seat from the match page
 (reason from a list, note for staff only), once per seat; the admin queue
 with its statuses and decisions (audit rows); the reporter follows the
 status on their profile; voided matches show on the players' profiles."""

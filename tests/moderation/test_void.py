@@ -1,4 +1,4 @@
-"""Voiding a finished rated match (issue 9): each player's rating afterwards
+"""Voiding a finished rated match (README "Moderation"): each player's rating afterwards
 is their rating before the void minus the voided delta, clamped at the
 floor, even with later matches in between (which keep their own deltas);
 games played, provisional count and peak follow; the reversal is recorded."""

@@ -114,6 +114,27 @@ def test_the_admin_shows_no_hidden_tile_of_a_live_rondo_match(client, request, l
         assert_nothing_hidden_shows(page.content.decode(), match, f"{who}: {url}")
 
 
+@pytest.mark.parametrize("who", ["moderator", "superuser"])
+def test_the_match_list_cannot_be_filtered_on_the_seed_the_state_or_the_moves(client, request, live_rondo,
+                                                                              who):
+    """The list's count would answer yes or no to each guess (one character of
+    the seed at a time, a face-down colour, a drawn tile): such a filter is
+    refused outright, whatever it guesses."""
+    client.force_login(request.getfixturevalue(who))
+    match = live_rondo
+    face_down = next(iter(match.state["face_down"]))
+    guesses = [f"seed__startswith={match.seed[:1]}", f"seed={match.seed}", "seed__isnull=False",
+               f"state__face_down__{face_down}__0=blue", "state__isnull=False",
+               "start_state__isnull=False", "moves__notation__startswith=tile",
+               "moves__notation__contains=down"]
+    for guess in guesses:
+        page = client.get(f"{MATCHES}?public_id={match.public_id}&{guess}")
+        assert page.status_code in (302, 400), f"{who}: ?{guess} answered {page.status_code}"
+        assert "1 match" not in page.content.decode()
+    allowed = client.get(f"{MATCHES}?public_id={match.public_id}&status__exact=active")
+    assert allowed.status_code == 200 and match.public_id in allowed.content.decode()
+
+
 def test_after_the_end_the_admin_may_show_the_whole_record(client, superuser, moderator, live_rondo):
     match = live_rondo
     _facts, by_ply = secrets_of(match)

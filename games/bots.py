@@ -10,6 +10,7 @@ Entry point::
 
 from __future__ import annotations
 
+import functools
 import importlib
 import importlib.util
 import random
@@ -20,11 +21,13 @@ from games.engine import UnknownGameError, available_games, game_package
 LEVELS = ("easy", "normal", "strong")
 
 
+@functools.cache
 def _bot(kind: str) -> Callable:
     """The ``choose`` function of ``kind``'s bot: ``<game folder>.bot.choose``."""
     return importlib.import_module(f"{game_package(kind)}.bot").choose
 
 
+@functools.cache
 def _has_bot(kind: str) -> bool:
     return importlib.util.find_spec(f"{game_package(kind)}.bot") is not None
 

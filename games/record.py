@@ -8,6 +8,7 @@ viewers must be filtered before it reaches here.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import importlib.util
 
@@ -25,10 +26,18 @@ def describe(kind: str, moves, names: dict[int, str], roller: int | None = None,
     die outcome. A seat's roll and its die read as one line. ``after``: the
     public engine view after the last of ``moves``, when known (a Ludo die at
     the end then says whether the turn passed without a move)."""
-    module = f"{game_package(kind)}.record"
-    if importlib.util.find_spec(module) is None:  # no words for its notation: the notation itself
+    module = _record_module(kind)
+    if module is None:  # no words for its notation: the notation itself
         return [RecordLine(m.ply, m.seat, m.notation) for m in moves]
-    return importlib.import_module(module).describe(moves, names, roller=roller, after=after)
+    return module.describe(moves, names, roller=roller, after=after)
+
+
+@functools.cache
+def _record_module(kind: str):
+    """``<game folder>.record``, or None when the game has none; looked up
+    once per process (every pushed frame describes moves)."""
+    name = f"{game_package(kind)}.record"
+    return importlib.import_module(name) if importlib.util.find_spec(name) is not None else None
 
 
 def hidden_plies(match, moves) -> dict[int, frozenset]:

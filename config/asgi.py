@@ -1,6 +1,8 @@
 """ASGI entry point: HTTP through Django, WebSockets through Channels.
 
-WebSocket connections pass the same-origin check (``config/origin.py``) and
+Every request first passes ``ProxyHeaders`` (``config/proxy.py``), which keeps
+the proxy's X-Forwarded-For and X-Forwarded-Proto only on requests that carry
+the trusted proxy's secret. WebSocket connections then pass the same-origin check (``config/origin.py``) and
 the session auth middleware before reaching a consumer (see
 ``config/routing.py``).
 """
@@ -16,13 +18,16 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from config.origin import SameOriginValidator  # noqa: E402
+from config.proxy import ProxyHeaders  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
 
-application = ProtocolTypeRouter(
-    {
-        "http": django_asgi_app,
-        "websocket": SameOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
-        ),
-    }
+application = ProxyHeaders(
+    ProtocolTypeRouter(
+        {
+            "http": django_asgi_app,
+            "websocket": SameOriginValidator(
+                AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+            ),
+        }
+    )
 )

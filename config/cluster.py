@@ -12,6 +12,7 @@ any that exits again; its files are in var/cluster/. Ctrl-C stops everything.
 """
 
 import os
+import secrets
 import shlex
 import shutil
 import sys
@@ -21,14 +22,25 @@ from config import servers
 from config.supervisor import Program, serve
 
 
-def nginx_config(var: Path, listen: int, ports: list[int]) -> Path:
-    """Write var/nginx.conf from deploy/nginx.conf.template; returns its path."""
+def nginx_config(var: Path, listen: int, ports: list[int], proxy_secret: str) -> Path:
+    """Write var/nginx.conf from deploy/nginx.conf.template (nginx on 127.0.0.1
+    port ``listen`` in front of 127.0.0.1 ``ports``, sending ``proxy_secret``,
+    the web processes' TRUSTED_PROXY_SECRET, in X-Parlour-Proxy); returns its
+    path. The file is readable by its owner only: it holds the secret."""
     template = Path(__file__).resolve().parent.parent / "deploy" / "nginx.conf.template"
     upstreams = "\n".join(f"        server 127.0.0.1:{p};" for p in ports)
-    text = template.read_text().format(upstreams=upstreams, listen=f"127.0.0.1:{listen}", var=var)
+    text = template.read_text().format(upstreams=upstreams, listen=f"127.0.0.1:{listen}", var=var,
+                                       proxy_secret=proxy_secret)
     path = var / "nginx.conf"
+    path.touch(mode=0o600)
+    path.chmod(0o600)
     path.write_text(text)
     return path
+
+
+def new_proxy_secret() -> str:
+    """A fresh TRUSTED_PROXY_SECRET: 64 hex digits."""
+    return secrets.token_hex(32)
 
 
 def find_nginx() -> str | None:
@@ -36,11 +48,12 @@ def find_nginx() -> str | None:
     return shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
 
 
-def programs(var: Path, base: int, webs: int, *, pin: bool, nginx: str | None) -> list[Program]:
+def programs(var: Path, base: int, webs: int, *, pin: bool, nginx: str | None,
+             proxy_secret: str = "") -> list[Program]:
     """The cluster's processes: redis (when embedded), web1..web<webs> on
     ports ``base``+1.., the ``live`` and ``default`` workers, beat, and
-    ``proxy`` (nginx on ``base``, its configuration written into ``var``)
-    when ``nginx`` is a path."""
+    ``proxy`` (nginx on ``base``, its configuration written into ``var``,
+    sending ``proxy_secret``) when ``nginx`` is a path."""
     from django.conf import settings
 
     from config import embedded_redis
@@ -65,7 +78,7 @@ def programs(var: Path, base: int, webs: int, *, pin: bool, nginx: str | None) -
                                     "-s", str(var / "celerybeat-schedule")])),
     ]
     if nginx:
-        conf = nginx_config(var, base, ports)
+        conf = nginx_config(var, base, ports, proxy_secret)
         # Started after the web processes and stopped before them.
         found.append(Program("proxy", shlex.join([nginx, "-c", str(conf), "-g", "daemon off;"]),
                              priority=900))
@@ -85,11 +98,15 @@ def main() -> None:
     var.mkdir(parents=True, exist_ok=True)
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     nginx = find_nginx()
+    secret = ""
     if nginx:
-        # Behind nginx the client's address is its X-Forwarded-For entry; without
+        # Behind nginx the client's address is its X-Forwarded-For entry, on the
+        # requests that carry nginx's secret (a new one each start); without
         # nginx nothing in front is trusted (config/proxy.py).
-        env["TRUSTED_PROXY_COUNT"] = "1"
-    found = programs(var, base, webs, pin=os.environ.get("WEB_PIN", "1") != "0", nginx=nginx)
+        secret = new_proxy_secret()
+        env.update(TRUSTED_PROXY_COUNT="1", TRUSTED_PROXY_SECRET=secret)
+    found = programs(var, base, webs, pin=os.environ.get("WEB_PIN", "1") != "0", nginx=nginx,
+                     proxy_secret=secret)
     ports = [base + 1 + i for i in range(webs)]
     if nginx:
         where = f"http://127.0.0.1:{base}/ (nginx) over daphne on ports {ports}"

@@ -13,6 +13,15 @@ says reverse proxies stand in front:
 - the scheme comes from X-Forwarded-Proto (SECURE_PROXY_SSL_HEADER, which
   config/settings.py sets only then; nginx overwrites that header).
 
+Those headers count only on a request that came through the proxy: the proxy
+sends ``X-Parlour-Proxy: <TRUSTED_PROXY_SECRET>`` (deploy/nginx.conf.template
+overwrites whatever the client sent under that name), and ``ProxyHeaders``, the
+outermost layer of config/asgi.py, removes X-Forwarded-For and
+X-Forwarded-Proto from every request that lacks the secret. Someone who reaches
+a web process's port directly (from the same machine, say) is then seen at the
+address they connect from, whatever they write. The secret header itself is
+removed from every request, so no page or log downstream sees it.
+
 Everything keyed on an address (django-axes' log-in lockout, the invite limit
 of ``matchmaking.rooms``; a WebSocket consumer: ``scope_client_ip``) asks this
 module; nothing reads ``REMOTE_ADDR``, a scope's ``client`` or X-Forwarded-For
@@ -21,9 +30,15 @@ itself.
 
 from __future__ import annotations
 
+import hmac
 import ipaddress
 
 from django.conf import settings
+
+#: The header the trusted proxy sends with TRUSTED_PROXY_SECRET as its value.
+SECRET_HEADER = b"x-parlour-proxy"
+#: The headers believed from the proxy only (README "Production layout").
+PROXY_HEADERS = (b"x-forwarded-for", b"x-forwarded-proto")
 
 
 def forwarded_client(peer: str | None, forwarded_for: str | None) -> str | None:
@@ -86,3 +101,32 @@ def scope_scheme(scope) -> str:
         if value is not None:
             return "https" if value.split(",", 1)[0].strip() == secure_value else "http"
     return "https" if scope.get("scheme") in ("https", "wss") else "http"
+
+
+def vouched(headers) -> bool:
+    """Whether an ASGI header list (``[(name, value), ...]`` of bytes, names in
+    lower case) carries the trusted proxy's secret: exactly one SECRET_HEADER
+    line equal to TRUSTED_PROXY_SECRET (compared in constant time). False when
+    no secret is configured or no proxy is trusted."""
+    secret = getattr(settings, "TRUSTED_PROXY_SECRET", "")
+    if not secret or getattr(settings, "TRUSTED_PROXY_COUNT", 0) <= 0:
+        return False
+    sent = [value for key, value in headers if key.lower() == SECRET_HEADER]
+    return len(sent) == 1 and hmac.compare_digest(sent[0], secret.encode("latin1"))
+
+
+class ProxyHeaders:
+    """ASGI middleware, outermost in config/asgi.py: on ``http`` and
+    ``websocket`` scopes, drops X-Forwarded-For and X-Forwarded-Proto unless
+    the request carries the trusted proxy's secret (``vouched``), and drops
+    the secret header always. Other scopes (``lifespan``) pass unchanged."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] in ("http", "websocket"):
+            headers = scope.get("headers", ())
+            dropped = (SECRET_HEADER,) if vouched(headers) else (SECRET_HEADER, *PROXY_HEADERS)
+            scope = dict(scope, headers=[(k, v) for k, v in headers if k.lower() not in dropped])
+        return await self.app(scope, receive, send)

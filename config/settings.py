@@ -160,10 +160,25 @@ def _celery_url(redis_url: str, db: int = 1) -> str:
     return urlunsplit((parts.scheme, parts.netloc, f"/{db}", parts.query, ""))
 
 
+def channel_layer_host(redis_url: str) -> dict:
+    """The channel layer's host entry for the Redis at ``redis_url``.
+
+    Its connections retry a command once, on a new connection, when the old
+    one turns out dead (redis-py's Retry; its default for a pool's connections
+    is no retry). After a Redis restart the pub/sub connection of a web process
+    that had no socket open is found dead only by the next SUBSCRIBE, the next
+    socket's handshake, which otherwise failed with an HTTP 500 (README
+    "Decisions", "Redis restarts")."""
+    from redis.asyncio.retry import Retry
+    from redis.backoff import ExponentialBackoff
+
+    return {"address": redis_url, "retry": Retry(ExponentialBackoff(cap=0.5, base=0.05), 2)}
+
+
 CHANNEL_LAYERS = {
     "default": {
         "BACKEND": "config.channel_layer.PubSubChannelLayer",
-        "CONFIG": {"hosts": [{"address": REDIS_URL}]},
+        "CONFIG": {"hosts": [channel_layer_host(REDIS_URL)]},
     }
 }
 
@@ -214,7 +229,15 @@ AXES_USERNAME_CALLABLE = "accounts.backends.lockout_username"
 TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=0)
 if TRUSTED_PROXY_COUNT < 0:
     raise ImproperlyConfigured("TRUSTED_PROXY_COUNT must be 0 or more (reverse proxies in front of the site)")
+# The value the proxy sends in X-Parlour-Proxy on every request it passes; the
+# proxy headers of a request without it are dropped (config/proxy.py), so a
+# client that reaches a web process's port directly cannot name its address.
+TRUSTED_PROXY_SECRET = env.str("TRUSTED_PROXY_SECRET", default="")
 if TRUSTED_PROXY_COUNT > 0:
+    if len(TRUSTED_PROXY_SECRET) < 16:
+        raise ImproperlyConfigured(
+            "TRUSTED_PROXY_COUNT > 0 needs TRUSTED_PROXY_SECRET (16 characters or more): the value "
+            "the proxy sends in its X-Parlour-Proxy header (deploy/nginx.conf.template)")
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

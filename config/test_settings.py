@@ -21,7 +21,7 @@ os.environ.setdefault("PARLOUR_COMPUTER_DELAY", "0")
 os.environ.setdefault("PARLOUR_SWEEP_SECONDS", "1")
 
 from .settings import *  # noqa: E402,F403
-from .settings import DATABASES, VAR_DIR, _celery_url  # noqa: E402
+from .settings import DATABASES, VAR_DIR, _celery_url, channel_layer_host  # noqa: E402
 
 # One folder per test session (its children inherit it), so two sessions in
 # one checkout never share a database file or a Redis socket.
@@ -42,7 +42,7 @@ REDIS_URL = os.environ["PARLOUR_TEST_REDIS_URL"]
 CHANNEL_LAYERS = {
     "default": {
         "BACKEND": "config.channel_layer.PubSubChannelLayer",
-        "CONFIG": {"hosts": [{"address": REDIS_URL}], "prefix": "parlour-test"},
+        "CONFIG": {"hosts": [channel_layer_host(REDIS_URL)], "prefix": "parlour-test"},
     }
 }
 CELERY_BROKER_URL = _celery_url(REDIS_URL)

@@ -182,19 +182,27 @@ def start_daphne(name: str = "daphne", port: int | None = None, *, argv: list[st
 
 
 NGINX = "/usr/sbin/nginx"
+#: The TRUSTED_PROXY_SECRET of this session's proxied web processes and nginx.
+PROXY_SECRET = "test-proxy-secret-" + os.urandom(8).hex()
+
+
+def behind_proxy(count: int = 1) -> dict[str, str]:
+    """The environment of a web process behind ``count`` trusted proxies that
+    send PROXY_SECRET (config/proxy.py)."""
+    return {"TRUSTED_PROXY_COUNT": str(count), "TRUSTED_PROXY_SECRET": PROXY_SECRET}
 
 
 def start_nginx(upstream_ports: list[int], name: str = "nginx") -> tuple[Service, str]:
     """Start nginx (NGINX) on a free port with deploy/nginx.conf.template
-    (config.cluster.nginx_config) in front of the web processes on
-    ``upstream_ports``; returns (service, base URL) once /healthz answers 200
-    through it. Its files live in this session's log folder."""
+    (config.cluster.nginx_config, sending PROXY_SECRET) in front of the web
+    processes on ``upstream_ports``; returns (service, base URL) once /healthz
+    answers 200 through it. Its files live in this session's log folder."""
     from config.cluster import nginx_config
 
     port = free_port()
     var = LOG_DIR / f"{name}-{port}"
     var.mkdir(parents=True, exist_ok=True)
-    conf = nginx_config(var, port, upstream_ports)
+    conf = nginx_config(var, port, upstream_ports, PROXY_SECRET)
     svc = Service(name, [NGINX, "-e", str(var / "nginx-error.log"), "-c", str(conf), "-g", "daemon off;"],
                   dict(os.environ))
     url = f"http://127.0.0.1:{port}"

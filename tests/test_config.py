@@ -91,8 +91,14 @@ def test_x_forwarded_proto_is_believed_only_behind_a_trusted_proxy():
     production = dict(DEBUG="0", SECRET_KEY="x9" * 13 + "Qw-Er_Ty!Ui" * 3, ALLOWED_HOSTS="parlour.example")
     r = run([sys.executable, "-c", show], TRUSTED_PROXY_COUNT="0", **production)
     assert r.returncode == 0 and r.stdout.strip() == "None", r.stderr
-    r = run([sys.executable, "-c", show], TRUSTED_PROXY_COUNT="1", **production)
+    r = run([sys.executable, "-c", show], TRUSTED_PROXY_COUNT="1", TRUSTED_PROXY_SECRET="s3" * 10,
+            **production)
     assert r.returncode == 0 and r.stdout.strip() == "('HTTP_X_FORWARDED_PROTO', 'https')", r.stderr
+    # A trusted proxy without the secret it sends would make the headers believable from anyone.
+    for secret in ("", "too-short"):
+        r = run([sys.executable, "-c", show], TRUSTED_PROXY_COUNT="1", TRUSTED_PROXY_SECRET=secret,
+                **production)
+        assert r.returncode != 0 and "needs TRUSTED_PROXY_SECRET" in r.stderr
     r = run([sys.executable, "-c", show], TRUSTED_PROXY_COUNT="-1", **production)
     assert r.returncode != 0 and "TRUSTED_PROXY_COUNT must be 0 or more" in r.stderr
 

@@ -18,7 +18,9 @@ from tests import services
 from tests.factories import ludo_state, make_match
 
 HOST = "localhost:8300"
-BEHIND_TLS_PROXY = {"TRUSTED_PROXY_COUNT": 1, "SECURE_PROXY_SSL_HEADER": ("HTTP_X_FORWARDED_PROTO", "https")}
+PROXY_SECRET = "the-proxy-secret-of-this-module"
+BEHIND_TLS_PROXY = {"TRUSTED_PROXY_COUNT": 1, "TRUSTED_PROXY_SECRET": PROXY_SECRET,
+                    "SECURE_PROXY_SSL_HEADER": ("HTTP_X_FORWARDED_PROTO", "https")}
 
 
 @sync_to_async
@@ -70,9 +72,13 @@ async def test_the_host_must_be_an_allowed_host():
 @pytest.mark.django_db(transaction=True)
 async def test_behind_a_trusted_tls_proxy_the_origin_is_https():
     with override_settings(**BEHIND_TLS_PROXY):
-        assert await opens("https://localhost:8300", x_forwarded_proto="https")
-        assert not await opens("http://localhost:8300", x_forwarded_proto="https")
-        assert await opens("http://localhost:8300", x_forwarded_proto="http")
+        proxied = {"x_parlour_proxy": PROXY_SECRET}
+        assert await opens("https://localhost:8300", x_forwarded_proto="https", **proxied)
+        assert not await opens("http://localhost:8300", x_forwarded_proto="https", **proxied)
+        assert await opens("http://localhost:8300", x_forwarded_proto="http", **proxied)
+        # Not through the proxy (no secret): the header is dropped, the connection's scheme counts.
+        assert not await opens("https://localhost:8300", x_forwarded_proto="https")
+        assert await opens("http://localhost:8300", x_forwarded_proto="https")
         assert await opens("https://localhost:8300", scheme="wss")  # no header: the connection's own
 
 
@@ -137,13 +143,19 @@ def test_a_real_server_refuses_a_foreign_origin_at_the_handshake(live_server_url
 @pytest.mark.slow
 def test_a_real_server_behind_a_tls_proxy_takes_the_proxys_scheme(transactional_db, django_db_blocker):
     with django_db_blocker.unblock():
-        svc, url = services.start_daphne("daphne-behind-tls", TRUSTED_PROXY_COUNT="1")
+        svc, url = services.start_daphne("daphne-behind-tls", **services.behind_proxy())
     try:
         match = make_match(seats=("human", "human"), state=ludo_state())
         victim, path = seat_user(match), f"/ws/match/{match.public_id}/"
         site = url.replace("http://", "https://")
-        assert handshake(url, path, victim, site, **{"X-Forwarded-Proto": "https"}) == 101
-        assert handshake(url, path, victim, url, **{"X-Forwarded-Proto": "https"}) == 403
+        proxied = {"X-Forwarded-Proto": "https", "X-Parlour-Proxy": services.PROXY_SECRET}
+        assert handshake(url, path, victim, site, **proxied) == 101
+        assert handshake(url, path, victim, url, **proxied) == 403
+        # Without the proxy's secret (a client that reached the port itself) the header is dropped.
+        assert handshake(url, path, victim, site, **{"X-Forwarded-Proto": "https"}) == 403
+        wrong = {"X-Forwarded-Proto": "https", "X-Parlour-Proxy": services.PROXY_SECRET[:-1] + "x"}
+        assert handshake(url, path, victim, site, **wrong) == 403
+        assert handshake(url, path, victim, url, **{"X-Forwarded-Proto": "https"}) == 101
     finally:
         svc.stop()
 
@@ -156,7 +168,7 @@ def test_through_nginx_the_pages_own_origin_opens_a_socket(transactional_db, dja
         pytest.skip(f"nginx is not installed ({services.NGINX}): apt-get install nginx")
     port = services.free_port()
     with django_db_blocker.unblock():
-        web, _ = services.start_daphne("web1", port, TRUSTED_PROXY_COUNT="1")
+        web, _ = services.start_daphne("web1", port, **services.behind_proxy())
     proxy = None
     try:
         proxy, url = services.start_nginx([port])

@@ -35,15 +35,16 @@ class Browser:
     """A cookie-keeping HTTP client that does not follow redirects and sends
     a forged X-Forwarded-For of its choosing."""
 
-    def __init__(self, base_url: str, session: str | None = None):
+    def __init__(self, base_url: str, session: str | None = None, headers: dict | None = None):
         self.base_url = base_url
+        self.headers = headers or {}
         self.jar = http.cookiejar.CookieJar()
         self.opener = urllib.request.build_opener(
             urllib.request.HTTPCookieProcessor(self.jar), _NoRedirect, urllib.request.ProxyHandler({}))
         self.session = session
 
     def request(self, path: str, data: dict | None = None, forged: str | None = None) -> tuple[int, str]:
-        headers = {"X-Forwarded-For": forged} if forged else {}
+        headers = dict(self.headers, **({"X-Forwarded-For": forged} if forged else {}))
         if self.session:  # with a Cookie header of its own, urllib adds none from the jar
             cookies = [f"{c.name}={c.value}" for c in self.jar]
             headers["Cookie"] = "; ".join([*cookies, f"{settings.SESSION_COOKIE_NAME}={self.session}"])
@@ -69,9 +70,9 @@ def forged_addresses():
         yield f"198.51.{n // 250}.{n % 250 + 1}"
 
 
-def assert_guessing_locks_out(base_url: str) -> None:
+def assert_guessing_locks_out(base_url: str, headers: dict | None = None) -> None:
     make_user("victim")
-    guesser = Browser(base_url)
+    guesser = Browser(base_url, headers=headers)
     token = guesser.csrf_token("/login/")
     forged = forged_addresses()
 
@@ -88,7 +89,7 @@ def assert_guessing_locks_out(base_url: str) -> None:
     assert list(AccessAttempt.objects.values_list("username", "ip_address")) == [("victim", "127.0.0.1")]
 
 
-def assert_invite_limit_counts_the_real_address(base_url: str) -> None:
+def assert_invite_limit_counts_the_real_address(base_url: str, headers: dict | None = None) -> None:
     """REDEEM_RATES: 30 redemptions per address in 10 minutes (and 10 per
     user): four users spread 31 attempts, each under their own limit."""
     assert REDEEM_RATES == (("10/10minute", "user"), ("30/10minute", "ip"))
@@ -100,7 +101,7 @@ def assert_invite_limit_counts_the_real_address(base_url: str) -> None:
         for n in range(4):
             client = Client()
             client.force_login(make_user(f"joiner{n}"))
-            joiner = Browser(base_url, client.cookies[settings.SESSION_COOKIE_NAME].value)
+            joiner = Browser(base_url, client.cookies[settings.SESSION_COOKIE_NAME].value, headers)
             token = joiner.csrf_token(path)
             for _ in range(8 if n < 3 else 7):
                 statuses.append(joiner.request(path, {"csrfmiddlewaretoken": token}, next(forged))[0])
@@ -117,17 +118,18 @@ def nginx():
 
 
 @pytest.fixture
-def behind_nginx(nginx, transactional_db, django_db_blocker):
-    """The first web process of deploy/Procfile with TRUSTED_PROXY_COUNT=1,
-    behind nginx with deploy/nginx.conf.template; yields nginx's base URL."""
+def behind_nginx_and_direct(nginx, transactional_db, django_db_blocker):
+    """The first web process of deploy/Procfile with TRUSTED_PROXY_COUNT=1 and
+    its TRUSTED_PROXY_SECRET, behind nginx with deploy/nginx.conf.template;
+    yields (nginx's base URL, the web process's own base URL)."""
     port = services.free_port()
     with django_db_blocker.unblock():
-        web, _ = services.start_daphne("web1", port, argv=services.procfile_argv("web1", port),
-                                       TRUSTED_PROXY_COUNT="1")
+        web, direct = services.start_daphne("web1", port, argv=services.procfile_argv("web1", port),
+                                            **services.behind_proxy())
     proxy = None
     try:
         proxy, url = services.start_nginx([port])
-        yield url
+        yield url, direct
     finally:
         if proxy is not None:
             proxy.stop()
@@ -146,9 +148,24 @@ def without_proxy(transactional_db, django_db_blocker):
     web.stop()
 
 
+@pytest.fixture
+def behind_nginx(behind_nginx_and_direct):
+    return behind_nginx_and_direct[0]
+
+
 def test_behind_nginx_a_forged_forwarded_for_escapes_neither_the_lockout_nor_the_invite_limit(behind_nginx):
     assert_guessing_locks_out(behind_nginx)
     assert_invite_limit_counts_the_real_address(behind_nginx)
+
+
+def test_behind_nginx_a_client_that_skips_nginx_is_seen_at_its_own_address(behind_nginx_and_direct):
+    """A client on the machine that talks to the web process's port itself,
+    with an X-Forwarded-For of its own making (and a guessed proxy secret),
+    is counted at the address it connects from."""
+    _, direct = behind_nginx_and_direct
+    guess = {"X-Parlour-Proxy": "test-proxy-secret-0123456789abcdef"}
+    assert_guessing_locks_out(direct, guess)
+    assert_invite_limit_counts_the_real_address(direct, guess)
 
 
 def test_without_a_proxy_a_forged_forwarded_for_is_ignored(without_proxy):

@@ -164,6 +164,47 @@ def test_redis_restart_mid_match_recovers_by_itself(transactional_db, django_db_
         redis_proc.wait(10)
 
 
+def test_after_a_redis_restart_an_idle_servers_first_socket_opens_and_hears_moves(transactional_db,
+                                                                                   django_db_blocker):
+    """A web process with no socket open while Redis restarts holds a dead
+    pub/sub connection that nothing reads; the next handshake's SUBSCRIBE
+    finds it dead. It opens anyway (config/settings.py, channel_layer_host:
+    one retry on a new connection), and moves reach it."""
+    from games.engine import get_rules
+
+    sock = services.LOG_DIR.parent / "redis-idle.sock"
+    env = {"PARLOUR_TEST_REDIS_URL": f"unix://{sock}"}
+    redis_proc = embedded_redis.start(sock)
+    with django_db_blocker.unblock():
+        server, base = services.start_daphne("daphne-redis-idle", **env)
+    try:
+        match = make_match(seats=("human", "human"), state=ludo_state())
+        users = seat_users(match)
+        first = services.WsPlayer(base, users[1]).connect(match.public_id)
+        first.until_version(match.version)
+        first.close()  # the server's pub/sub connection stays, subscribed to nothing
+        services.wait_for(lambda: "WSDISCONNECT" in server.log(), 10, what="the socket to close")
+
+        redis_proc.send_signal(signal.SIGKILL)
+        redis_proc.wait(10)
+        redis_proc = embedded_redis.start(sock)
+        embedded_redis.wait_until_up(env["PARLOUR_TEST_REDIS_URL"])
+
+        b = services.WsPlayer(base, users[1]).connect(match.public_id)  # was: HTTP 500
+        b.until_version(match.version)
+        a = services.WsPlayer(base, users[0]).connect(match.public_id)
+        a.until_version(match.version)
+        rules = get_rules("ludo")
+        a.send(move=str(rules.legal_moves(rules.load(match.state))[0]), version=str(match.version))
+        b.until_version(match.version + 1)
+        a.close()
+        b.close()
+    finally:
+        server.stop()
+        redis_proc.terminate()
+        redis_proc.wait(10)
+
+
 def test_an_offline_client_is_brought_up_to_date_and_its_old_moves_refused(daphne_server, transactional_db):
     match = make_match(seats=("human", "human", "human"), state=ludo_state(3))
     users = seat_users(match)

@@ -77,7 +77,36 @@ def celery_worker(transactional_db):
     svc.stop()
 
 
-def pytest_collection_modifyitems(items):
+def pytest_addoption(parser):
+    parser.addoption(
+        "--database-tests-only", action="store_true",
+        help="deselect the tests that cannot reach the database (no django_db mark, no database "
+             "fixture) and are not marked resilience: .ci/run's PostgreSQL pass, where they would "
+             "repeat pass 1 exactly")
+
+
+#: Fixtures that give a test the database (pytest-django blocks it otherwise).
+DATABASE_FIXTURES = {"db", "transactional_db", "django_db_reset_sequences", "django_db_serialized_rollback",
+                     "django_db_setup", "live_server"}
+
+
+def reaches_the_database(item) -> bool:
+    """Whether a test can touch the database: without pytest-django's mark or
+    one of DATABASE_FIXTURES any query raises, so its outcome is the same on
+    every backend. Tests marked resilience (several or broken processes) count
+    as reaching it."""
+    return (item.get_closest_marker("django_db") is not None
+            or item.get_closest_marker("resilience") is not None
+            or not DATABASE_FIXTURES.isdisjoint(getattr(item, "fixturenames", ())))
+
+
+def pytest_collection_modifyitems(config, items):
     """Browser tests last: Playwright's sync API leaves an event loop in the
-    main thread, which code under test that uses async_to_sync must not meet."""
+    main thread, which code under test that uses async_to_sync must not meet.
+    With --database-tests-only, the tests that cannot reach the database are
+    deselected."""
+    if config.getoption("--database-tests-only"):
+        kept = [item for item in items if reaches_the_database(item)]
+        config.hook.pytest_deselected(items=[item for item in items if not reaches_the_database(item)])
+        items[:] = kept
     items.sort(key=lambda item: "/tests/e2e/" in str(item.fspath))

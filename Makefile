@@ -10,6 +10,9 @@ LOCK := requirements/dev.txt
 # One resolution for every Python the project supports (>= 3.12, any platform).
 UV_COMPILE = $(VENV)/bin/uv pip compile pyproject.toml --universal --python-version 3.12 --generate-hashes --quiet
 PYTEST_ARGS ?=
+# Test worker processes (pytest-xdist); each has its own Redis, database and
+# folder (config/test_settings.py). PYTEST_WORKERS=0 runs in this process.
+PYTEST_WORKERS ?= 2
 export PYTHON
 
 .PHONY: install lock lock-upgrade run cluster test lint migrate bench-engine bench-bots bench-live bench-live-cluster bench-pairing bench-history clean
@@ -45,7 +48,7 @@ cluster: migrate
 
 test: install
 	@$(PY) -m config.browser_check || $(PY) -m playwright install chromium || true
-	$(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) -m pytest $(if $(filter 0,$(PYTEST_WORKERS)),,-n $(PYTEST_WORKERS)) $(PYTEST_ARGS)
 
 lint: install
 	$(VENV)/bin/ruff check .

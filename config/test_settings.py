@@ -24,7 +24,14 @@ from .settings import *  # noqa: E402,F403
 from .settings import DATABASES, VAR_DIR, _celery_url, channel_layer_host  # noqa: E402
 
 # One folder per test session (its children inherit it), so two sessions in
-# one checkout never share a database file or a Redis socket.
+# one checkout never share a database file or a Redis socket. Each pytest-xdist
+# worker (PYTEST_XDIST_WORKER, e.g. "gw0") is a session of its own: it starts
+# with the folder and Redis its controller process had set, and takes its own.
+_WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
+if os.environ.get("PARLOUR_TEST_RUN_WORKER", "") != _WORKER:
+    os.environ.pop("PARLOUR_TEST_RUN_DIR", None)
+    os.environ.pop("PARLOUR_TEST_REDIS_URL", None)
+os.environ["PARLOUR_TEST_RUN_WORKER"] = _WORKER
 if not os.environ.get("PARLOUR_TEST_RUN_DIR"):
     os.environ["PARLOUR_TEST_RUN_DIR"] = str(VAR_DIR / "test" / f"run-{os.getpid()}")
 TEST_VAR_DIR = Path(os.environ["PARLOUR_TEST_RUN_DIR"])
@@ -39,21 +46,23 @@ if not os.environ.get("PARLOUR_TEST_REDIS_URL"):
         f"unix://{EMBEDDED_REDIS_SOCKET}"
     )
 REDIS_URL = os.environ["PARLOUR_TEST_REDIS_URL"]
+# Names in Redis, per xdist worker too (they share a $REDIS_URL server).
+_TAG = "parlour-test" + (f"-{_WORKER}" if _WORKER else "")
 CHANNEL_LAYERS = {
     "default": {
         "BACKEND": "config.channel_layer.PubSubChannelLayer",
-        "CONFIG": {"hosts": [channel_layer_host(REDIS_URL)], "prefix": "parlour-test"},
+        "CONFIG": {"hosts": [channel_layer_host(REDIS_URL)], "prefix": _TAG},
     }
 }
 CELERY_BROKER_URL = _celery_url(REDIS_URL)
-PARLOUR_WS_SLOT_PREFIX = "parlour-test-sockets"
+PARLOUR_WS_SLOT_PREFIX = f"{_TAG}-sockets"
 # The whole suite signs up and resets from 127.0.0.1 within the hour; the
 # tests of these limits set the real ones (tests/accounts/test_limits.py).
 PARLOUR_SIGNUP_RATE = "10000/hour"
 PARLOUR_PASSWORD_RESET_RATE = "10000/hour"
 PARLOUR_PASSWORD_RESET_EMAIL_RATE = "10000/hour"
-CELERY_TASK_DEFAULT_QUEUE = "parlour-test"
-PARLOUR_LIVE_QUEUE = "parlour-test-live"
+CELERY_TASK_DEFAULT_QUEUE = _TAG
+PARLOUR_LIVE_QUEUE = f"{_TAG}-live"
 CELERY_TASK_ROUTES = {"games.tasks.*": {"queue": PARLOUR_LIVE_QUEUE}}
 
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":

@@ -1,13 +1,13 @@
 from django import forms
 
-from games import themes
-from games.models import ComputerLevel, ComputerSpeed, GameKind
+from games import sites, themes
+from games.models import ComputerLevel, ComputerSpeed
 
 
 class SoloMatchForm(forms.Form):
     """A match against computer players: the user takes seat 0."""
 
-    kind = forms.ChoiceField(label="Game", choices=GameKind.playable)
+    kind = forms.ChoiceField(label="Game", choices=sites.choices)
     players = forms.TypedChoiceField(
         label="Players", choices=[(2, "2"), (3, "3"), (4, "4")], coerce=int, initial=4
     )

@@ -4,15 +4,15 @@ settings again; this form only turns the post into them."""
 
 from django import forms
 
-from games import themes
-from games.models import ComputerLevel, GameKind
+from games import sites, themes
+from games.models import ComputerLevel
 from matchmaking import rooms
 
 SEAT_CHOICES = [("", "A friend (invite)")] + list(ComputerLevel.choices)
 
 
 class RoomForm(forms.Form):
-    kind = forms.ChoiceField(label="Game", choices=GameKind.playable)
+    kind = forms.ChoiceField(label="Game", choices=sites.choices)
     seats = forms.TypedChoiceField(label="Seats", choices=[(2, "2"), (3, "3"), (4, "4")], coerce=int,
                                    initial=4)
     seat_2 = forms.ChoiceField(label="Seat 2", choices=SEAT_CHOICES, required=False)

@@ -33,9 +33,9 @@ from django.utils import timezone
 
 from config import ratelimits
 from games import actions as match_actions
-from games import themes
+from games import sites, themes
 from games.engine import EngineError, get_rules
-from games.models import ComputerLevel, GameKind, Match
+from games.models import ComputerLevel, Match
 from matchmaking.models import Invite, Room, RoomMember, RoomSeat
 from matchmaking.models.rooms import new_room_code
 
@@ -95,7 +95,7 @@ def check_room_settings(kind: str, seat_count: int, computers: dict[int, str], *
     and Rondo take one of TURN_SECONDS_CHOICES. Options are checked by the
     game's engine (``new_match``). Raises RoomError with the reason.
     """
-    if kind not in dict(GameKind.playable()):
+    if kind not in sites.kinds():
         raise RoomError("Choose a game that can be played here.")
     if seat_count not in (2, 3, 4):
         raise RoomError("A room has 2, 3 or 4 seats.")

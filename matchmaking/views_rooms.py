@@ -13,8 +13,8 @@ from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from config import proxy
-from games import chat, themes
-from games.models import ComputerLevel, GameKind
+from games import chat, sites, themes
+from games.models import ComputerLevel
 from matchmaking import rooms
 from matchmaking.models import RoomMember
 from matchmaking.room_forms import RoomForm
@@ -33,7 +33,7 @@ def lobby_context(room) -> dict:
         "room": room,
         "seat_rows": rows,
         "open_seats": sum(r["empty"] for r in rows),
-        "kind_label": GameKind(room.kind).label if room.kind in GameKind.values else room.kind,
+        "kind_label": sites.name(room.kind),
         "theme": themes.get(room.theme),
         "levels": ComputerLevel.choices,
         "option_lines": _option_lines(room),

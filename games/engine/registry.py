@@ -45,6 +45,12 @@ def available_games() -> tuple[str, ...]:
     return tuple(sorted(_FACTORIES))
 
 
+def listed_games() -> tuple[str, ...]:
+    """Names of the games registered with ``register_game``, in the order they
+    were registered: the order the site lists them in (``GAMES`` first)."""
+    return tuple(_PACKAGES)
+
+
 def get_rules(name: str) -> Rules:
     """The rules object for game ``name``, e.g. ``get_rules("ludo")``.
 

@@ -1,0 +1,8 @@
+"""Rondo on the site (docs/adding-a-game.md, "The folder"): what the shared pages,
+forms and admin show of the game (``games.sites.GameSite``)."""
+
+from games.sites import GameSite
+
+SITE = GameSite(
+    name="Rondo",
+)

@@ -20,8 +20,11 @@ class SoloMatchForm(forms.Form):
     speed = forms.ChoiceField(label="Computer speed", choices=ComputerSpeed.choices,
                               initial=ComputerSpeed.NORMAL,
                               help_text="Only how long the computers wait before moving.")
-    theme = forms.ChoiceField(label="Board", choices=themes.choices, initial=themes.PLAIN, required=False,
-                              help_text="Map backdrops are for Ludo; the board's rules never change.")
+    theme = forms.ChoiceField(label="Board", choices=themes.choices, initial=themes.PLAIN, required=False)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["theme"].help_text = themes.help_text()
 
     def clean_theme(self):
         return self.cleaned_data.get("theme") or themes.PLAIN

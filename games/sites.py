@@ -12,19 +12,48 @@ from __future__ import annotations
 
 import functools
 import importlib
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
+from django import forms
+from django.conf import settings
 from django.core.exceptions import ValidationError
 
 from games.engine import UnknownGameError, game_package, listed_games
 
+if TYPE_CHECKING:
+    from games.themes import Theme
+
+
+def _no_option_lines(options: dict) -> list[str]:
+    return []
+
 
 @dataclass(frozen=True)
 class GameSite:
-    """What the site shows of one game. ``name``: its display name ("Ludo"),
-    the only place the site spells it."""
+    """What the site shows of one game.
+
+    - ``name``: its display name ("Ludo"), the only place the site spells it.
+    - ``turn_seconds``: seconds per decision of a new match (docs/rules.md
+      "Turn timer"); ``settings.PARLOUR_TURN_SECONDS[kind]`` overrides it.
+    - ``fixed_turn_seconds``: seconds a room's match always gives (the room
+      form's choice is ignored), or None: a room picks one of
+      ``matchmaking.rooms.TURN_SECONDS_CHOICES``.
+    - ``room_options``: the create-a-room form's fields for the engine's
+      options, option name -> form field (the field's cleaned value is the
+      option's value). Names are fields of one shared form, so no two games
+      may use the same name.
+    - ``option_lines``: options dict -> the lobby's lines about them.
+    - ``themes``: board themes it offers besides the plain board (games.themes).
+    """
 
     name: str
+    turn_seconds: int = 60
+    fixed_turn_seconds: int | None = None
+    room_options: Mapping[str, forms.Field] = field(default_factory=dict)
+    option_lines: Callable[[dict], list[str]] = _no_option_lines
+    themes: tuple[Theme, ...] = ()
 
 
 @functools.cache
@@ -53,6 +82,17 @@ def name(kind: str) -> str:
         return get_site(kind).name
     except UnknownGameError:
         return kind
+
+
+def turn_seconds(kind: str) -> int:
+    """Seconds per decision of a new ``kind`` match: ``PARLOUR_TURN_SECONDS[kind]``
+    if the settings name it, else the game's own ``turn_seconds``."""
+    return settings.PARLOUR_TURN_SECONDS.get(kind) or get_site(kind).turn_seconds
+
+
+def and_list(words: list[str]) -> str:
+    """"Ludo", "Ludo and Rondo", "Ludo, Roundabout and Rondo"."""
+    return " and ".join(filter(None, [", ".join(words[:-1]), words[-1]])) if words else ""
 
 
 def validate_kind(value: str) -> None:

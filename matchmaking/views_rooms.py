@@ -54,13 +54,8 @@ def member_context(ctx: dict, user) -> dict:
 
 def _option_lines(room) -> list[str]:
     lines = [f"Turn time {room.turn_seconds} s", f"{room.idle_limit} missed turns in a row count as leaving"]
-    o = room.options or {}
-    if "autoplay_forced" in o:
-        lines.append("Forced moves play automatically" if o["autoplay_forced"] else "Forced moves by hand")
-    if "side" in o:
-        lines.append(f"{str(o['side']).capitalize()} side of the board")
-    if "one_change" in o:
-        lines.append("One-change chain rule " + ("on" if o["one_change"] else "off"))
+    if room.kind in sites.kinds():
+        lines.extend(sites.get_site(room.kind).option_lines(room.options or {}))
     lines.append(themes.get(room.theme).label)
     return lines
 

@@ -46,6 +46,10 @@ class GameSite:
       may use the same name.
     - ``option_lines``: options dict -> the lobby's lines about them.
     - ``themes``: board themes it offers besides the plain board (games.themes).
+    - The match page's words: ``move_phrase`` ("<name> to move a piece."),
+      what its chance steps are called (``chance_title``, the heading of the
+      fairness note, and ``chance_step``, one of them), and ``scripts``, the
+      static files of its board's own scripts, loaded after ``js/match.js``.
     """
 
     name: str
@@ -54,6 +58,10 @@ class GameSite:
     room_options: Mapping[str, forms.Field] = field(default_factory=dict)
     option_lines: Callable[[dict], list[str]] = _no_option_lines
     themes: tuple[Theme, ...] = ()
+    move_phrase: str = "move a piece"
+    chance_title: str = "Fair dice"
+    chance_step: str = "roll"
+    scripts: tuple[str, ...] = ()
 
 
 @functools.cache

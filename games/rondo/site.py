@@ -25,4 +25,8 @@ SITE = GameSite(
         "one_change": forms.BooleanField(label="Rondo: one-change chain rule", required=False, initial=True),
     },
     option_lines=option_lines,
+    move_phrase="place tiles or draw",
+    chance_title="Fair tile draws",
+    chance_step="tile draw",
+    scripts=("js/rondo.js",),
 )

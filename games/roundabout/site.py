@@ -6,4 +6,5 @@ from games.sites import GameSite
 SITE = GameSite(
     name="Roundabout",
     turn_seconds=60,
+    move_phrase="move a dart",
 )

@@ -22,7 +22,15 @@ from .base import (
     Rules,
     UnknownGameError,
 )
-from .registry import available_games, game_package, get_rules, listed_games, register, register_game
+from .registry import (
+    available_games,
+    game_package,
+    get_rules,
+    listed_games,
+    register,
+    register_game,
+    unregister_game,
+)
 
 #: The site's games: name -> the package that is the game's one folder (its
 #: engine/, bot.py, svg.py, record.py, templates/ and room options; see
@@ -58,4 +66,5 @@ __all__ = [
     "listed_games",
     "register",
     "register_game",
+    "unregister_game",
 ]

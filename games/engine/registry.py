@@ -25,6 +25,14 @@ def register_game(name: str, package: str) -> None:
     register(name, lambda: importlib.import_module(f"{package}.engine").RULES())
 
 
+def unregister_game(name: str) -> None:
+    """Take game ``name`` off the registry again (a test's game, registered
+    for the test only); nothing happens for an unregistered name."""
+    _PACKAGES.pop(name, None)
+    _FACTORIES.pop(name, None)
+    _INSTANCES.pop(name, None)
+
+
 def game_package(name: str) -> str:
     """The dotted path of game ``name``'s folder; raises ``UnknownGameError``."""
     try:

@@ -6,7 +6,7 @@ it from ``tests.dicerace.settings``."""
 import pytest
 
 from games.engine import register_game, unregister_game
-from tests.dicerace.settings import KIND, PACKAGE
+from tests.dicerace import KIND, PACKAGE
 
 
 @pytest.fixture

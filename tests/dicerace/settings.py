@@ -6,9 +6,7 @@ registration a game defined outside ``games.engine.GAMES`` needs
 from config.test_settings import *  # noqa: F403
 from config.test_settings import INSTALLED_APPS
 from games.engine import register_game
-
-KIND = "dicerace"
-PACKAGE = "tests.dicerace"
+from tests.dicerace import KIND, PACKAGE
 
 register_game(KIND, PACKAGE)
 INSTALLED_APPS = [*INSTALLED_APPS, PACKAGE]

@@ -17,7 +17,7 @@ from games import sites
 from games.engine import CHANCE, available_games, get_rules
 from games.models import Match, Move
 from tests import services
-from tests.dicerace.settings import KIND
+from tests.dicerace import KIND
 from tests.factories import make_user
 
 SETTINGS = {"DJANGO_SETTINGS_MODULE": "tests.dicerace.settings"}

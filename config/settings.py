@@ -323,9 +323,10 @@ LOGGING = {
 }
 
 # --- Parlour: live play ---------------------------------------------------------
-# Seconds per decision, by game (docs/rules.md "Turn timer"); a match keeps the value it
-# started with, so tests create matches with short clocks.
-PARLOUR_TURN_SECONDS = {"ludo": 60, "roundabout": 60, "rondo": 90}
+# Seconds per decision: each game's folder declares its own (GameSite.turn_seconds,
+# docs/rules.md "Turn timer"); a game named here gets this instead. A match keeps the
+# value it started with, so tests create matches with short clocks.
+PARLOUR_TURN_SECONDS: dict[str, int] = {}
 # Wait before a computer moves, by the match's computer speed (seconds).
 # PARLOUR_COMPUTER_DELAY overrides all three (the tests set 0).
 _computer_delay = env.float("PARLOUR_COMPUTER_DELAY", default=-1.0)

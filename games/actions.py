@@ -28,7 +28,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from config import ratelimits
-from games import prepared, uptime
+from games import prepared, sites, uptime
 from games.engine import CHANCE, EngineError, fair, get_rules
 from games.models import Match, Move, Seat
 
@@ -154,7 +154,7 @@ def create_match(
             rated=rated,
             is_public=is_public,
             computer_speed=computer_speed,
-            turn_seconds=turn_seconds or settings.PARLOUR_TURN_SECONDS[kind],
+            turn_seconds=turn_seconds or sites.turn_seconds(kind),
             idle_limit=idle_limit,
             theme=theme,
             start_state=dumped,

@@ -18,6 +18,9 @@ from accounts.admin_tools import ReadOnlyAdmin, ReadOnlyInline
 from games import record
 from games.models import Match, Move, RatingChange, RatingVoid, Seat
 
+#: The list filter of a ``GameKindField``: one choice per registered game.
+KIND_FILTER = ("kind", admin.ChoicesFieldListFilter)
+
 #: Match fields and relations no list filter may touch (``MatchAdmin.lookup_allowed``).
 SECRET_LOOKUPS = frozenset({"seed", "state", "start_state", "moves"})
 
@@ -86,7 +89,8 @@ class RatingVoidInline(ReadOnlyInline):
 @admin.register(Match)
 class MatchAdmin(ReadOnlyAdmin):
     list_display = ("public_id", "kind", "status", "rated", "players", "created_at", "finished_at", "voided")
-    list_filter = ("kind", "status", "rated", "created_at", ("seats__user", admin.RelatedOnlyFieldListFilter))
+    list_filter = (KIND_FILTER, "status", "rated", "created_at",
+                   ("seats__user", admin.RelatedOnlyFieldListFilter))
     search_fields = ("public_id", "seats__user__username")
     date_hierarchy = "created_at"
     exclude = ("seed", "state", "start_state")
@@ -127,7 +131,7 @@ class MatchAdmin(ReadOnlyAdmin):
 @admin.register(RatingChange)
 class RatingChangeAdmin(ReadOnlyAdmin):
     list_display = ("user", "kind", "match", "before", "after", "delta", "created")
-    list_filter = ("kind", "created")
+    list_filter = (KIND_FILTER, "created")
     search_fields = ("user__username", "match__public_id")
     list_select_related = ("user", "match")
 
@@ -136,6 +140,6 @@ class RatingChangeAdmin(ReadOnlyAdmin):
 class RatingVoidAdmin(ReadOnlyAdmin):
     list_display = ("user", "kind", "match", "delta", "rating_before", "rating_after",
                     "games_after", "peak_after", "voided_by", "created_at")
-    list_filter = ("kind", "created_at")
+    list_filter = (KIND_FILTER, "created_at")
     search_fields = ("user__username", "match__public_id")
     list_select_related = ("user", "match", "voided_by")

@@ -1,13 +1,13 @@
 from django import forms
 
-from games import themes
-from games.models import ComputerLevel, ComputerSpeed, GameKind
+from games import sites, themes
+from games.models import ComputerLevel, ComputerSpeed
 
 
 class SoloMatchForm(forms.Form):
     """A match against computer players: the user takes seat 0."""
 
-    kind = forms.ChoiceField(label="Game", choices=GameKind.playable)
+    kind = forms.ChoiceField(label="Game", choices=sites.choices)
     players = forms.TypedChoiceField(
         label="Players", choices=[(2, "2"), (3, "3"), (4, "4")], coerce=int, initial=4
     )
@@ -20,8 +20,11 @@ class SoloMatchForm(forms.Form):
     speed = forms.ChoiceField(label="Computer speed", choices=ComputerSpeed.choices,
                               initial=ComputerSpeed.NORMAL,
                               help_text="Only how long the computers wait before moving.")
-    theme = forms.ChoiceField(label="Board", choices=themes.choices, initial=themes.PLAIN, required=False,
-                              help_text="Map backdrops are for Ludo; the board's rules never change.")
+    theme = forms.ChoiceField(label="Board", choices=themes.choices, initial=themes.PLAIN, required=False)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["theme"].help_text = themes.help_text()
 
     def clean_theme(self):
         return self.cleaned_data.get("theme") or themes.PLAIN

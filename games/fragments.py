@@ -16,23 +16,22 @@ import time
 from django.template.loader import render_to_string
 from django.urls import reverse
 
-from games import themes
-from games.engine import CHANCE, get_rules
+from games import sites, themes
+from games.engine import CHANCE, game_package, get_rules
 from games.models import Match, Move
 from games.record import describe
 
 MOVE_LIST_LENGTH = 60  # lines shown on the page; the replay has all of them
 
-BOARDS = {
-    "ludo": ("games/ludo/board.html", "games.ludo.svg"),
-    "rondo": ("games/rondo/board.html", "games.rondo.svg"),
-    "roundabout": ("games/roundabout/board.html", "games.roundabout.svg"),
-}
+
+@functools.cache
+def _svg(kind: str):
+    """``<game folder>.svg``, the board's drawing (imported once per process)."""
+    return importlib.import_module(f"{game_package(kind)}.svg")
 
 
 def _board_context(kind: str, view: dict) -> tuple[str, dict]:
-    template, module = BOARDS[kind]
-    return template, importlib.import_module(module).board_context(view)
+    return f"games/{kind}/board.html", _svg(kind).board_context(view)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -90,6 +89,7 @@ def public_context(match: Match, seats, state=None) -> dict:
         if match.deadline else None,
         "winners": [r["name"] for r in seat_rows if r["seat"].rank == 1],
         "theme": themes.get(match.theme),  # cosmetic backdrop, kept out of the board's cached grid
+        "game": sites.get_site(match.kind),  # the game's own words (GameSite)
     }
 
 

@@ -14,7 +14,8 @@ from django.utils import timezone
 
 from accounts.elo import PROVISIONAL_GAMES
 from accounts.models import Rating, User
-from games.models import GameKind, Match, RatingChange, RatingVoid, Seat
+from games import sites
+from games.models import Match, RatingChange, RatingVoid, Seat
 
 #: Leaderboard length per game.
 LEADERBOARD_SIZE = 100
@@ -24,10 +25,14 @@ LIST_MATCH_FIELDS = ("public_id", "kind", "status", "rated", "is_public", "creat
 HISTORY_PAGE_SIZE = 25
 
 
+def _game_choices() -> list[tuple[str, str]]:
+    return [("", "Any game"), *sites.choices()]
+
+
 class HistoryFilter(forms.Form):
     """The history page's filters (GET); every field optional."""
 
-    kind = forms.ChoiceField(label="Game", required=False, choices=[("", "Any game"), *GameKind.choices])
+    kind = forms.ChoiceField(label="Game", required=False, choices=_game_choices)
     rated = forms.ChoiceField(label="Type", required=False,
                               choices=[("", "Rated and casual"), ("rated", "Rated"), ("casual", "Casual")])
     result = forms.ChoiceField(label="Result", required=False,

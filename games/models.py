@@ -8,11 +8,12 @@ these rows.
 
 import secrets
 
+from django import forms
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from games.engine import available_games
+from games import sites
 
 PUBLIC_ID_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789"
 
@@ -22,16 +23,40 @@ def new_public_id() -> str:
     return "".join(secrets.choice(PUBLIC_ID_ALPHABET) for _ in range(10))
 
 
-class GameKind(models.TextChoices):
-    LUDO = "ludo", "Ludo"
-    ROUNDABOUT = "roundabout", "Roundabout"
-    RONDO = "rondo", "Rondo"
+class GameKindField(models.CharField):
+    """A game's registry name ("ludo"). It holds no ``choices``, so a new game
+    needs no migration: validation (``full_clean``, model forms, the admin)
+    checks the games registered at the time, a model form offers them as a
+    choice list, so does the admin (``flatchoices``), and the model gets ``get_<field>_display()``, the game's
+    display name (``games.sites``)."""
 
-    @classmethod
-    def playable(cls) -> list[tuple[str, str]]:
-        """(value, label) of the kinds whose engine is registered."""
-        have = set(available_games())
-        return [(v, label) for v, label in cls.choices if v in have]
+    default_validators = [sites.validate_kind]
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("max_length", 16)
+        super().__init__(*args, **kwargs)
+
+    def contribute_to_class(self, cls, name, *args, **kwargs):
+        super().contribute_to_class(cls, name, *args, **kwargs)
+        display = f"get_{name}_display"
+        if display not in cls.__dict__:
+            attname = self.attname
+            setattr(cls, display, lambda obj: sites.name(getattr(obj, attname)))
+
+    @property
+    def flatchoices(self) -> list[tuple[str, str]]:
+        """(kind, display name) of the games registered now: the admin's list
+        filter (``admin.ChoicesFieldListFilter``) and read-only display use it."""
+        return sites.choices()
+
+    def formfield(self, **kwargs):
+        # Field.formfield, not CharField's: a choice field takes no max_length.
+        return models.Field.formfield(self, **{"form_class": forms.ChoiceField,
+                                               "choices": _kind_form_choices, **kwargs})
+
+
+def _kind_form_choices() -> list[tuple[str, str]]:
+    return [("", "---------"), *sites.choices()]
 
 
 class ComputerLevel(models.TextChoices):
@@ -55,7 +80,7 @@ class Match(models.Model):
         ABORTED = "aborted", "Aborted"
 
     public_id = models.CharField(max_length=16, unique=True, default=new_public_id, editable=False)
-    kind = models.CharField(max_length=16, choices=GameKind.choices)
+    kind = GameKindField()
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING)
     options = models.JSONField(default=dict, blank=True)
     rated = models.BooleanField(default=False)
@@ -233,7 +258,7 @@ class RatingChange(models.Model):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes"
     )
-    kind = models.CharField(max_length=16, choices=GameKind.choices)
+    kind = GameKindField()
     before = models.FloatField()
     after = models.FloatField()
     delta = models.FloatField()
@@ -259,7 +284,7 @@ class RatingVoid(models.Model):
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rating_voids")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_voids")
-    kind = models.CharField(max_length=16, choices=GameKind.choices)
+    kind = GameKindField()
     delta = models.FloatField(help_text="The voided match's recorded change, now taken back.")
     rating_before = models.FloatField()
     rating_after = models.FloatField()

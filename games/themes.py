@@ -21,6 +21,8 @@ from functools import cache
 
 from django.conf import settings
 
+from games import sites
+
 PLAIN = "plain"
 MAP_DATA = settings.BASE_DIR / "static" / "vendor" / "world-atlas" / "countries-50m.json"
 #: The credit the data asks for, shown on the board under every map backdrop.
@@ -29,13 +31,13 @@ MAP_CREDIT = "Map: Made with Natural Earth (public domain), via world-atlas"
 
 @dataclass(frozen=True)
 class Theme:
-    """A board theme. ``kinds``: the game kinds it is offered for.
-    ``centre``: (longitude, latitude) in degrees; ``span``: degrees of
-    latitude from the top edge to the bottom edge of the square board."""
+    """A board theme. A game offers the plain board and the themes its
+    folder's ``site.py`` declares (``GameSite.themes``). ``centre``:
+    (longitude, latitude) in degrees; ``span``: degrees of latitude from the
+    top edge to the bottom edge of the square board."""
 
     name: str
     label: str
-    kinds: tuple[str, ...]
     centre: tuple[float, float] | None = None
     span: float = 0.0
 
@@ -48,32 +50,48 @@ class Theme:
         return MAP_CREDIT if self.is_map else ""
 
 
-THEMES: dict[str, Theme] = {
-    t.name: t
-    for t in (
-        Theme(PLAIN, "Plain board", ("ludo", "roundabout", "rondo")),
-        Theme("south_asia", "Map: South Asia", ("ludo",), centre=(80.0, 21.0), span=34.0),
-        Theme("europe", "Map: Europe", ("ludo",), centre=(10.0, 50.0), span=30.0),
-    )
-}
+PLAIN_THEME = Theme(PLAIN, "Plain board")
+
+
+def offered(kind: str) -> tuple[Theme, ...]:
+    """The themes game ``kind`` offers: the plain board, then its own.
+    Raises ``UnknownGameError`` for an unregistered game."""
+    return (PLAIN_THEME, *sites.get_site(kind).themes)
+
+
+def all_themes() -> dict[str, Theme]:
+    """Every theme some registered game offers, by name (the plain board first)."""
+    found = {PLAIN: PLAIN_THEME}
+    for kind in sites.kinds():
+        for theme in sites.get_site(kind).themes:
+            found.setdefault(theme.name, theme)
+    return found
 
 
 def choices(kind: str | None = None) -> list[tuple[str, str]]:
     """(name, label) of the themes offered for ``kind`` (all themes if None)."""
-    return [(t.name, t.label) for t in THEMES.values() if kind is None or kind in t.kinds]
+    found = all_themes().values() if kind is None else offered(kind)
+    return [(t.name, t.label) for t in found]
 
 
 def get(name: str) -> Theme:
     """The theme called ``name``; unknown names give the plain board."""
-    return THEMES.get(name) or THEMES[PLAIN]
+    return all_themes().get(name) or PLAIN_THEME
 
 
 def check(name: str, kind: str) -> str:
     """``name`` if it is a theme offered for ``kind``; raises ValueError otherwise."""
-    theme = THEMES.get(name)
-    if theme is None or kind not in theme.kinds:
+    if kind not in sites.kinds() or name not in {t.name for t in offered(kind)}:
         raise ValueError(f"{name!r} is not a board theme for {kind}.")
     return name
+
+
+def help_text() -> str:
+    """The forms' note under the theme choice: which games have map backdrops."""
+    mapped = [site.name for site in map(sites.get_site, sites.kinds()) if any(t.is_map for t in site.themes)]
+    if not mapped:
+        return "The board's rules never change."
+    return f"Map backdrops are for {sites.and_list(mapped)}; the board's rules never change."
 
 
 # -- drawing a map backdrop -----------------------------------------------------
@@ -139,7 +157,7 @@ def backdrop_svg(name: str) -> str:
     country whose outline reaches the board, in an equirectangular
     projection centred on the theme's centre. Raises KeyError for an unknown
     or plain theme. Rendered once per process."""
-    theme = THEMES[name]
+    theme = all_themes()[name]
     if not theme.is_map:
         raise KeyError(name)
     lon0, lat0 = theme.centre

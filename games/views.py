@@ -14,7 +14,7 @@ from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from config import database
-from games import actions, chat, fragments, themes
+from games import actions, chat, fragments, sites, themes
 from games.forms import SoloMatchForm
 from games.models import Match
 
@@ -128,15 +128,18 @@ def board_backdrop(request, name):
 
 @require_safe
 def rules_page(request, kind):
+    """A game's rulebook: ``games/<game>/rules.html`` in its folder; 404 for
+    anything but a registered game that has one."""
+    name = f"games/{kind}/rules.html"
     try:
-        template = get_template(f"games/rules_{kind}.html") if kind.isalpha() else None
+        template = get_template(name) if kind in sites.kinds() else None
     except TemplateDoesNotExist:
         template = None
     if template is None:
         raise Http404("No rules page for that game.")
-    return render(request, f"games/rules_{kind}.html")
+    return render(request, name)
 
 
 @require_safe
 def rules_index(request):
-    return render(request, "games/rules_index.html")
+    return render(request, "games/rules_index.html", {"games": sites.choices()})

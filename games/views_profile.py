@@ -11,9 +11,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_safe
 
 from accounts.models import Rating, User
-from games import history
+from games import history, sites
 from games.chart import rating_chart
-from games.models import GameKind
 
 RECENT_MATCHES = 10
 
@@ -24,7 +23,7 @@ def profile(request, username):
     user = get_object_or_404(User, username__iexact=username, is_active=True)
     have = {r.kind: r for r in Rating.objects.filter(user=user)}
     games = []
-    for kind, label in GameKind.playable():
+    for kind, label in sites.choices():
         rating = have.get(kind)
         chart = rating_chart(history.rating_history(user, kind)) if rating else None
         games.append({"kind": kind, "label": label, "rating": rating, "chart": chart})
@@ -36,7 +35,7 @@ def profile(request, username):
 @require_safe
 def leaderboard(request, kind=None):
     """The top 100 non-provisional ratings of one game; ``/leaderboard/`` shows the first game."""
-    kinds = GameKind.playable()
+    kinds = sites.choices()
     if kind is None:
         return redirect("leaderboard_kind", kind=kinds[0][0])
     label = dict(kinds).get(kind)

@@ -23,8 +23,9 @@ from django.utils import timezone
 from accounts.elo import INITIAL_RATING
 from accounts.models import Rating
 from games import actions as game_actions
+from games import sites
 from games.engine import get_rules
-from games.models import GameKind, Match
+from games.models import Match
 from matchmaking import pairing
 from matchmaking.models import QueueEntry
 
@@ -49,7 +50,7 @@ class Queue:
 
     @property
     def label(self) -> str:
-        return f"{GameKind(self.kind).label}, {self.players} players"
+        return f"{sites.name(self.kind)}, {self.players} players"
 
     @property
     def key(self) -> str:
@@ -58,7 +59,7 @@ class Queue:
 
 def queues() -> list[Queue]:
     """Every ranked queue: each registered game with each player count it allows."""
-    return [Queue(kind, n) for kind, _ in GameKind.playable() for n in get_rules(kind).player_counts]
+    return [Queue(kind, n) for kind in sites.kinds() for n in get_rules(kind).player_counts]
 
 
 def find_queue(kind, players) -> Queue:

@@ -6,6 +6,7 @@ from django.contrib import admin
 from django.utils import timezone
 
 from accounts.admin_tools import ReadOnlyAdmin, ReadOnlyInline
+from games.admin import KIND_FILTER
 from matchmaking.models import Invite, QueueEntry, Room, RoomMember, RoomSeat
 
 
@@ -75,6 +76,6 @@ class InviteAdmin(ReadOnlyAdmin):
 @admin.register(QueueEntry)
 class QueueEntryAdmin(ReadOnlyAdmin):
     list_display = ("user", "kind", "players", "rating", "joined_at", "match")
-    list_filter = ("kind", "players")
+    list_filter = (KIND_FILTER, "players")
     search_fields = ("user__username",)
     list_select_related = ("user", "match")

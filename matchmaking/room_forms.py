@@ -2,17 +2,20 @@
 "Common": the options rooms may change). ``matchmaking.rooms`` checks the
 settings again; this form only turns the post into them."""
 
-from django import forms
+import copy
 
-from games import themes
-from games.models import ComputerLevel, GameKind
+from django import forms
+from django.core.exceptions import ImproperlyConfigured
+
+from games import sites, themes
+from games.models import ComputerLevel
 from matchmaking import rooms
 
 SEAT_CHOICES = [("", "A friend (invite)")] + list(ComputerLevel.choices)
 
 
 class RoomForm(forms.Form):
-    kind = forms.ChoiceField(label="Game", choices=GameKind.playable)
+    kind = forms.ChoiceField(label="Game", choices=sites.choices)
     seats = forms.TypedChoiceField(label="Seats", choices=[(2, "2"), (3, "3"), (4, "4")], coerce=int,
                                    initial=4)
     seat_2 = forms.ChoiceField(label="Seat 2", choices=SEAT_CHOICES, required=False)
@@ -20,30 +23,36 @@ class RoomForm(forms.Form):
     seat_4 = forms.ChoiceField(label="Seat 4 (4 seats)", choices=SEAT_CHOICES, required=False,
                                help_text="You take seat 1. Computer seats can be changed in the lobby.")
     turn_seconds = forms.TypedChoiceField(
-        label="Turn time (Roundabout and Rondo)", coerce=int, initial=60,
-        choices=[(s, f"{s} seconds") for s in rooms.TURN_SECONDS_CHOICES],
-        help_text="Ludo always gives 60 seconds.")
+        label="Turn time", coerce=int, initial=60,
+        choices=[(s, f"{s} seconds") for s in rooms.TURN_SECONDS_CHOICES])
     idle_limit = forms.TypedChoiceField(
         label="Missed turns in a row that count as leaving", coerce=int, initial=3,
         choices=[(n, str(n)) for n in rooms.IDLE_LIMIT_CHOICES])
-    autoplay_forced = forms.BooleanField(label="Ludo: play a forced move automatically", required=False,
-                                         initial=True)
-    side = forms.ChoiceField(label="Rondo: board side", choices=[("blue", "Blue"), ("red", "Red")],
-                             initial="blue")
-    one_change = forms.BooleanField(label="Rondo: one-change chain rule", required=False, initial=True)
-    theme = forms.ChoiceField(label="Board", choices=themes.choices, initial=themes.PLAIN,
-                              help_text="Map backdrops are for Ludo; the board's rules never change.")
+    # Then each registered game's room options (GameSite.room_options), added by __init__.
+    theme = forms.ChoiceField(label="Board", choices=themes.choices, initial=themes.PLAIN)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        theme = self.fields.pop("theme")
+        for kind in sites.kinds():
+            for name, field in sites.get_site(kind).room_options.items():
+                if name in self.fields:
+                    raise ImproperlyConfigured(f"game {kind!r}: the room form already has a field {name!r}")
+                self.fields[name] = copy.deepcopy(field)
+        self.fields["theme"] = theme
+        theme.help_text = themes.help_text()
+        chosen = [sites.get_site(k) for k in sites.kinds()]
+        turn = self.fields["turn_seconds"]
+        turn.label = f"Turn time ({sites.and_list([s.name for s in chosen if s.fixed_turn_seconds is None])})"
+        turn.help_text = " ".join(f"{s.name} always gives {s.fixed_turn_seconds} seconds." for s in chosen
+                                  if s.fixed_turn_seconds is not None)
 
     def clean(self):
         data = super().clean()
         if self.errors:
             return data
         kind = data["kind"]
-        options = {}
-        if kind == "ludo":
-            options = {"autoplay_forced": data["autoplay_forced"]}
-        elif kind == "rondo":
-            options = {"side": data["side"], "one_change": data["one_change"]}
+        options = {name: data[name] for name in sites.get_site(kind).room_options}
         computers = {i - 1: data[f"seat_{i}"] for i in range(2, data["seats"] + 1) if data[f"seat_{i}"]}
         try:
             self.room_settings = rooms.check_room_settings(

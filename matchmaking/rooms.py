@@ -27,15 +27,14 @@ import hashlib
 import secrets
 from datetime import timedelta
 
-from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
 from config import ratelimits
 from games import actions as match_actions
-from games import themes
+from games import sites, themes
 from games.engine import EngineError, get_rules
-from games.models import ComputerLevel, GameKind, Match
+from games.models import ComputerLevel, Match
 from matchmaking.models import Invite, Room, RoomMember, RoomSeat
 from matchmaking.models.rooms import new_room_code
 
@@ -43,9 +42,9 @@ INVITE_LIFETIME = timedelta(minutes=30)
 INVITE_REFUSED = "This invite link cannot be used. Ask the host of the room for a new one."
 #: Invite redemption attempts (rate, key kind): per signed-in user and per IP address.
 REDEEM_RATES = (("10/10minute", "user"), ("30/10minute", "ip"))
-#: Turn times a room may choose for Roundabout and Rondo (docs/rules.md "Turn timer"); Ludo is always 60 s.
+#: Turn times a room may choose (docs/rules.md "Turn timer"), unless its game
+#: fixes one (``GameSite.fixed_turn_seconds``: Ludo is always 60 s).
 TURN_SECONDS_CHOICES = (30, 60, 90, 120)
-FIXED_TURN_SECONDS = {"ludo": 60}
 IDLE_LIMIT_CHOICES = (2, 3, 4, 5)
 MAX_OPEN_INVITES = 10
 
@@ -91,11 +90,12 @@ def check_room_settings(kind: str, seat_count: int, computers: dict[int, str], *
     arguments of ``Room`` (kind, turn_seconds, idle_limit, options, theme)
     plus ``seat_count`` and ``computers`` ({seat index 1..n-1: level}).
 
-    Ludo's turn time is always 60 s (the value given is ignored); Roundabout
-    and Rondo take one of TURN_SECONDS_CHOICES. Options are checked by the
+    A game with a fixed turn time (``GameSite.fixed_turn_seconds``; Ludo's
+    is always 60 s) ignores the value given; the others take one of
+    TURN_SECONDS_CHOICES, or the game's default (``sites.turn_seconds``) when None. Options are checked by the
     game's engine (``new_match``). Raises RoomError with the reason.
     """
-    if kind not in dict(GameKind.playable()):
+    if kind not in sites.kinds():
         raise RoomError("Choose a game that can be played here.")
     if seat_count not in (2, 3, 4):
         raise RoomError("A room has 2, 3 or 4 seats.")
@@ -104,10 +104,11 @@ def check_room_settings(kind: str, seat_count: int, computers: dict[int, str], *
             raise RoomError("Computer seats are seats 2 to the last; seat 1 is the host's.")
         if level not in ComputerLevel.values:
             raise RoomError(f"{level!r} is not a computer level.")
-    if kind in FIXED_TURN_SECONDS:
-        turn_seconds = FIXED_TURN_SECONDS[kind]
+    fixed = sites.get_site(kind).fixed_turn_seconds
+    if fixed is not None:
+        turn_seconds = fixed
     elif turn_seconds is None:
-        turn_seconds = settings.PARLOUR_TURN_SECONDS[kind]
+        turn_seconds = sites.turn_seconds(kind)
     elif turn_seconds not in TURN_SECONDS_CHOICES:
         raise RoomError("The turn time is 30, 60, 90 or 120 seconds.")
     if idle_limit not in IDLE_LIMIT_CHOICES:

@@ -13,8 +13,8 @@ from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from config import proxy
-from games import chat, themes
-from games.models import ComputerLevel, GameKind
+from games import chat, sites, themes
+from games.models import ComputerLevel
 from matchmaking import rooms
 from matchmaking.models import RoomMember
 from matchmaking.room_forms import RoomForm
@@ -33,7 +33,7 @@ def lobby_context(room) -> dict:
         "room": room,
         "seat_rows": rows,
         "open_seats": sum(r["empty"] for r in rows),
-        "kind_label": GameKind(room.kind).label if room.kind in GameKind.values else room.kind,
+        "kind_label": sites.name(room.kind),
         "theme": themes.get(room.theme),
         "levels": ComputerLevel.choices,
         "option_lines": _option_lines(room),
@@ -54,13 +54,8 @@ def member_context(ctx: dict, user) -> dict:
 
 def _option_lines(room) -> list[str]:
     lines = [f"Turn time {room.turn_seconds} s", f"{room.idle_limit} missed turns in a row count as leaving"]
-    o = room.options or {}
-    if "autoplay_forced" in o:
-        lines.append("Forced moves play automatically" if o["autoplay_forced"] else "Forced moves by hand")
-    if "side" in o:
-        lines.append(f"{str(o['side']).capitalize()} side of the board")
-    if "one_change" in o:
-        lines.append("One-change chain rule " + ("on" if o["one_change"] else "off"))
+    if room.kind in sites.kinds():
+        lines.extend(sites.get_site(room.kind).option_lines(room.options or {}))
     lines.append(themes.get(room.theme).label)
     return lines
 

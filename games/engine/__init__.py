@@ -22,17 +22,26 @@ from .base import (
     Rules,
     UnknownGameError,
 )
-from .registry import available_games, game_package, get_rules, register, register_game
+from .registry import (
+    available_games,
+    game_package,
+    get_rules,
+    listed_games,
+    register,
+    register_game,
+    unregister_game,
+)
 
 #: The site's games: name -> the package that is the game's one folder (its
 #: engine/, bot.py, svg.py, record.py, templates/ and room options; see
 #: docs/adding-a-game.md). This is the one list of games: the registry loads
 #: each engine from it, config/settings.py installs each package as a Django app
 #: (for its templates and static files), and everything else asks the registry.
+#: The site lists the games in this order.
 GAMES = {
     "ludo": "games.ludo",
-    "rondo": "games.rondo",
     "roundabout": "games.roundabout",
+    "rondo": "games.rondo",
 }
 
 for _name, _package in GAMES.items():
@@ -54,6 +63,8 @@ __all__ = [
     "available_games",
     "game_package",
     "get_rules",
+    "listed_games",
     "register",
     "register_game",
+    "unregister_game",
 ]

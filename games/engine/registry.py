@@ -25,6 +25,14 @@ def register_game(name: str, package: str) -> None:
     register(name, lambda: importlib.import_module(f"{package}.engine").RULES())
 
 
+def unregister_game(name: str) -> None:
+    """Take game ``name`` off the registry again (a test's game, registered
+    for the test only); nothing happens for an unregistered name."""
+    _PACKAGES.pop(name, None)
+    _FACTORIES.pop(name, None)
+    _INSTANCES.pop(name, None)
+
+
 def game_package(name: str) -> str:
     """The dotted path of game ``name``'s folder; raises ``UnknownGameError``."""
     try:
@@ -43,6 +51,12 @@ def register(name: str, factory: Callable[[], Rules]) -> None:
 def available_games() -> tuple[str, ...]:
     """Names of every registered game, sorted."""
     return tuple(sorted(_FACTORIES))
+
+
+def listed_games() -> tuple[str, ...]:
+    """Names of the games registered with ``register_game``, in the order they
+    were registered: the order the site lists them in (``GAMES`` first)."""
+    return tuple(_PACKAGES)
 
 
 def get_rules(name: str) -> Rules:

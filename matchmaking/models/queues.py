@@ -11,7 +11,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from games.models import GameKind, Match
+from games.models import GameKindField, Match
 
 __all__ = ["QueueEntry"]
 
@@ -20,7 +20,7 @@ class QueueEntry(models.Model):
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="queue_entry"
     )
-    kind = models.CharField(max_length=16, choices=GameKind.choices)
+    kind = GameKindField()
     players = models.PositiveSmallIntegerField(help_text="Seats at the table: 2, 3 or 4.")
     rating = models.FloatField(help_text="The player's rating in this game when they joined.")
     joined_at = models.DateTimeField()

@@ -2,7 +2,7 @@
 
 Source of truth: the rule text (rules 1-12) and docs/rules.md
 "Common" and "Ludo". The player-facing rules page is
-``templates/games/rules_ludo.html``.
+``games/ludo/templates/games/ludo/rules.html``.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Rondo rules: how a state changes with each ply.
 
 Source of truth: the rule text and docs/rules.md "Common" and
-"Rondo". The player-facing rules page is ``templates/games/rules_rondo.html``.
+"Rondo". The player-facing rules page is ``games/rondo/templates/games/rondo/rules.html``.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Source of truth: the rule text and docs/rules.md
 "Common" and "Roundabout". The player-facing rules page is
-``templates/games/rules_roundabout.html``.
+``games/roundabout/templates/games/roundabout/rules.html``.
 
 A turn: the seat rolls (``roll``), the two dice are one chance step, then the
 mover plays one die per ply (``3r5``), or turns darts on reversing doubles

@@ -1,0 +1,30 @@
+"""Ludo on the site (docs/adding-a-game.md, "The folder"): what the shared pages,
+forms and admin show of the game (``games.sites.GameSite``)."""
+
+from django import forms
+
+from games.sites import GameSite
+from games.themes import Theme
+
+
+def option_lines(options: dict) -> list[str]:
+    """The lobby's words for a room's Ludo options."""
+    if "autoplay_forced" not in options:
+        return []
+    return ["Forced moves play automatically" if options["autoplay_forced"] else "Forced moves by hand"]
+
+
+SITE = GameSite(
+    name="Ludo",
+    turn_seconds=60,
+    fixed_turn_seconds=60,  # the Ludo rule text "Game settings and rooms"
+    room_options={
+        "autoplay_forced": forms.BooleanField(label="Ludo: play a forced move automatically",
+                                              required=False, initial=True),
+    },
+    option_lines=option_lines,
+    themes=(
+        Theme("south_asia", "Map: South Asia", centre=(80.0, 21.0), span=34.0),
+        Theme("europe", "Map: Europe", centre=(10.0, 50.0), span=30.0),
+    ),
+)

@@ -1,0 +1,32 @@
+"""Rondo on the site (docs/adding-a-game.md, "The folder"): what the shared pages,
+forms and admin show of the game (``games.sites.GameSite``)."""
+
+from django import forms
+
+from games.sites import GameSite
+
+
+def option_lines(options: dict) -> list[str]:
+    """The lobby's words for a room's Rondo options."""
+    lines = []
+    if "side" in options:
+        lines.append(f"{str(options['side']).capitalize()} side of the board")
+    if "one_change" in options:
+        lines.append("One-change chain rule " + ("on" if options["one_change"] else "off"))
+    return lines
+
+
+SITE = GameSite(
+    name="Rondo",
+    turn_seconds=90,
+    room_options={
+        "side": forms.ChoiceField(label="Rondo: board side", choices=[("blue", "Blue"), ("red", "Red")],
+                                  initial="blue"),
+        "one_change": forms.BooleanField(label="Rondo: one-change chain rule", required=False, initial=True),
+    },
+    option_lines=option_lines,
+    move_phrase="place tiles or draw",
+    chance_title="Fair tile draws",
+    chance_step="tile draw",
+    scripts=("js/rondo.js",),
+)

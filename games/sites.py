@@ -1,0 +1,111 @@
+"""Each game's place on the site, read from its folder's ``site.py``
+(docs/adding-a-game.md): ``SITE``, a ``GameSite``, holds what the shared pages,
+forms and admin need to know of a game, so that code outside the game's folder
+asks here and never names a game.
+
+    from games import sites
+    sites.get_site("ludo").name   # "Ludo"
+    sites.choices()               # [("ludo", "Ludo"), ("roundabout", "Roundabout"), ...]
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from django import forms
+from django.conf import settings
+from django.core.exceptions import ValidationError
+
+from games.engine import UnknownGameError, game_package, listed_games
+
+if TYPE_CHECKING:
+    from games.themes import Theme
+
+
+def _no_option_lines(options: dict) -> list[str]:
+    return []
+
+
+@dataclass(frozen=True)
+class GameSite:
+    """What the site shows of one game.
+
+    - ``name``: its display name ("Ludo"), the only place the site spells it.
+    - ``turn_seconds``: seconds per decision of a new match (docs/rules.md
+      "Turn timer"); ``settings.PARLOUR_TURN_SECONDS[kind]`` overrides it.
+    - ``fixed_turn_seconds``: seconds a room's match always gives (the room
+      form's choice is ignored), or None: a room picks one of
+      ``matchmaking.rooms.TURN_SECONDS_CHOICES``.
+    - ``room_options``: the create-a-room form's fields for the engine's
+      options, option name -> form field (the field's cleaned value is the
+      option's value). Names are fields of one shared form, so no two games
+      may use the same name.
+    - ``option_lines``: options dict -> the lobby's lines about them.
+    - ``themes``: board themes it offers besides the plain board (games.themes).
+    - The match page's words: ``move_phrase`` ("<name> to move a piece."),
+      what its chance steps are called (``chance_title``, the heading of the
+      fairness note, and ``chance_step``, one of them), and ``scripts``, the
+      static files of its board's own scripts, loaded after ``js/match.js``.
+    """
+
+    name: str
+    turn_seconds: int = 60
+    fixed_turn_seconds: int | None = None
+    room_options: Mapping[str, forms.Field] = field(default_factory=dict)
+    option_lines: Callable[[dict], list[str]] = _no_option_lines
+    themes: tuple[Theme, ...] = ()
+    move_phrase: str = "move a piece"
+    chance_title: str = "Fair dice"
+    chance_step: str = "roll"
+    scripts: tuple[str, ...] = ()
+
+
+@functools.cache
+def get_site(kind: str) -> GameSite:
+    """The ``SITE`` of game ``kind``'s folder (``<package>.site``), imported
+    once per process. Raises ``UnknownGameError`` for an unregistered game."""
+    return importlib.import_module(f"{game_package(kind)}.site").SITE
+
+
+def kinds() -> tuple[str, ...]:
+    """The registered games, in the order the site lists them (``games.engine.GAMES``
+    first, then any registered later)."""
+    return listed_games()
+
+
+def choices() -> list[tuple[str, str]]:
+    """(kind, display name) of every registered game, in the site's order;
+    read at call time, so a form built from it offers the games registered now."""
+    return [(kind, get_site(kind).name) for kind in listed_games()]
+
+
+def name(kind: str) -> str:
+    """Game ``kind``'s display name; ``kind`` itself for a game not registered
+    (a record of a game the site no longer has still shows)."""
+    try:
+        return get_site(kind).name
+    except UnknownGameError:
+        return kind
+
+
+def turn_seconds(kind: str) -> int:
+    """Seconds per decision of a new ``kind`` match: ``PARLOUR_TURN_SECONDS[kind]``
+    if the settings name it, else the game's own ``turn_seconds``."""
+    return settings.PARLOUR_TURN_SECONDS.get(kind) or get_site(kind).turn_seconds
+
+
+def and_list(words: list[str]) -> str:
+    """"Ludo", "Ludo and Rondo", "Ludo, Roundabout and Rondo"."""
+    return " and ".join(filter(None, [", ".join(words[:-1]), words[-1]])) if words else ""
+
+
+def validate_kind(value: str) -> None:
+    """A model or form validator: raises ``ValidationError`` unless ``value``
+    names a registered game."""
+    if value not in listed_games():
+        raise ValidationError("%(value)r is not a game of this site.", code="invalid_choice",
+                              params={"value": value})

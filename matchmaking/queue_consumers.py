@@ -59,13 +59,11 @@ class QueueConsumer(sockets.ParlourConsumer):
             await database_sync_to_async(actions.leave_queue)(self.user, self.entry_id)
 
     async def receive(self, text_data=None, bytes_data=None):
-        pass  # the panel's forms post; nothing arrives over this socket
+        """Every frame is ignored: the panel's forms post, and nothing the
+        client sends over this socket is read (not even counted)."""
 
     async def queue_frame(self, event):
         await self.send(text_data=event["html"])
-
-    async def user_banned(self, event):
-        await self.close(sockets.CLOSE_BANNED)
 
     async def _beat(self):
         with contextlib.suppress(asyncio.CancelledError):

@@ -16,7 +16,6 @@ the socket cap (accounts.sockets).
 
 from __future__ import annotations
 
-import json
 import logging
 
 from django.template.loader import render_to_string
@@ -46,32 +45,22 @@ class RoomConsumer(sockets.ParlourConsumer):
                         sockets.user_group(self.user.pk))
         await self.send_snapshot()
 
-    async def receive(self, text_data=None, bytes_data=None):
-        if not await self.admit(text_data, bytes_data):
-            return
-        raw = text_data if text_data is not None else bytes_data
+    # One refusal for every frame the lobby does not take.
+    not_json_message = not_object_message = "Unknown message."
+
+    async def on_sync(self, data):
+        await self.send_snapshot()
+
+    async def on_chat(self, data):
         try:
-            data = json.loads(raw)
-        except (TypeError, ValueError):
-            data = None
-        kind = data.get("type") if isinstance(data, dict) else None
-        if kind == "sync":
-            await self.send_snapshot()
-        elif kind == "chat":
-            try:
-                await chat.check_chat(self.user, data.get("id"))
-            except chat.ChatRefused as e:
-                await self.send_error(e.message)
-                return
-            await room_push.send_chat(self.code, chat.chat_line(self.user.username, data["id"]))
-        else:
-            await self.send_error("Unknown message.")
+            await chat.check_chat(self.user, data.get("id"))
+        except chat.ChatRefused as e:
+            await self.send_error(e.message)
+            return
+        await room_push.send_chat(self.code, chat.chat_line(self.user.username, data["id"]))
 
     async def room_frame(self, event):
         await self.send(text_data=event["html"])
-
-    async def user_banned(self, event):
-        await self.close(sockets.CLOSE_BANNED)
 
     async def room_closed(self, event):
         await self.send(text_data=event["html"])

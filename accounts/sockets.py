@@ -1,12 +1,13 @@
 """What every WebSocket consumer (match, queue, room) shares: the user's own
-group, the refusal close codes, the per-socket message budget, the cap on
+group, the reading of a received frame, the per-socket message budget, the cap on
 sockets per person and the per-person share of Channels' database thread.
 
 Every consumer of a signed-in user joins ``user_group(user.pk)`` besides its
 own groups, so something that concerns the person rather than one page
 reaches all their sockets at once: a ban sends ``{"type": "user.banned"}``
 there and each consumer closes with CLOSE_BANNED (4003), which the pages
-explain and do not reconnect after.
+explain and do not reconnect after (the close codes and their texts:
+accounts/close_codes.py).
 
 Sockets per person (README "Decisions"): at most
 ``settings.PARLOUR_WS_PER_USER`` open sockets per signed-in user and
@@ -42,27 +43,13 @@ from limits import parse as parse_rate
 from redis import asyncio as aioredis
 from redis.exceptions import RedisError
 
+from accounts.close_codes import CLOSE_BANNED, CLOSE_FLOODING, CLOSE_TOO_LARGE, CLOSE_TOO_MANY_SOCKETS
 from config import proxy
 
 log = logging.getLogger(__name__)
 
-#: WebSocket close code for a banned user (static/js/match.js explains it).
-CLOSE_BANNED = 4003
 #: The event a ban sends; consumers handle it as ``user_banned``.
 BANNED_EVENT = "user.banned"
-#: The other refusal codes the consumers (match, room, queue) use; the pages
-#: explain them and do not reconnect (static/js/match.js, room.js, queue.js;
-#: README "Decisions"):
-#: 4001 not signed in (queue), or removed from a room / the room closed;
-CLOSE_NOT_ALLOWED = 4001
-#: 4004 no such match or room, or one that is private to others (one answer
-#: for both, as the pages' 404, so nobody can probe which exist);
-CLOSE_NOT_FOUND = 4004
-#: 4008 too many messages (``message_budget``); 4009 a frame over 4 KB;
-CLOSE_FLOODING = 4008
-CLOSE_TOO_LARGE = 4009
-#: 4029 this person opened more sockets than the cap allows; this one, their oldest, closed.
-CLOSE_TOO_MANY_SOCKETS = 4029
 #: The event that closes an evicted socket (sent to its channel name).
 EVICTED_EVENT = "sockets.evicted"
 

@@ -11,7 +11,8 @@ for a turn of several plies), or
 ``{"type": "chat", "id": "<preset id>"}`` (games.chat; players only). Server -> client: HTML
 frames of htmx out-of-band elements, each with ``#frame-version``.
 
-Refusal close codes (the page explains them and does not reconnect):
+Refusal close codes (accounts/close_codes.py; the page explains them and
+does not reconnect):
 4003 banned (at connect, or when a ban arrives on the user's group:
 accounts.sockets), 4004 no such match (also for a private match the user
 is not in: the same answer as the page's 404, so a socket cannot tell which
@@ -32,7 +33,7 @@ from django.conf import settings
 from django.db import DatabaseError, close_old_connections
 
 from accounts import sockets
-from accounts.sockets import CLOSE_NOT_FOUND
+from accounts.close_codes import CLOSE_BANNED, CLOSE_NOT_FOUND
 from config import database
 from games import actions, chat, fragments, push
 from games.models import Match
@@ -59,7 +60,7 @@ class MatchConsumer(sockets.ParlourConsumer):
             return
         self.seat_index = access
         if getattr(self.user, "is_banned", False):
-            await self.close(sockets.CLOSE_BANNED)
+            await self.close(CLOSE_BANNED)
             return
         await self.take_slot()
         groups = [push.match_group(self.public_id)]

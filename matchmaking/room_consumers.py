@@ -7,7 +7,7 @@ Client -> server: ``{"type": "chat", "id": "<preset id>"}`` (games.chat; any
 other payload is refused) or ``{"type": "sync"}``. Lobby changes themselves
 are plain form posts (views_rooms.py).
 
-Close codes as the match socket: 4004 no such room, or not a member (one
+Close codes (accounts/close_codes.py) as the match socket: 4004 no such room, or not a member (one
 answer for both, as the lobby page's 404: a code cannot be probed), 4001
 the room closed or the member was removed while connected, 4003 banned
 (accounts.sockets), 4008 too many messages, 4009 frame too large, 4029 over
@@ -21,7 +21,7 @@ import logging
 from django.template.loader import render_to_string
 
 from accounts import sockets
-from accounts.sockets import CLOSE_NOT_ALLOWED, CLOSE_NOT_FOUND
+from accounts.close_codes import CLOSE_BANNED, CLOSE_NOT_ALLOWED, CLOSE_NOT_FOUND
 from games import chat
 from matchmaking import room_push, rooms
 from matchmaking.models import Room
@@ -38,7 +38,7 @@ class RoomConsumer(sockets.ParlourConsumer):
             await self.close(CLOSE_NOT_FOUND)
             return
         if getattr(self.user, "is_banned", False):
-            await self.close(sockets.CLOSE_BANNED)
+            await self.close(CLOSE_BANNED)
             return
         await self.take_slot()
         await self.join(room_push.room_group(self.code), room_push.member_group(self.code, self.user.pk),

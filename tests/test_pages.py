@@ -1,7 +1,12 @@
 """Home, About, the health check and the base template."""
 
+import json
+import re
+
 import pytest
 from django.test import override_settings
+
+from accounts.close_codes import REFUSALS
 
 pytestmark = pytest.mark.django_db
 
@@ -60,3 +65,16 @@ def test_security_headers_and_a_content_security_policy(client):
     assert resp["X-Content-Type-Options"] == "nosniff"
     assert resp["X-Frame-Options"] == "DENY"
     assert resp["Referrer-Policy"] == "same-origin"
+
+
+def test_every_page_carries_the_close_code_table_as_data_not_as_a_script(client):
+    """The pages' scripts read the refusal texts from a JSON data block, which
+    the CSP allows (a data block is never run), not from copies of their own."""
+    html = client.get("/").content.decode()
+    found = re.search(r'<script id="close-codes" type="application/json">(.*?)</script>', html, re.S)
+    assert found
+    assert json.loads(found.group(1)) == {page: {str(code): text for code, text in texts.items()}
+                                          for page, texts in REFUSALS.items()}
+    # Every other script on the page is a file of the site's own.
+    inline = re.findall(r"<script(?![^>]*src=)[^>]*>", html)
+    assert inline == ['<script id="close-codes" type="application/json">']

@@ -2,10 +2,10 @@
 one table of both (README "Decisions").
 
 The consumers (match, room, queue) close with these codes; the pages say
-why and do not reconnect. The pages read ``REFUSALS`` from the
-``<script type="application/json" id="close-codes">`` data block that
-``templates/base.html`` renders (``{% close_codes %}``,
-accounts/templatetags/close_codes.py) and that static/js/parlour.js reads.
+why and do not reconnect. Each page that opens a socket renders its part of
+``REFUSALS`` as a ``<script type="application/json" id="close-codes">``
+data block (``{% close_codes "match" %}``, accounts/templatetags/close_codes.py),
+which static/js/parlour.js reads for the page's script.
 """
 
 from __future__ import annotations

@@ -1,9 +1,12 @@
-"""``{% close_codes %}``: the WebSocket refusal texts of every page
-(``accounts.close_codes.REFUSALS``) as a JSON data block,
-``<script type="application/json" id="close-codes">``.
+"""``{% close_codes "match" %}``: what a page says when the server refuses
+its socket (``accounts.close_codes.REFUSALS`` for that page: "match",
+"room" or "queue") as a JSON data block,
+``<script type="application/json" id="close-codes">``, which
+static/js/parlour.js reads.
 
-A data block, not a script: browsers do not run it, so the Content
-Security Policy (``script-src 'self'``, config/settings.py) allows it.
+Only the pages that open a socket render it (their templates' scripts
+block). A data block, not a script: browsers do not run it, so the
+Content Security Policy (``script-src 'self'``, config/settings.py) allows it.
 """
 
 from django import template
@@ -15,7 +18,8 @@ register = template.Library()
 
 
 @register.simple_tag(name="close_codes")
-def close_codes_block():
-    """The data block: ``{"match": {"4003": "You are banned...", ...}, "room": ..., "queue": ...}``
-    (JSON object keys are strings)."""
-    return json_script(REFUSALS, "close-codes")
+def close_codes_block(page: str):
+    """The data block of ``page``: ``{"4003": "You are banned from playing.", ...}``
+    (close code -> text; JSON object keys are strings). Raises KeyError for
+    a page that is not in the table."""
+    return json_script(REFUSALS[page], "close-codes")

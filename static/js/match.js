@@ -28,7 +28,7 @@
   "use strict";
 
   // What each refusal close code means (accounts/close_codes.py, README "Decisions").
-  var REFUSED = window.Parlour.refusals("match");
+  var REFUSED = window.Parlour.refusals();
   var EXTENSION_RETRIES = [1006, 1011, 1012, 1013]; // ws.js reconnects after these itself
   var BACKOFF_BASE_MS = 500;
   var BACKOFF_CAP_MS = 10000;

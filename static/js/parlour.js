@@ -4,9 +4,9 @@
  * own script, so `window.Parlour` is there when that script runs. It only
  * defines; each page calls what it needs:
  *
- *   Parlour.refusals(page)   what the page says when the server refuses its socket:
- *                            an object close code -> text, for page "match", "room" or
- *                            "queue"; read from the data block base.html renders,
+ *   Parlour.refusals()       what this page says when the server refuses its socket:
+ *                            an object close code -> text, read from the data block
+ *                            the page renders ({% close_codes "match" %} and so on),
  *                            <script type="application/json" id="close-codes">
  *                            (accounts/close_codes.py, the one table); {} without it.
  *   Parlour.addCsrfTokens()  forms pushed over a socket were rendered without a
@@ -18,19 +18,13 @@
 window.Parlour = (function () {
   "use strict";
 
-  var codes = null;
-
-  function refusals(page) {
-    if (codes === null) {
-      codes = {};
-      var el = document.getElementById("close-codes");
-      try {
-        codes = (el && JSON.parse(el.textContent)) || {};
-      } catch (e) {
-        /* no table on the page: every refusal gets the page's fallback text */
-      }
+  function refusals() {
+    var el = document.getElementById("close-codes");
+    try {
+      return (el && JSON.parse(el.textContent)) || {};
+    } catch (e) {
+      return {}; // no table on the page: every refusal gets the page's fallback text
     }
-    return codes[page] || {};
   }
 
   /** The CSRF token the page was rendered with (base.html puts it in hx-headers). */

@@ -20,7 +20,7 @@
   document.addEventListener("htmx:wsAfterMessage", follow);
 
   // Refusals (accounts/close_codes.py, README "Decisions"): say why and stop reconnecting.
-  var REFUSED = window.Parlour.refusals("queue");
+  var REFUSED = window.Parlour.refusals();
   document.addEventListener("htmx:wsClose", function (evt) {
     var closeEvent = evt.detail && evt.detail.event;
     if (!closeEvent || !REFUSED[closeEvent.code]) return;

@@ -13,7 +13,7 @@
   "use strict";
 
   // What each refusal close code means (accounts/close_codes.py, README "Decisions").
-  var REFUSED = window.Parlour.refusals("room");
+  var REFUSED = window.Parlour.refusals();
   var stopped = false;
 
   function byId(id) {

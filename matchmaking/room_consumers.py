@@ -2,7 +2,8 @@
 
 Only the room's active members may connect (the code alone is not enough).
 Server -> client: htmx out-of-band frames rendered once per audience by
-room_push (seats and status for everyone; each member's own controls).
+room_push (seats and status for everyone; each member's own controls), from
+room_fragments, as this socket's snapshot is.
 Client -> server: ``{"type": "chat", "id": "<preset id>"}`` (games.chat; any
 other payload is refused) or ``{"type": "sync"}``. Lobby changes themselves
 are plain form posts (views_rooms.py).
@@ -18,12 +19,10 @@ from __future__ import annotations
 
 import logging
 
-from django.template.loader import render_to_string
-
 from accounts import sockets
 from accounts.close_codes import CLOSE_BANNED, CLOSE_NOT_ALLOWED, CLOSE_NOT_FOUND
 from games import chat
-from matchmaking import room_push, rooms
+from matchmaking import room_fragments, room_push, rooms
 from matchmaking.models import Room
 
 log = logging.getLogger(__name__)
@@ -67,8 +66,7 @@ class RoomConsumer(sockets.ParlourConsumer):
         await self.close(CLOSE_NOT_ALLOWED)
 
     async def send_error(self, message: str) -> None:
-        await self.send(text_data=render_to_string("matchmaking/room_parts.html#error_frame",
-                                                   {"message": message}))
+        await self.send(text_data=room_fragments.error_frame(message))
 
     async def send_snapshot(self) -> None:
         html = await self.db(_snapshot, self.code, self.user)
@@ -82,12 +80,11 @@ def _access(code: str, user) -> bool:
 
 
 def _snapshot(code: str, user) -> str:
-    from matchmaking import views_rooms
-
+    """The lobby as ``user`` sees it now: the public frame and their own (HTML);
+    "" when the room is gone or they are no longer in it."""
     room = Room.objects.filter(code=code).select_related("host", "match").first()
     if room is None or not rooms.is_member(room, user):
         return ""
-    ctx = views_rooms.lobby_context(room)
-    mine = views_rooms.member_context(ctx, user)
-    return (render_to_string("matchmaking/room_parts.html#public_frame", ctx)
-            + render_to_string("matchmaking/room_parts.html#member_frame", mine))
+    ctx = room_fragments.lobby_context(room)
+    mine = room_fragments.member_context(ctx, user)
+    return room_fragments.public_frame(ctx) + room_fragments.member_frame(mine)

@@ -1,12 +1,13 @@
 """What every WebSocket consumer (match, queue, room) shares: the user's own
-group, the refusal close codes, the per-socket message budget, the cap on
+group, the reading of a received frame, the per-socket message budget, the cap on
 sockets per person and the per-person share of Channels' database thread.
 
 Every consumer of a signed-in user joins ``user_group(user.pk)`` besides its
 own groups, so something that concerns the person rather than one page
 reaches all their sockets at once: a ban sends ``{"type": "user.banned"}``
 there and each consumer closes with CLOSE_BANNED (4003), which the pages
-explain and do not reconnect after.
+explain and do not reconnect after (the close codes and their texts:
+accounts/close_codes.py).
 
 Sockets per person (README "Decisions"): at most
 ``settings.PARLOUR_WS_PER_USER`` open sockets per signed-in user and
@@ -27,6 +28,7 @@ thread's queue ahead of everyone else's.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import weakref
 
@@ -41,27 +43,13 @@ from limits import parse as parse_rate
 from redis import asyncio as aioredis
 from redis.exceptions import RedisError
 
+from accounts.close_codes import CLOSE_BANNED, CLOSE_FLOODING, CLOSE_TOO_LARGE, CLOSE_TOO_MANY_SOCKETS
 from config import proxy
 
 log = logging.getLogger(__name__)
 
-#: WebSocket close code for a banned user (static/js/match.js explains it).
-CLOSE_BANNED = 4003
 #: The event a ban sends; consumers handle it as ``user_banned``.
 BANNED_EVENT = "user.banned"
-#: The other refusal codes the consumers (match, room, queue) use; the pages
-#: explain them and do not reconnect (static/js/match.js, room.js, queue.js;
-#: README "Decisions"):
-#: 4001 not signed in (queue), or removed from a room / the room closed;
-CLOSE_NOT_ALLOWED = 4001
-#: 4004 no such match or room, or one that is private to others (one answer
-#: for both, as the pages' 404, so nobody can probe which exist);
-CLOSE_NOT_FOUND = 4004
-#: 4008 too many messages (``message_budget``); 4009 a frame over 4 KB;
-CLOSE_FLOODING = 4008
-CLOSE_TOO_LARGE = 4009
-#: 4029 this person opened more sockets than the cap allows; this one, their oldest, closed.
-CLOSE_TOO_MANY_SOCKETS = 4029
 #: The event that closes an evicted socket (sent to its channel name).
 EVICTED_EVENT = "sockets.evicted"
 
@@ -239,8 +227,23 @@ def _gate(owner: str) -> _Gate:
 
 class ParlourConsumer(AsyncWebsocketConsumer):
     """Base of Parlour's WebSocket consumers (match, room, queue): the groups
-    a socket joined, left again on disconnect, and the guard every received
-    frame passes (``admit``)."""
+    a socket joined, left again on disconnect, the guard every received
+    frame passes (``admit``), and the one reading of a frame (``receive``).
+
+    A received frame is read once, here: it must pass ``admit`` (size and
+    message budget, else the socket closes), then be JSON, then a JSON
+    object, then name a type (``message_type``) that the consumer has a
+    handler for, ``async def on_<type>(self, data)`` (``data`` the parsed
+    object). A frame that fails any of these changes nothing and gets
+    ``send_error`` with the matching ``*_message`` below; a consumer
+    declares its handlers, its ``send_error`` and, where it words them
+    differently, those messages."""
+
+    #: What a refused frame is told (``receive``): not JSON; JSON but not
+    #: an object; an object of no type this consumer handles.
+    not_json_message = "That message is not valid JSON."
+    not_object_message = "Messages are JSON objects."
+    unknown_message = "Unknown message."
 
     groups_joined: list[str] | tuple = ()
     budget: AsyncLimiter | None = None
@@ -295,6 +298,40 @@ class ParlourConsumer(AsyncWebsocketConsumer):
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
+
+    async def receive(self, text_data=None, bytes_data=None):
+        """Read a received frame once and hand it to its ``on_<type>``
+        handler, or refuse it with ``send_error`` (class docstring)."""
+        if not await self.admit(text_data, bytes_data):
+            return
+        try:
+            data = json.loads(text_data if text_data is not None else bytes_data)
+        except (TypeError, ValueError):
+            await self.send_error(self.not_json_message)
+            return
+        if not isinstance(data, dict):
+            await self.send_error(self.not_object_message)
+            return
+        kind = self.message_type(data)
+        handler = getattr(self, f"on_{kind}", None) if isinstance(kind, str) else None
+        if handler is None:
+            await self.send_error(self.unknown_message)
+            return
+        await handler(data)
+
+    def message_type(self, data: dict):
+        """The type a received JSON object names: its ``"type"`` field (any
+        JSON value; only a string that names a handler is handled)."""
+        return data.get("type")
+
+    async def send_error(self, message: str) -> None:
+        """Tell this socket that its frame was refused, in the page's own
+        error frame (each consumer renders its own)."""
+        raise NotImplementedError
+
+    async def user_banned(self, event):
+        """A ban arrived on the user's group: close with CLOSE_BANNED."""
+        await self.close(CLOSE_BANNED)
 
     async def join(self, *groups: str) -> None:
         """Add this socket to ``groups`` (left again in ``disconnect``)."""

@@ -11,7 +11,8 @@ for a turn of several plies), or
 ``{"type": "chat", "id": "<preset id>"}`` (games.chat; players only). Server -> client: HTML
 frames of htmx out-of-band elements, each with ``#frame-version``.
 
-Refusal close codes (the page explains them and does not reconnect):
+Refusal close codes (accounts/close_codes.py; the page explains them and
+does not reconnect):
 4003 banned (at connect, or when a ban arrives on the user's group:
 accounts.sockets), 4004 no such match (also for a private match the user
 is not in: the same answer as the page's 404, so a socket cannot tell which
@@ -24,7 +25,6 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import functools
-import json
 import logging
 from concurrent.futures import ThreadPoolExecutor
 
@@ -33,7 +33,7 @@ from django.conf import settings
 from django.db import DatabaseError, close_old_connections
 
 from accounts import sockets
-from accounts.sockets import CLOSE_NOT_FOUND
+from accounts.close_codes import CLOSE_BANNED, CLOSE_NOT_FOUND
 from config import database
 from games import actions, chat, fragments, push
 from games.models import Match
@@ -60,7 +60,7 @@ class MatchConsumer(sockets.ParlourConsumer):
             return
         self.seat_index = access
         if getattr(self.user, "is_banned", False):
-            await self.close(sockets.CLOSE_BANNED)
+            await self.close(CLOSE_BANNED)
             return
         await self.take_slot()
         groups = [push.match_group(self.public_id)]
@@ -71,28 +71,14 @@ class MatchConsumer(sockets.ParlourConsumer):
         await self.join(*groups)
         await self.send_snapshot()
 
-    async def receive(self, text_data=None, bytes_data=None):
-        if not await self.admit(text_data, bytes_data):
-            return
-        raw = text_data if text_data is not None else bytes_data
-        try:
-            data = json.loads(raw)
-        except (TypeError, ValueError):
-            await self.send_error("That message is not valid JSON.")
-            return
-        if not isinstance(data, dict):
-            await self.send_error("Messages are JSON objects.")
-            return
-        kind = data.get("type") or ("move" if "move" in data or "moves" in data else None)
-        if kind == "sync":
-            await self.send_snapshot()
-            return
-        if kind == "chat":
-            await self.receive_chat(data.get("id"))
-            return
-        if kind != "move":
-            await self.send_error("Unknown message.")
-            return
+    def message_type(self, data: dict):
+        # htmx's ws-send sends a move form's fields, with no "type".
+        return data.get("type") or ("move" if "move" in data or "moves" in data else None)
+
+    async def on_sync(self, data):
+        await self.send_snapshot()
+
+    async def on_move(self, data):
         if self.seat_index is None:
             await self.send_error("You are watching this match; only its players can move.")
             return
@@ -117,9 +103,10 @@ class MatchConsumer(sockets.ParlourConsumer):
                     log.warning("ws %s: no snapshot after a refused move: database unavailable",
                                 self.public_id)
 
-    async def receive_chat(self, message_id) -> None:
+    async def on_chat(self, data):
         """A preset chat message from a player: only an id from games.chat,
         rate-limited per person; shown to everyone watching the match."""
+        message_id = data.get("id")
         if self.seat_index is None:
             await self.send_error("Only the players of this match can chat.")
             return
@@ -135,9 +122,6 @@ class MatchConsumer(sockets.ParlourConsumer):
         if self.seat_index is not None and self.seat_index in event.get("seats", ()):
             return
         await self.send(text_data=event["html"])
-
-    async def user_banned(self, event):
-        await self.close(sockets.CLOSE_BANNED)
 
     async def send_error(self, message: str) -> None:
         try:

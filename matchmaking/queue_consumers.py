@@ -7,9 +7,9 @@ open it marks the entry seen every PARLOUR_QUEUE_HEARTBEAT_SECONDS (the wave
 expires entries whose page vanished); closing it (leaving the page) takes
 the player out of the queue. Nothing the client sends is acted on.
 
-Close codes: 4001 not signed in; 4003 banned (accounts.sockets); 4029 over
-the socket cap (accounts.sockets); a normal close when the player is not
-waiting (the frame says why).
+Close codes (accounts/close_codes.py): 4001 not signed in; 4003 banned
+(accounts.sockets); 4029 over the socket cap (accounts.sockets); a normal
+close when the player is not waiting (the frame says why).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from django.conf import settings
 from django.template.loader import render_to_string
 
 from accounts import sockets
-from accounts.sockets import CLOSE_NOT_ALLOWED
+from accounts.close_codes import CLOSE_BANNED, CLOSE_NOT_ALLOWED
 from matchmaking import actions, push
 
 
@@ -36,7 +36,7 @@ class QueueConsumer(sockets.ParlourConsumer):
             await self.close(CLOSE_NOT_ALLOWED)
             return
         if getattr(self.user, "is_banned", False):
-            await self.close(sockets.CLOSE_BANNED)
+            await self.close(CLOSE_BANNED)
             return
         await self.take_slot()
         html, entry = await self.db(_snapshot, self.user)
@@ -59,13 +59,11 @@ class QueueConsumer(sockets.ParlourConsumer):
             await database_sync_to_async(actions.leave_queue)(self.user, self.entry_id)
 
     async def receive(self, text_data=None, bytes_data=None):
-        pass  # the panel's forms post; nothing arrives over this socket
+        """Every frame is ignored: the panel's forms post, and nothing the
+        client sends over this socket is read (not even counted)."""
 
     async def queue_frame(self, event):
         await self.send(text_data=event["html"])
-
-    async def user_banned(self, event):
-        await self.close(sockets.CLOSE_BANNED)
 
     async def _beat(self):
         with contextlib.suppress(asyncio.CancelledError):

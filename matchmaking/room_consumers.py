@@ -2,12 +2,13 @@
 
 Only the room's active members may connect (the code alone is not enough).
 Server -> client: htmx out-of-band frames rendered once per audience by
-room_push (seats and status for everyone; each member's own controls).
+room_push (seats and status for everyone; each member's own controls), from
+room_fragments, as this socket's snapshot is.
 Client -> server: ``{"type": "chat", "id": "<preset id>"}`` (games.chat; any
 other payload is refused) or ``{"type": "sync"}``. Lobby changes themselves
 are plain form posts (views_rooms.py).
 
-Close codes as the match socket: 4004 no such room, or not a member (one
+Close codes (accounts/close_codes.py) as the match socket: 4004 no such room, or not a member (one
 answer for both, as the lobby page's 404: a code cannot be probed), 4001
 the room closed or the member was removed while connected, 4003 banned
 (accounts.sockets), 4008 too many messages, 4009 frame too large, 4029 over
@@ -16,15 +17,12 @@ the socket cap (accounts.sockets).
 
 from __future__ import annotations
 
-import json
 import logging
 
-from django.template.loader import render_to_string
-
 from accounts import sockets
-from accounts.sockets import CLOSE_NOT_ALLOWED, CLOSE_NOT_FOUND
+from accounts.close_codes import CLOSE_BANNED, CLOSE_NOT_ALLOWED, CLOSE_NOT_FOUND
 from games import chat
-from matchmaking import room_push, rooms
+from matchmaking import room_fragments, room_push, rooms
 from matchmaking.models import Room
 
 log = logging.getLogger(__name__)
@@ -39,47 +37,36 @@ class RoomConsumer(sockets.ParlourConsumer):
             await self.close(CLOSE_NOT_FOUND)
             return
         if getattr(self.user, "is_banned", False):
-            await self.close(sockets.CLOSE_BANNED)
+            await self.close(CLOSE_BANNED)
             return
         await self.take_slot()
         await self.join(room_push.room_group(self.code), room_push.member_group(self.code, self.user.pk),
                         sockets.user_group(self.user.pk))
         await self.send_snapshot()
 
-    async def receive(self, text_data=None, bytes_data=None):
-        if not await self.admit(text_data, bytes_data):
-            return
-        raw = text_data if text_data is not None else bytes_data
+    # One refusal for every frame the lobby does not take.
+    not_json_message = not_object_message = "Unknown message."
+
+    async def on_sync(self, data):
+        await self.send_snapshot()
+
+    async def on_chat(self, data):
         try:
-            data = json.loads(raw)
-        except (TypeError, ValueError):
-            data = None
-        kind = data.get("type") if isinstance(data, dict) else None
-        if kind == "sync":
-            await self.send_snapshot()
-        elif kind == "chat":
-            try:
-                await chat.check_chat(self.user, data.get("id"))
-            except chat.ChatRefused as e:
-                await self.send_error(e.message)
-                return
-            await room_push.send_chat(self.code, chat.chat_line(self.user.username, data["id"]))
-        else:
-            await self.send_error("Unknown message.")
+            await chat.check_chat(self.user, data.get("id"))
+        except chat.ChatRefused as e:
+            await self.send_error(e.message)
+            return
+        await room_push.send_chat(self.code, chat.chat_line(self.user.username, data["id"]))
 
     async def room_frame(self, event):
         await self.send(text_data=event["html"])
-
-    async def user_banned(self, event):
-        await self.close(sockets.CLOSE_BANNED)
 
     async def room_closed(self, event):
         await self.send(text_data=event["html"])
         await self.close(CLOSE_NOT_ALLOWED)
 
     async def send_error(self, message: str) -> None:
-        await self.send(text_data=render_to_string("matchmaking/room_parts.html#error_frame",
-                                                   {"message": message}))
+        await self.send(text_data=room_fragments.error_frame(message))
 
     async def send_snapshot(self) -> None:
         html = await self.db(_snapshot, self.code, self.user)
@@ -93,12 +80,11 @@ def _access(code: str, user) -> bool:
 
 
 def _snapshot(code: str, user) -> str:
-    from matchmaking import views_rooms
-
+    """The lobby as ``user`` sees it now: the public frame and their own (HTML);
+    "" when the room is gone or they are no longer in it."""
     room = Room.objects.filter(code=code).select_related("host", "match").first()
     if room is None or not rooms.is_member(room, user):
         return ""
-    ctx = views_rooms.lobby_context(room)
-    mine = views_rooms.member_context(ctx, user)
-    return (render_to_string("matchmaking/room_parts.html#public_frame", ctx)
-            + render_to_string("matchmaking/room_parts.html#member_frame", mine))
+    ctx = room_fragments.lobby_context(room)
+    mine = room_fragments.member_context(ctx, user)
+    return room_fragments.public_frame(ctx) + room_fragments.member_frame(mine)

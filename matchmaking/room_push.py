@@ -3,7 +3,8 @@
 Called after commit. A lobby change is rendered once per audience: the
 public frame (seats, status) once for the room's group, and each member's
 own controls (the host's: invites, remove, computer seats, start) once for
-that member's group. Chat lines go to the room's group as they are.
+that member's group (the frames: room_fragments.py). Chat lines go to the
+room's group as they are.
 """
 
 from __future__ import annotations
@@ -12,8 +13,8 @@ import logging
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
-from django.template.loader import render_to_string
 
+from matchmaking import room_fragments
 from matchmaking.models import Room, RoomMember
 
 log = logging.getLogger(__name__)
@@ -35,24 +36,21 @@ def member_group(code: str, user_id: int) -> str:
 def room_updated(code: str, version: int) -> None:
     """Send the lobby frames of ``version`` (after commit); nothing if the
     room has moved on meanwhile (the newer frames are on their way)."""
-    from matchmaking import views_rooms
-
     room = Room.objects.filter(code=code, version=version).select_related("host", "match").first()
     if room is None:
         return
-    ctx = views_rooms.lobby_context(room)
-    messages = [(room_group(code), EVENT, render_to_string("matchmaking/room_parts.html#public_frame", ctx))]
+    ctx = room_fragments.lobby_context(room)
+    messages = [(room_group(code), EVENT, room_fragments.public_frame(ctx))]
     members = RoomMember.objects.filter(room=room, status=RoomMember.Status.ACTIVE).select_related("user")
     for member in members:
-        html = render_to_string("matchmaking/room_parts.html#member_frame",
-                                views_rooms.member_context(ctx, member.user))
+        html = room_fragments.member_frame(room_fragments.member_context(ctx, member.user))
         messages.append((member_group(code, member.user_id), EVENT, html))
     async_to_sync(_send_all)(messages)
 
 
 def member_removed(code: str, user_id: int) -> None:
     """Tell a removed member's sockets why, and close them."""
-    html = render_to_string("matchmaking/room_parts.html#removed_frame", {})
+    html = room_fragments.removed_frame()
     async_to_sync(_send_all)([(member_group(code, user_id), CLOSE_EVENT, html)])
 
 

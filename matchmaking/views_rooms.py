@@ -9,55 +9,16 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from config import proxy
-from games import chat, sites, themes
-from games.models import ComputerLevel
+from games import chat
 from matchmaking import rooms
 from matchmaking.models import RoomMember
 from matchmaking.room_forms import RoomForm
+from matchmaking.room_fragments import lobby_context, member_context
 
 NEW_INVITE_SESSION_KEY = "room_new_invite"
-
-
-def lobby_context(room) -> dict:
-    """What every member of ``room`` may see (room_parts.html public partials)."""
-    seats = list(room.seats.select_related("user").order_by("index"))
-    rows = [{"index": s.index, "number": s.index + 1, "user": s.user, "level": s.computer_level,
-             "level_label": ComputerLevel(s.computer_level).label if s.computer_level else "",
-             "is_host": s.user_id is not None and s.user_id == room.host_id, "empty": s.is_empty}
-            for s in seats]
-    return {
-        "room": room,
-        "seat_rows": rows,
-        "open_seats": sum(r["empty"] for r in rows),
-        "kind_label": sites.name(room.kind),
-        "theme": themes.get(room.theme),
-        "levels": ComputerLevel.choices,
-        "option_lines": _option_lines(room),
-    }
-
-
-def member_context(ctx: dict, user) -> dict:
-    """``ctx`` plus one member's own controls (the host's invites and forms)."""
-    room = ctx["room"]
-    is_host = room.host_id == user.pk
-    invites = []
-    if is_host:
-        now = timezone.now()
-        invites = [{"invite": i, "state": i.state(now)}
-                   for i in room.invites.select_related("used_by")[:20]]
-    return dict(ctx, viewer=user, is_host=is_host, invites=invites)
-
-
-def _option_lines(room) -> list[str]:
-    lines = [f"Turn time {room.turn_seconds} s", f"{room.idle_limit} missed turns in a row count as leaving"]
-    if room.kind in sites.kinds():
-        lines.extend(sites.get_site(room.kind).option_lines(room.options or {}))
-    lines.append(themes.get(room.theme).label)
-    return lines
 
 
 @login_required

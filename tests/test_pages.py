@@ -1,7 +1,13 @@
 """Home, About, the health check and the base template."""
 
+import json
+import re
+
 import pytest
 from django.test import override_settings
+
+from accounts.close_codes import REFUSALS
+from tests.factories import make_match
 
 pytestmark = pytest.mark.django_db
 
@@ -60,3 +66,19 @@ def test_security_headers_and_a_content_security_policy(client):
     assert resp["X-Content-Type-Options"] == "nosniff"
     assert resp["X-Frame-Options"] == "DENY"
     assert resp["Referrer-Policy"] == "same-origin"
+
+
+def test_pages_with_a_socket_carry_their_close_codes_as_data_not_as_a_script(client):
+    """The pages' scripts read the refusal texts from a JSON data block, which
+    the CSP allows (a data block is never run), not from copies of their own;
+    pages without a socket carry none."""
+    match = make_match()
+    for url, page in [(f"/m/{match.public_id}/", "match"), ("/play/", "queue")]:
+        html = client.get(url).content.decode()
+        found = re.search(r'<script id="close-codes" type="application/json">(.*?)</script>', html, re.S)
+        assert found, url
+        assert json.loads(found.group(1)) == {str(code): text for code, text in REFUSALS[page].items()}
+        # Every other script on the page is a file of the site's own.
+        inline = re.findall(r"<script(?![^>]*src=)[^>]*>", html)
+        assert inline == ['<script id="close-codes" type="application/json">'], url
+    assert 'id="close-codes"' not in client.get("/").content.decode()

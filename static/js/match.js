@@ -1,6 +1,6 @@
 /* Parlour match page: live updates over the htmx WebSocket extension.
  *
- * Loaded with `defer` after htmx 2.0.11 and htmx-ext-ws 2.0.4. Without this
+ * Loaded with `defer` after htmx 2.0.11, htmx-ext-ws 2.0.4 and parlour.js. Without this
  * file (or without JavaScript) the page still works: move forms post and the
  * page reloads. DOM contract (templates/games/match.html):
  *
@@ -27,15 +27,8 @@
 (function () {
   "use strict";
 
-  // The server's refusal codes (accounts/sockets.py, README "Decisions").
-  var REFUSED = {
-    4003: "You are banned from playing.",
-    4004: "There is no such match, or it is private.",
-    4008: "Disconnected: too many messages. Reload the page to continue.",
-    4009: "Disconnected: a message was too large. Reload the page to continue.",
-    4029: "Disconnected: too many Parlour pages are open at once, so the oldest closed. " +
-      "Close some, then reload this page.",
-  };
+  // What each refusal close code means (accounts/close_codes.py, README "Decisions").
+  var REFUSED = window.Parlour.refusals();
   var EXTENSION_RETRIES = [1006, 1011, 1012, 1013]; // ws.js reconnects after these itself
   var BACKOFF_BASE_MS = 500;
   var BACKOFF_CAP_MS = 10000;
@@ -499,28 +492,8 @@
   // --- Pushed forms ------------------------------------------------------------------------
 
   // Controls pushed over the socket were rendered without a request, so their
-  // plain forms (leave, pause, resume) have no csrfmiddlewaretoken: add the
-  // page's token (base.html puts it in the body's hx-headers) before posting.
-  document.addEventListener(
-    "submit",
-    function (evt) {
-      var form = evt.target;
-      if (!form || form.tagName !== "FORM" || (form.method || "").toLowerCase() !== "post") return;
-      if (form.querySelector("input[name=csrfmiddlewaretoken]")) return;
-      var token = "";
-      try {
-        token = JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"] || "";
-      } catch (e) {
-        /* no token on the page: the server refuses the post with a page saying why */
-      }
-      var input = document.createElement("input");
-      input.type = "hidden";
-      input.name = "csrfmiddlewaretoken";
-      input.value = token;
-      form.appendChild(input);
-    },
-    true
-  );
+  // plain forms (leave, pause, resume) have no csrfmiddlewaretoken (parlour.js adds it).
+  window.Parlour.addCsrfTokens();
 
   // --- Start -----------------------------------------------------------------------------
 

@@ -19,12 +19,8 @@
 
   document.addEventListener("htmx:wsAfterMessage", follow);
 
-  // Refusals (accounts/sockets.py, README "Decisions"): say why and stop reconnecting.
-  var REFUSED = {
-    4003: "You are banned from playing.",
-    4029: "Disconnected: too many Parlour pages are open at once, so the oldest closed " +
-      "(and left the queue). Close some, then reload this page.",
-  };
+  // Refusals (accounts/close_codes.py, README "Decisions"): say why and stop reconnecting.
+  var REFUSED = window.Parlour.refusals();
   document.addEventListener("htmx:wsClose", function (evt) {
     var closeEvent = evt.detail && evt.detail.event;
     if (!closeEvent || !REFUSED[closeEvent.code]) return;

@@ -1,27 +1,19 @@
 /* Parlour room lobby: live seats over the htmx WebSocket extension.
  *
- * Loaded with `defer` after htmx and its ws extension. Without it the lobby
+ * Loaded with `defer` after htmx, its ws extension and parlour.js. Without it the lobby
  * still works by reloading: every lobby change is a plain form post. DOM
  * contract (templates/matchmaking/room.html, room_parts.html):
  *   <div id="room" hx-ext="ws" ws-connect="/ws/room/<code>/">
  *   <p id="room-connection">                 we write Live / Reconnecting… / why it closed
  *   <div id="room-status" data-match-url>    set once the match starts: we go there
- *   pushed forms lack a CSRF input (rendered without a request): we add the page's token
+ *   pushed forms lack a CSRF input (rendered without a request): parlour.js adds the page's token
  *   chat: <form ws-send> with hidden type=chat and id=<preset id>
  */
 (function () {
   "use strict";
 
-  // The server's refusal codes (accounts/sockets.py, README "Decisions").
-  var REFUSED = {
-    4001: "You are no longer in this room.",
-    4003: "You are banned from playing.",
-    4004: "There is no such room, or you are not in it.",
-    4008: "Disconnected: too many messages. Reload the page to continue.",
-    4009: "Disconnected: a message was too large. Reload the page to continue.",
-    4029: "Disconnected: too many Parlour pages are open at once, so the oldest closed. " +
-      "Close some, then reload this page.",
-  };
+  // What each refusal close code means (accounts/close_codes.py, README "Decisions").
+  var REFUSED = window.Parlour.refusals();
   var stopped = false;
 
   function byId(id) {
@@ -33,31 +25,9 @@
     if (el && el.textContent !== text) el.textContent = text;
   }
 
-  /** The CSRF token the page was rendered with (base.html puts it in hx-headers). */
-  function csrfToken() {
-    try {
-      return JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"] || "";
-    } catch (e) {
-      return "";
-    }
-  }
-
   // Forms pushed over the socket were rendered without a request, so they have
-  // no csrfmiddlewaretoken: add the page's token before the browser posts them.
-  document.addEventListener(
-    "submit",
-    function (evt) {
-      var form = evt.target;
-      if (!form || form.tagName !== "FORM" || (form.method || "").toLowerCase() !== "post") return;
-      if (form.querySelector("input[name=csrfmiddlewaretoken]")) return;
-      var input = document.createElement("input");
-      input.type = "hidden";
-      input.name = "csrfmiddlewaretoken";
-      input.value = csrfToken();
-      form.appendChild(input);
-    },
-    true
-  );
+  // no csrfmiddlewaretoken (parlour.js adds it).
+  window.Parlour.addCsrfTokens();
 
   // Go to the match when it starts while we wait here (not when we come back to
   // the lobby of a room whose match is under way).

@@ -1,0 +1,60 @@
+"""The WebSocket refusal close codes and what each page says for them: the
+one table of both (README "Decisions").
+
+The consumers (match, room, queue) close with these codes; the pages say
+why and do not reconnect. Each page that opens a socket renders its part of
+``REFUSALS`` as a ``<script type="application/json" id="close-codes">``
+data block (``{% close_codes "match" %}``, accounts/templatetags/close_codes.py),
+which static/js/parlour.js reads for the page's script.
+"""
+
+from __future__ import annotations
+
+#: 4001 not signed in (queue), or removed from a room / the room closed.
+CLOSE_NOT_ALLOWED = 4001
+#: 4003 banned (at connect, or when a ban reaches the user's group:
+#: accounts.sockets.close_user_sockets).
+CLOSE_BANNED = 4003
+#: 4004 no such match or room, or one that is private to others (one answer
+#: for both, as the pages' 404, so nobody can probe which exist).
+CLOSE_NOT_FOUND = 4004
+#: 4008 too many messages (``accounts.sockets.message_budget``).
+CLOSE_FLOODING = 4008
+#: 4009 a frame over ``settings.PARLOUR_WS_MAX_FRAME`` bytes (4 KB).
+CLOSE_TOO_LARGE = 4009
+#: 4029 this person opened more sockets than the cap allows; this one, their
+#: oldest, closed (accounts.sockets, "Sockets per person").
+CLOSE_TOO_MANY_SOCKETS = 4029
+
+_BANNED = "You are banned from playing."
+_FLOODING = "Disconnected: too many messages. Reload the page to continue."
+_TOO_LARGE = "Disconnected: a message was too large. Reload the page to continue."
+_TOO_MANY_SOCKETS = ("Disconnected: too many Parlour pages are open at once, so the oldest closed. "
+                     "Close some, then reload this page.")
+
+#: What each page's socket shows when it is refused: page ("match", "room",
+#: "queue") -> close code -> text. A code a page does not list gets that
+#: page's own fallback (static/js/match.js, room.js); the queue panel reacts
+#: only to the codes it lists.
+REFUSALS: dict[str, dict[int, str]] = {
+    "match": {
+        CLOSE_BANNED: _BANNED,
+        CLOSE_NOT_FOUND: "There is no such match, or it is private.",
+        CLOSE_FLOODING: _FLOODING,
+        CLOSE_TOO_LARGE: _TOO_LARGE,
+        CLOSE_TOO_MANY_SOCKETS: _TOO_MANY_SOCKETS,
+    },
+    "room": {
+        CLOSE_NOT_ALLOWED: "You are no longer in this room.",
+        CLOSE_BANNED: _BANNED,
+        CLOSE_NOT_FOUND: "There is no such room, or you are not in it.",
+        CLOSE_FLOODING: _FLOODING,
+        CLOSE_TOO_LARGE: _TOO_LARGE,
+        CLOSE_TOO_MANY_SOCKETS: _TOO_MANY_SOCKETS,
+    },
+    "queue": {
+        CLOSE_BANNED: _BANNED,
+        CLOSE_TOO_MANY_SOCKETS: ("Disconnected: too many Parlour pages are open at once, so the oldest "
+                                 "closed (and left the queue). Close some, then reload this page."),
+    },
+}

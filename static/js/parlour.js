@@ -1,0 +1,61 @@
+/* What Parlour's live pages share (match.js, room.js, queue.js).
+ *
+ * Loaded with `defer` by templates/base.html on every page, before the page's
+ * own script, so `window.Parlour` is there when that script runs. It only
+ * defines; each page calls what it needs:
+ *
+ *   Parlour.refusals()       what this page says when the server refuses its socket:
+ *                            an object close code -> text, read from the data block
+ *                            the page renders ({% close_codes "match" %} and so on),
+ *                            <script type="application/json" id="close-codes">
+ *                            (accounts/close_codes.py, the one table); {} without it.
+ *   Parlour.addCsrfTokens()  forms pushed over a socket were rendered without a
+ *                            request, so their plain post forms have no
+ *                            csrfmiddlewaretoken: from now on, add the page's token
+ *                            (base.html puts it in the body's hx-headers) to any
+ *                            post form that lacks one, before the browser posts it.
+ */
+window.Parlour = (function () {
+  "use strict";
+
+  function refusals() {
+    var el = document.getElementById("close-codes");
+    try {
+      return (el && JSON.parse(el.textContent)) || {};
+    } catch (e) {
+      return {}; // no table on the page: every refusal gets the page's fallback text
+    }
+  }
+
+  /** The CSRF token the page was rendered with (base.html puts it in hx-headers). */
+  function csrfToken() {
+    try {
+      return JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"] || "";
+    } catch (e) {
+      return ""; // no token on the page: the server refuses the post with a page saying why
+    }
+  }
+
+  var adding = false;
+
+  function addCsrfTokens() {
+    if (adding) return;
+    adding = true;
+    document.addEventListener(
+      "submit",
+      function (evt) {
+        var form = evt.target;
+        if (!form || form.tagName !== "FORM" || (form.method || "").toLowerCase() !== "post") return;
+        if (form.querySelector("input[name=csrfmiddlewaretoken]")) return;
+        var input = document.createElement("input");
+        input.type = "hidden";
+        input.name = "csrfmiddlewaretoken";
+        input.value = csrfToken();
+        form.appendChild(input);
+      },
+      true
+    );
+  }
+
+  return { refusals: refusals, addCsrfTokens: addCsrfTokens };
+})();

@@ -14,6 +14,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from games import scheduling
 from games.actions.core import Change, allowance
 from games.actions.finish import end
 from games.engine import CHANCE, fair
@@ -77,9 +78,7 @@ def _schedule_computer(match: Match, version: int) -> None:
 
 def send_computer_move(public_id: str, version: int, countdown: float | None) -> None:
     """Send the computer move task for ``version``, ``countdown`` seconds from now (None: now)."""
-    from games import tasks
-
-    tasks.computer_move.apply_async((public_id, version), countdown=countdown)
+    scheduling.send(scheduling.COMPUTER_MOVE, (public_id, version), countdown=countdown)
 
 
 def _deadline_covered(match: Match, now) -> bool:
@@ -108,7 +107,5 @@ def hand_over_deadline(match: Match, again: bool = False) -> None:
 
 
 def _schedule_deadline(public_id: str, version: int, deadline) -> None:
-    from games import tasks
-
     # At the deadline plus the allowance: a move that arrives within it still counts.
-    tasks.expire_turn.apply_async((public_id, version), eta=deadline + allowance())
+    scheduling.send(scheduling.EXPIRE_TURN, (public_id, version), eta=deadline + allowance())

@@ -9,6 +9,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from config import ratelimits
+from games import scheduling
 from games.actions.advance import advance
 from games.actions.core import Change, lock, parse_version
 from games.actions.errors import NotAllowed, StaleVersion
@@ -71,6 +72,5 @@ def resume_match(public_id: str, user, version: int | str | None, *, auto: bool 
 
 
 def _schedule_auto_resume(public_id: str, version: int) -> None:
-    from games import tasks
-
-    tasks.auto_resume.apply_async((public_id, version), countdown=settings.PARLOUR_PAUSE_MAX_SECONDS)
+    scheduling.send(scheduling.AUTO_RESUME, (public_id, version),
+                    countdown=settings.PARLOUR_PAUSE_MAX_SECONDS)

@@ -25,7 +25,7 @@ from accounts.models import Rating
 from games import actions as game_actions
 from games.engine import get_rules
 from games.models import GameKind, Match
-from matchmaking import pairing
+from matchmaking import pairing, push
 from matchmaking.models import QueueEntry
 
 log = logging.getLogger(__name__)
@@ -172,8 +172,6 @@ def pair_queues(only: list[Queue] | None = None, *, now: datetime | None = None)
 
 
 def _start_table(queue: Queue, entries: list[QueueEntry]) -> Match:
-    from matchmaking import push
-
     _shuffle(entries)  # seat order (colours) by lot; the start is drawn fairly anyway
     match = game_actions.create_match(
         queue.kind,

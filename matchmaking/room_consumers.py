@@ -24,7 +24,7 @@ from django.template.loader import render_to_string
 from accounts import sockets
 from accounts.sockets import CLOSE_NOT_ALLOWED, CLOSE_NOT_FOUND
 from games import chat
-from matchmaking import room_push, rooms
+from matchmaking import lobby, room_push, rooms
 from matchmaking.models import Room
 
 log = logging.getLogger(__name__)
@@ -93,12 +93,10 @@ def _access(code: str, user) -> bool:
 
 
 def _snapshot(code: str, user) -> str:
-    from matchmaking import views_rooms
-
     room = Room.objects.filter(code=code).select_related("host", "match").first()
     if room is None or not rooms.is_member(room, user):
         return ""
-    ctx = views_rooms.lobby_context(room)
-    mine = views_rooms.member_context(ctx, user)
+    ctx = lobby.lobby_context(room)
+    mine = lobby.member_context(ctx, user)
     return (render_to_string("matchmaking/room_parts.html#public_frame", ctx)
             + render_to_string("matchmaking/room_parts.html#member_frame", mine))

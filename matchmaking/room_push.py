@@ -14,6 +14,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.template.loader import render_to_string
 
+from matchmaking import lobby
 from matchmaking.models import Room, RoomMember
 
 log = logging.getLogger(__name__)
@@ -35,17 +36,15 @@ def member_group(code: str, user_id: int) -> str:
 def room_updated(code: str, version: int) -> None:
     """Send the lobby frames of ``version`` (after commit); nothing if the
     room has moved on meanwhile (the newer frames are on their way)."""
-    from matchmaking import views_rooms
-
     room = Room.objects.filter(code=code, version=version).select_related("host", "match").first()
     if room is None:
         return
-    ctx = views_rooms.lobby_context(room)
+    ctx = lobby.lobby_context(room)
     messages = [(room_group(code), EVENT, render_to_string("matchmaking/room_parts.html#public_frame", ctx))]
     members = RoomMember.objects.filter(room=room, status=RoomMember.Status.ACTIVE).select_related("user")
     for member in members:
         html = render_to_string("matchmaking/room_parts.html#member_frame",
-                                views_rooms.member_context(ctx, member.user))
+                                lobby.member_context(ctx, member.user))
         messages.append((member_group(code, member.user_id), EVENT, html))
     async_to_sync(_send_all)(messages)
 

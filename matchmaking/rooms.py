@@ -36,6 +36,7 @@ from games import actions as match_actions
 from games import themes
 from games.engine import EngineError, get_rules
 from games.models import ComputerLevel, GameKind, Match
+from matchmaking import room_push
 from matchmaking.models import Invite, Room, RoomMember, RoomSeat
 from matchmaking.models.rooms import new_room_code
 
@@ -302,7 +303,7 @@ def do_remove_player(code: str, host, user_id) -> Room:
         RoomSeat.objects.filter(room=room, user_id=member.user_id).update(user=None)
         removed = member.user_id
         _changed(room)
-        transaction.on_commit(lambda: _push().member_removed(room.code, removed))
+        transaction.on_commit(lambda: room_push.member_removed(room.code, removed))
     return room
 
 
@@ -406,18 +407,12 @@ def is_member(room: Room, user) -> bool:
 # -- internals -----------------------------------------------------------------
 
 
-def _push():
-    from matchmaking import room_push
-
-    return room_push
-
-
 def _changed(room: Room) -> None:
     """Save the room with a new version; push the lobby after commit."""
     room.version += 1
     room.save()
     code, version = room.code, room.version
-    transaction.on_commit(lambda: _push().room_updated(code, version))
+    transaction.on_commit(lambda: room_push.room_updated(code, version))
 
 
 def _longest_seated(room: Room):

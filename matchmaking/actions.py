@@ -24,6 +24,7 @@ from accounts.elo import INITIAL_RATING
 from accounts.models import Rating
 from games import actions as game_actions
 from games.engine import get_rules
+from games.errors import Refused
 from games.models import GameKind, Match
 from matchmaking import pairing, push
 from matchmaking.models import QueueEntry
@@ -32,12 +33,8 @@ log = logging.getLogger(__name__)
 _shuffle = random.SystemRandom().shuffle
 
 
-class QueueError(Exception):
+class QueueError(Refused):
     """A refused queue action; ``message`` is safe to show. Nothing changed."""
-
-    def __init__(self, message: str):
-        super().__init__(message)
-        self.message = message
 
 
 @dataclass(frozen=True)

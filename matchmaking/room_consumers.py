@@ -24,6 +24,7 @@ from django.template.loader import render_to_string
 from accounts import sockets
 from accounts.sockets import CLOSE_NOT_ALLOWED, CLOSE_NOT_FOUND
 from games import chat
+from games.errors import Refused
 from matchmaking import lobby, room_push, rooms
 from matchmaking.models import Room
 
@@ -60,7 +61,7 @@ class RoomConsumer(sockets.ParlourConsumer):
         elif kind == "chat":
             try:
                 await chat.check_chat(self.user, data.get("id"))
-            except chat.ChatRefused as e:
+            except Refused as e:
                 await self.send_error(e.message)
                 return
             await room_push.send_chat(self.code, chat.chat_line(self.user.username, data["id"]))

@@ -5,6 +5,7 @@ settings again; this form only turns the post into them."""
 from django import forms
 
 from games import themes
+from games.errors import Refused
 from games.models import ComputerLevel, GameKind
 from matchmaking import rooms
 
@@ -49,6 +50,6 @@ class RoomForm(forms.Form):
             self.room_settings = rooms.check_room_settings(
                 kind, data["seats"], computers, turn_seconds=data["turn_seconds"],
                 idle_limit=data["idle_limit"], options=options, theme=data["theme"])
-        except rooms.RoomError as e:
+        except Refused as e:
             raise forms.ValidationError(e.message) from None
         return data

@@ -3,15 +3,11 @@
 
 from __future__ import annotations
 
+from games.errors import Refused
 
-class ActionError(Exception):
+
+class ActionError(Refused):
     """A refused action; ``message`` is safe to show the user. Nothing changed."""
-
-    code = "refused"
-
-    def __init__(self, message: str):
-        super().__init__(message)
-        self.message = message
 
 
 class MatchNotFound(ActionError):

@@ -1,6 +1,7 @@
 from django import forms
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 
+from accounts.middleware import ban_message
 from accounts.models import User
 
 
@@ -16,8 +17,6 @@ class LoginForm(AuthenticationForm):
             if user is not None and user.is_banned and user.check_password(
                 self.cleaned_data.get("password") or ""
             ):
-                from accounts.middleware import ban_message
-
                 raise forms.ValidationError(ban_message(user), code="banned") from None
             raise
 

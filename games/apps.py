@@ -1,3 +1,4 @@
+from celery.signals import after_task_publish
 from django.apps import AppConfig
 
 
@@ -6,8 +7,7 @@ class GamesConfig(AppConfig):
     verbose_name = "Games"
 
     def ready(self):
-        from celery.signals import after_task_publish
-
+        # games.uptime imports the models, which load only after every app's config.
         from games import uptime
 
         # Beat's heartbeat (games/uptime.py): only beat sends the sweep task.

@@ -14,6 +14,8 @@ from limits import parse as parse_rate
 from limits.aio.storage import MemoryStorage
 from limits.aio.strategies import MovingWindowRateLimiter
 
+from games.errors import Refused
+
 #: id -> text, in the order the chat panel offers them: phrases, then emoji.
 PRESETS: dict[str, str] = {
     "good_luck": "Good luck",
@@ -45,12 +47,8 @@ CHAT_RATE = "5/10second"
 _limiter = MovingWindowRateLimiter(MemoryStorage())
 
 
-class ChatRefused(ValueError):
+class ChatRefused(Refused, ValueError):
     """A chat message that is not a preset id, or one too many; ``message`` is for the sender."""
-
-    def __init__(self, message: str):
-        super().__init__(message)
-        self.message = message
 
 
 def preset_text(message_id) -> str:

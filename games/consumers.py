@@ -36,6 +36,7 @@ from accounts import sockets
 from accounts.close_codes import CLOSE_BANNED, CLOSE_NOT_FOUND
 from config import database
 from games import actions, chat, fragments, push
+from games.errors import Refused
 from games.models import Match
 
 log = logging.getLogger(__name__)
@@ -112,7 +113,7 @@ class MatchConsumer(sockets.ParlourConsumer):
             return
         try:
             await chat.check_chat(self.user, message_id)
-        except chat.ChatRefused as e:
+        except Refused as e:
             await self.send_error(e.message)
             return
         await push.send_chat(self.public_id, chat.chat_line(self.user.username, message_id))
@@ -176,7 +177,7 @@ def _play_once(public_id: str, user, notation: str, version):
             actions.play_move(public_id, user, notation, version)
         except actions.StaleVersion as e:
             return (e.message, True), frames
-        except actions.ActionError as e:
+        except Refused as e:
             log.info("ws %s: refused a move: %s", public_id, e.code)
             return (e.message, False), frames
     return None, frames

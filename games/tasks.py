@@ -13,7 +13,7 @@ import secrets
 from celery import shared_task
 from django.conf import settings
 
-from games import actions
+from games import actions, bots, scheduling
 from games.engine import get_rules
 from games.models import Match
 
@@ -28,7 +28,7 @@ LIVE_LIMITS = {"soft_time_limit": 10, "time_limit": 15}
 SWEEP_LIMITS = {"soft_time_limit": 20, "time_limit": 30}
 
 
-@shared_task(ignore_result=True, **LIVE_LIMITS)
+@shared_task(name=scheduling.EXPIRE_TURN, ignore_result=True, **LIVE_LIMITS)
 def expire_turn(public_id: str, version: int) -> None:
     """The decision at ``version`` ran out of time (or nothing, if it moved on)."""
     actions.expire_turn(public_id, version)
@@ -48,7 +48,7 @@ def sweep_deadlines() -> None:
             log.warning("resent a lost computer move: match %s v%s", public_id, version)
 
 
-@shared_task(ignore_result=True, **LIVE_LIMITS)
+@shared_task(name=scheduling.AUTO_RESUME, ignore_result=True, **LIVE_LIMITS)
 def auto_resume(public_id: str, version: int) -> None:
     """A pause ends by itself after PARLOUR_PAUSE_MAX_SECONDS (docs/rules.md "Pauses")."""
     try:
@@ -57,7 +57,7 @@ def auto_resume(public_id: str, version: int) -> None:
         pass  # resumed, ended or changed meanwhile
 
 
-@shared_task(ignore_result=True, **LIVE_LIMITS)
+@shared_task(name=scheduling.COMPUTER_MOVE, ignore_result=True, **LIVE_LIMITS)
 def computer_move(public_id: str, version: int) -> None:
     """Let the computer seat to move at ``version`` choose and play.
 
@@ -65,8 +65,6 @@ def computer_move(public_id: str, version: int) -> None:
     players"); it thinks outside any transaction, then the move is played
     only if the match is still at ``version``.
     """
-    from games import bots
-
     match = Match.objects.filter(public_id=public_id, version=version, status=Match.Status.ACTIVE).first()
     if match is None:
         return

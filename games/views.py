@@ -15,6 +15,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from config import database
 from games import actions, chat, fragments, sites, themes
+from games.errors import Refused
 from games.forms import SoloMatchForm
 from games.models import Match
 
@@ -83,7 +84,7 @@ def _act(request, public_id, action, *args):
         # Run once more on a fresh connection if the database ended this one
         # before the commit (config/database.py; README "Decisions").
         database.retry_if_connection_lost(lambda: action(public_id, request.user, *args))
-    except (actions.ActionError, database.ConnectionLost) as e:
+    except (Refused, database.ConnectionLost) as e:
         messages.error(request, e.message)
     return redirect("match", public_id=public_id)
 

@@ -25,6 +25,7 @@ from accounts.models import Rating
 from games import actions as game_actions
 from games import sites
 from games.engine import get_rules
+from games.errors import Refused
 from games.models import Match
 from matchmaking import pairing, push
 from matchmaking.models import QueueEntry
@@ -33,12 +34,8 @@ log = logging.getLogger(__name__)
 _shuffle = random.SystemRandom().shuffle
 
 
-class QueueError(Exception):
+class QueueError(Refused):
     """A refused queue action; ``message`` is safe to show. Nothing changed."""
-
-    def __init__(self, message: str):
-        super().__init__(message)
-        self.message = message
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ from django import forms
 from django.core.exceptions import ImproperlyConfigured
 
 from games import sites, themes
+from games.errors import Refused
 from games.models import ComputerLevel
 from matchmaking import rooms
 
@@ -58,6 +59,6 @@ class RoomForm(forms.Form):
             self.room_settings = rooms.check_room_settings(
                 kind, data["seats"], computers, turn_seconds=data["turn_seconds"],
                 idle_limit=data["idle_limit"], options=options, theme=data["theme"])
-        except rooms.RoomError as e:
+        except Refused as e:
             raise forms.ValidationError(e.message) from None
         return data

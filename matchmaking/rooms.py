@@ -34,6 +34,7 @@ from config import ratelimits
 from games import actions as match_actions
 from games import sites, themes
 from games.engine import EngineError, get_rules
+from games.errors import Refused
 from games.models import ComputerLevel, Match
 from matchmaking import room_push
 from matchmaking.models import Invite, Room, RoomMember, RoomSeat
@@ -50,14 +51,8 @@ IDLE_LIMIT_CHOICES = (2, 3, 4, 5)
 MAX_OPEN_INVITES = 10
 
 
-class RoomError(Exception):
+class RoomError(Refused):
     """A refused room action; ``message`` is safe to show. Nothing changed."""
-
-    code = "refused"
-
-    def __init__(self, message: str):
-        super().__init__(message)
-        self.message = message
 
 
 class RoomNotFound(RoomError):

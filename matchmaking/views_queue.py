@@ -11,6 +11,7 @@ from django.shortcuts import redirect
 from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
 
+from games.errors import Refused
 from matchmaking import actions
 
 
@@ -28,7 +29,7 @@ def queue_join(request):
         kind, _, players = request.POST["queue"].rpartition("-")
     try:
         entry = actions.join_queue(request.user, kind, players)
-    except actions.QueueError as e:
+    except Refused as e:
         messages.error(request, e.message)
         return _play_panel()
     if entry.match_id:

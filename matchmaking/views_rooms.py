@@ -13,6 +13,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from config import proxy
 from games import chat
+from games.errors import Refused
 from matchmaking import rooms
 from matchmaking.models import RoomMember
 from matchmaking.room_forms import RoomForm
@@ -31,7 +32,7 @@ def room_new(request):
             room = rooms.do_create_room(
                 request.user, s["kind"], s["seat_count"], s["computers"], turn_seconds=s["turn_seconds"],
                 idle_limit=s["idle_limit"], options=s["options"], theme=s["theme"])
-        except rooms.RoomError as e:
+        except Refused as e:
             form.add_error(None, e.message)
         else:
             return redirect("room", code=room.code)
@@ -50,7 +51,7 @@ NO_SUCH_ROOM = ("There is no such room, or you are not in it: to join a room you
 def room_page(request, code):
     try:
         room = rooms.room_for_member(code, request.user)
-    except rooms.RoomError:
+    except Refused:
         return render(request, "matchmaking/room_private.html", {"message": NO_SUCH_ROOM}, status=404)
     ctx = member_context(lobby_context(room), request.user)
     ctx.update(new_invite=request.session.pop(NEW_INVITE_SESSION_KEY, None),
@@ -61,7 +62,7 @@ def room_page(request, code):
 def _act(request, code, action, *args):
     try:
         result = action(code, request.user, *args)
-    except rooms.RoomError as e:
+    except Refused as e:
         # Someone outside the room learns no more from a form than from the page.
         outside = isinstance(e, rooms.RoomNotFound) or not rooms.is_member_of(code, request.user)
         messages.error(request, NO_SUCH_ROOM if outside else e.message)
@@ -129,7 +130,7 @@ def room_join(request, token):
     if request.method == "POST":
         try:
             room = rooms.do_redeem_invite(token, request.user, ip=proxy.client_ip(request))
-        except rooms.RoomError as e:
+        except Refused as e:
             status = 429 if isinstance(e, rooms.TooManyAttempts) else 400
             return render(request, "matchmaking/room_join.html", {"error": e.message}, status=status)
         return redirect("room", code=room.code)

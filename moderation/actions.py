@@ -23,6 +23,7 @@ from django.utils import timezone
 from accounts import sockets
 from accounts.models import BAN_FOREVER, User
 from games import actions, rating
+from games.errors import Refused
 from games.models import Match, RatingVoid, Seat
 from matchmaking import actions as queue_actions
 from matchmaking import rooms
@@ -35,12 +36,8 @@ log = logging.getLogger(__name__)
 ABORT_REASON = "moderator"
 
 
-class ModerationError(Exception):
+class ModerationError(Refused):
     """A refused moderation action; ``message`` is safe to show. Nothing changed."""
-
-    def __init__(self, message: str):
-        super().__init__(message)
-        self.message = message
 
 
 def record(actor, action: str, *, target_user=None, target: str = "", reason: str = "") -> AuditLog:

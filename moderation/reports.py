@@ -13,6 +13,7 @@ from __future__ import annotations
 from django.db import IntegrityError, transaction
 
 from config import ratelimits
+from games.errors import Refused
 from games.models import Match, Seat
 from moderation.models import Report
 
@@ -21,12 +22,8 @@ REPORT_RATE = "10/hour"
 NOTE_MAX = 1000
 
 
-class ReportRefused(Exception):
+class ReportRefused(Refused):
     """``message`` is safe to show; nothing was stored."""
-
-    def __init__(self, message: str):
-        super().__init__(message)
-        self.message = message
 
 
 def reportable_seats(match: Match, user) -> list[Seat]:

@@ -6,9 +6,10 @@ from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
+from games.errors import Refused
 from games.views import visible_match
 from moderation.models import Report
-from moderation.reports import NOTE_MAX, ReportRefused, do_report, reportable_seats
+from moderation.reports import NOTE_MAX, do_report, reportable_seats
 
 
 class ReportForm(forms.Form):
@@ -38,7 +39,7 @@ def report_page(request, public_id):
         try:
             do_report(request.user, match, form.seats[form.cleaned_data["seat"]],
                       form.cleaned_data["reason"], form.cleaned_data["note"])
-        except ReportRefused as e:
+        except Refused as e:
             form.add_error(None, e.message)
         else:
             messages.success(request, "Thank you: the moderators will look at your report. "

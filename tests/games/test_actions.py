@@ -384,10 +384,11 @@ def test_a_whole_match_of_computers_and_timeouts_rebuilds_from_its_record_and_ve
     """Start state + record (server events and chance included) rebuild the final
     state, and every chance outcome checks out against the revealed seed."""
     from games import tasks
+    from games.actions import advance
     from games.engine import get_rules
 
-    monkeypatch.setattr(actions, "_schedule_computer", lambda match, version: None)
-    monkeypatch.setattr(actions, "_schedule_deadline", lambda *a: None)
+    monkeypatch.setattr(advance, "_schedule_computer", lambda match, version: None)
+    monkeypatch.setattr(advance, "_schedule_deadline", lambda *a: None)
     match = make_match(seats=("human", "easy", "normal", "normal"), state=None, start=True)
     rules = get_rules("ludo")
     human = match.seats.get(index=0).user

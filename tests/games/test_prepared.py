@@ -88,7 +88,7 @@ def test_the_django_internals_the_prepared_queries_read_are_where_they_were():
     """Django is pinned to one minor (pyproject.toml) because games/prepared.py
     reads its SQL compiler's internals; an upgrade that moves one fails here,
     naming it."""
-    from games.actions import _LOCK, _SEATS
+    from games.actions.core import _LOCK, _SEATS
 
     problems = prepared.internals_problems()
     for query in (_LOCK, _SEATS):
@@ -113,7 +113,7 @@ def test_each_prepared_select_runs_the_orms_own_sql_and_loads_the_same_instances
     """Every prepared SELECT of the move path against the ORM's own queryset:
     the same SQL text and parameters, and instances identical in every value,
     deferred field and related object."""
-    from games.actions import _LOCK, _SEATS
+    from games.actions.core import _LOCK, _SEATS
 
     match = make_match(seats=("human", "human", "normal"))
     match.deadline = timezone.now() + timedelta(seconds=30)
@@ -135,7 +135,7 @@ def _row(model, pk):
 def test_update_row_and_insert_rows_write_what_the_orms_update_and_bulk_create_write():
     """update_row against QuerySet.update and insert_rows against bulk_create,
     on twin rows: the stored rows come out identical in every column."""
-    from games.actions import _MATCH_CHANGES
+    from games.actions.core import _MATCH_CHANGES
 
     mine, theirs = make_match(), make_match()
     before = {m.pk: _row(Match, m.pk) for m in (mine, theirs)}

@@ -1,4 +1,4 @@
-"""Rating finished matches (games/rating.py, called from games/actions.py):
+"""Rating finished matches (games/rating.py, called from games/actions/finish.py):
 who is rated, the changes recorded once per (match, user), concurrent finishes."""
 
 

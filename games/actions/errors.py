@@ -1,0 +1,50 @@
+"""The refusals of the match actions: raised before anything changed, with a
+``message`` safe to show the user and a ``code`` for the logs."""
+
+from __future__ import annotations
+
+from games.errors import Refused
+
+
+class ActionError(Refused):
+    """A refused action; ``message`` is safe to show the user. Nothing changed."""
+
+
+class MatchNotFound(ActionError):
+    code = "not_found"
+
+
+class StaleVersion(ActionError):
+    """The caller acted on an old version; ``current`` is the version now."""
+
+    code = "stale"
+
+    def __init__(self, current: int):
+        super().__init__(
+            f"Your page is out of date: the match has moved on (it is at version {current}); "
+            "here is the current position."
+        )
+        self.current = current
+
+
+class NotAllowed(ActionError):
+    code = "not_allowed"
+
+
+class NotYourTurn(ActionError):
+    code = "not_your_turn"
+
+
+class BadMove(ActionError):
+    code = "bad_move"
+
+
+class TooLate(ActionError):
+    """The move arrived after its deadline and the network allowance
+    (``PARLOUR_MOVE_ALLOWANCE_SECONDS``); it was not played, and the turn's
+    timeout has been applied (README "Decisions")."""
+
+    code = "too_late"
+
+    def __init__(self):
+        super().__init__("Too late: your time ran out before this move arrived, so it was not played.")

@@ -1,0 +1,45 @@
+"""How a match ends: its result, and its ratings in the same transaction
+(``games.rating``); and ``abort_match``, an end with no result."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+
+from games import rating
+from games.actions.core import Change, lock, require_live
+from games.models import Match
+
+
+def end(change: Change, status: str, reason: str, ranks=None) -> None:
+    """End the match of ``change`` with ``status`` (finished or aborted) and
+    ``reason``; ``ranks``: each seat's rank (1 = first), by seat index. No
+    deadline or computer move follows. A finished rated match is rated here,
+    so the result and the ratings commit together."""
+    match = change.match
+    match.status = status
+    match.end_reason = reason
+    match.deadline = None
+    match.computer_due_at = None
+    match.paused_remaining = None
+    match.finished_at = timezone.now()
+    if ranks is not None:
+        for index, rank in enumerate(ranks):
+            change.seat(index).rank = rank
+    change.after_commit.clear()  # no deadline or computer move for an ended match
+    if status == Match.Status.FINISHED and match.rated:
+        # In this transaction: the result and the ratings commit together.
+        rating.rate_match(match, change.seats.values())
+
+
+def abort_match(public_id: str, reason: str = "aborted") -> Match:
+    """End a live or paused match with no result (no rating change).
+    Raises MatchNotFound, or NotAllowed when it is not live or paused."""
+    with transaction.atomic():
+        match = lock(public_id)
+        if match.status != Match.Status.PAUSED:
+            require_live(match)
+        change = Change(match)
+        end(change, Match.Status.ABORTED, reason)
+        change.save()
+    return change.match

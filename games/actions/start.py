@@ -1,0 +1,109 @@
+"""Creating a match with its seats, and starting it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.utils import timezone
+
+from games import sites
+from games.actions.advance import advance
+from games.actions.core import Change, lock
+from games.actions.errors import NotAllowed
+from games.engine import fair, get_rules
+from games.models import Match, Seat
+
+
+@dataclass(frozen=True)
+class SeatSpec:
+    """Who sits in a seat: a user, or a computer level ("easy", "normal", "strong").
+    ``since``: when that user took their seat (a room's join time; default:
+    the match's creation), which orders "longest-seated" (docs/rules.md "Pauses")."""
+
+    user: object | None = None
+    computer_level: str = ""
+    since: object | None = None
+
+    def __post_init__(self):
+        if (self.user is None) == (not self.computer_level):
+            raise ValueError("a seat is either a user or a computer level")
+
+
+def create_match(
+    kind: str,
+    seats: list[SeatSpec],
+    *,
+    options: dict | None = None,
+    host=None,
+    rated: bool = False,
+    is_public: bool = True,
+    computer_speed: str = "normal",
+    turn_seconds: int | None = None,
+    idle_limit: int = 3,
+    theme: str = "plain",
+    state: dict | None = None,
+    seed: bytes | None = None,
+) -> Match:
+    """A new match in status ``waiting`` with its seats; not started.
+
+    ``state`` (an engine ``dump``) and ``seed`` (32 bytes) are for tests only
+    (see ``tests/factories.py``); normally a fresh match and a fresh secret
+    seed. Raises the engine's ``InvalidOptionsError`` (a ValueError) for a bad
+    player count or options.
+    """
+    rules = get_rules(kind)
+    if state is None:
+        engine_state = rules.new_match(len(seats), options)
+    else:
+        engine_state = rules.load(state)
+    dumped = rules.dump(engine_state)
+    seed = seed if seed is not None else fair.new_seed()
+    colours = [s["colour"] for s in rules.view(engine_state, None)["seats"]]
+    if len(colours) != len(seats):
+        raise ValueError(f"{len(seats)} seats for a {len(colours)}-player state")
+    with transaction.atomic():
+        match = Match.objects.create(
+            kind=kind,
+            options=dict(options or {}),
+            host=host,
+            rated=rated,
+            is_public=is_public,
+            computer_speed=computer_speed,
+            turn_seconds=turn_seconds or sites.turn_seconds(kind),
+            idle_limit=idle_limit,
+            theme=theme,
+            start_state=dumped,
+            state=dumped,
+            seed=seed.hex(),
+            seed_hash=fair.commitment(seed),
+        )
+        Seat.objects.bulk_create(
+            Seat(
+                match=match,
+                index=i,
+                colour=colours[i],
+                user=spec.user,
+                computer_level=spec.computer_level,
+            )
+            for i, spec in enumerate(seats)
+        )
+        for i, spec in enumerate(seats):
+            if spec.since is not None:  # auto_now_add ignores a given value
+                Seat.objects.filter(match=match, index=i).update(joined_at=spec.since)
+    return match
+
+
+def start_match(public_id: str) -> Match:
+    """Start a waiting match: draw the opening chance steps, set the first deadline.
+    Raises MatchNotFound, or NotAllowed when it has already started."""
+    with transaction.atomic():
+        match = lock(public_id)
+        if match.status != Match.Status.WAITING:
+            raise NotAllowed("This match has already started.")
+        change = Change(match)
+        match.status = Match.Status.ACTIVE
+        match.started_at = timezone.now()
+        advance(change)
+        change.save()
+    return change.match

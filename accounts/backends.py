@@ -27,14 +27,25 @@ class ParlourBackend(ModelBackend):
 def lockout_username(request, credentials=None) -> str | None:
     """The username django-axes counts failures against (AXES_USERNAME_CALLABLE):
     the name typed, from ``credentials`` (the keyword arguments given to
-    ``authenticate``) or else the POSTed ``username``, stripped, NFKC-normalized
-    as Django's log-in form normalizes it, and case-folded, so every spelling
-    that logs in to one account shares that account's count (usernames are
-    unique regardless of case, and log-in ignores case). None when no name
-    was given."""
+    ``authenticate``) or else the POSTed ``username``, stripped and
+    NFKC-normalized as Django's log-in form normalizes it; then the username
+    of the account log-in finds for it, when there is one; case-folded. So
+    every spelling that logs in to one account shares that account's count
+    (usernames are unique regardless of case, and log-in ignores case). Cut
+    to a username's 150 characters. None when no name was given."""
     name = (credentials or {}).get("username")
     if name is None and request is not None:
         name = getattr(request, "POST", {}).get("username")
     if not isinstance(name, str):
         return None
-    return unicodedata.normalize("NFKC", name.strip()).casefold()
+    name = unicodedata.normalize("NFKC", name.strip())
+    # The account this spelling logs in to, by log-in's own lookup (the
+    # database's case rules, which are not Python's: PostgreSQL upper-cases a
+    # dotless ı to I), so that every spelling of one account shares its count.
+    User = get_user_model()
+    try:
+        name = User._default_manager.get_by_natural_key(name).get_username()
+    except User.DoesNotExist:
+        pass
+    # No account's name is longer (django-axes keeps at most 255 characters).
+    return name.casefold()[:User._meta.get_field(User.USERNAME_FIELD).max_length]

@@ -1,5 +1,6 @@
 from django import forms
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.core import validators
 
 from accounts.middleware import ban_message
 from accounts.models import User
@@ -7,13 +8,23 @@ from accounts.models import User
 
 class LoginForm(AuthenticationForm):
     """Django's log-in form; a banned user with the right password is told
-    why they cannot log in (and until when) instead of "wrong password"."""
+    why they cannot log in (and until when) instead of "wrong password". A
+    username longer than any account's (150 characters) is refused as too
+    long (Django's form sets the field's max_length after its validators)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        field = self.fields["username"]
+        field.validators.append(validators.MaxLengthValidator(field.max_length))
 
     def clean(self):
         try:
             return super().clean()
         except forms.ValidationError:
-            user = User.objects.filter(username__iexact=self.cleaned_data.get("username") or "").first()
+            try:
+                user = User.objects.get_by_natural_key(self.cleaned_data.get("username") or "")
+            except User.DoesNotExist:
+                user = None
             if user is not None and user.is_banned and user.check_password(
                 self.cleaned_data.get("password") or ""
             ):

@@ -17,8 +17,21 @@ BAN_FOREVER = datetime(9999, 1, 1, tzinfo=UTC)
 class ParlourUserManager(UserManager):
     def get_by_natural_key(self, username):
         """Log-in finds the account whatever the case of the name typed
-        (usernames are unique regardless of case)."""
-        return self.get(**{f"{self.model.USERNAME_FIELD}__iexact": username})
+        (usernames are unique regardless of case). Raises
+        ``User.DoesNotExist`` for no account, and also for a name longer than
+        a username may be (150 characters: SQLite refuses such a pattern) or
+        one that matches several accounts only by the database's case rules
+        and none by lower case (PostgreSQL's UPPER turns a dotless ı into I:
+        "ıris" and "iris" are two accounts)."""
+        field = self.model.USERNAME_FIELD
+        if not isinstance(username, str) or len(username) > self.model._meta.get_field(field).max_length:
+            raise self.model.DoesNotExist(f"no account is named {username!r:.60}")
+        found = list(self.filter(**{f"{field}__iexact": username})[:3])
+        if len(found) > 1:
+            found = [user for user in found if getattr(user, field).lower() == username.lower()]
+        if len(found) != 1:
+            raise self.model.DoesNotExist(f"no account is named {username!r:.60}")
+        return found[0]
 
 
 class User(AbstractUser):

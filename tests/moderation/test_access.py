@@ -139,3 +139,37 @@ def test_the_client_address_behind_a_trusted_proxy():
         assert client_ip(Request("127.0.0.1")) == "127.0.0.1"
     with override_settings(TRUSTED_PROXY_COUNT=2):
         assert client_ip(Request("127.0.0.1", "6.6.6.6, 1.2.3.4, 10.0.0.9")) == "1.2.3.4"
+
+
+def test_a_spelling_that_only_the_database_folds_to_an_account_shares_its_count():
+    """Log-in finds the account by the database's case rules: PostgreSQL's
+    UPPER turns a dotless ı into I, so "ıris" logs in to "iris" there (SQLite
+    folds ASCII only). Whatever the database, no spelling escapes the count
+    of the account it would log in to, and none clears it."""
+    make_user("iris")
+    guesser = Client(REMOTE_ADDR="203.0.113.11")
+    for _ in range(5):
+        attempt(guesser, "/login/", "iris", "wrong guess 1")
+    for spelling in ("ıris", "irıs", "ırıs", "IRIS"):
+        for _ in range(5):
+            attempt(guesser, "/login/", spelling, "wrong guess 2")
+        response = attempt(guesser, "/login/", spelling, PASSWORD)
+        assert response.status_code != 302 and SESSION_KEY not in guesser.session, spelling
+    assert attempt(guesser, "/login/", "iris", PASSWORD).status_code == 429
+
+
+def test_two_accounts_that_differ_only_by_a_dotless_i_each_log_in_to_their_own():
+    iris, dotless = make_user("iris"), make_user("ıris")
+    for user in (iris, dotless):
+        c = Client(REMOTE_ADDR="203.0.113.12")
+        assert attempt(c, "/login/", user.username, PASSWORD).status_code == 302
+        assert c.session[SESSION_KEY] == str(user.pk)
+
+
+def test_a_username_longer_than_any_account_is_refused_as_such():
+    response = attempt(Client(), "/login/", "a" * 50_001, "x")
+    assert response.status_code == 200
+    assert "at most 150 characters" in response.text
+    # The admin's own form: no such account (SQLite refused the pattern: HTTP 500).
+    response = attempt(Client(), "/admin/login/", "a" * 50_001, "x")
+    assert response.status_code == 200 and "correct username and password" in response.text

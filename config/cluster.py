@@ -80,7 +80,10 @@ def programs(var: Path, base: int, webs: int, *, pin: bool, nginx: str | None,
     if nginx:
         conf = nginx_config(var, base, ports, proxy_secret)
         # Started after the web processes and stopped before them.
-        found.append(Program("proxy", shlex.join([nginx, "-c", str(conf), "-g", "daemon off;"]),
+        # One process (no master): an nginx master killed outright leaves its
+        # workers holding the port, and supervisord could not start a new one.
+        argv = [nginx, "-c", str(conf), "-g", "daemon off; master_process off;"]
+        found.append(Program("proxy", shlex.join(argv),
                              priority=900))
     return found
 

@@ -26,6 +26,11 @@ CLOSE_TOO_LARGE = 4009
 #: oldest, closed (accounts.sockets, "Sockets per person").
 CLOSE_TOO_MANY_SOCKETS = 4029
 
+#: 1013 (the WebSocket standard's "try again later"): the server lost its
+#: database connection twice over for this socket's request. Not a refusal:
+#: the pages reconnect as after any drop, and catch up.
+CLOSE_TRY_AGAIN = 1013
+
 _BANNED = "You are banned from playing."
 _FLOODING = "Disconnected: too many messages. Reload the page to continue."
 _TOO_LARGE = "Disconnected: a message was too large. Reload the page to continue."

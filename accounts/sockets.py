@@ -43,8 +43,14 @@ from limits import parse as parse_rate
 from redis import asyncio as aioredis
 from redis.exceptions import RedisError
 
-from accounts.close_codes import CLOSE_BANNED, CLOSE_FLOODING, CLOSE_TOO_LARGE, CLOSE_TOO_MANY_SOCKETS
-from config import proxy
+from accounts.close_codes import (
+    CLOSE_BANNED,
+    CLOSE_FLOODING,
+    CLOSE_TOO_LARGE,
+    CLOSE_TOO_MANY_SOCKETS,
+    CLOSE_TRY_AGAIN,
+)
+from config import database, proxy
 
 log = logging.getLogger(__name__)
 
@@ -225,6 +231,11 @@ def _gate(owner: str) -> _Gate:
     return gate
 
 
+def _retried(fn, *args):
+    """``fn(*args)`` through ``config.database.retry_if_connection_lost``."""
+    return database.retry_if_connection_lost(lambda: fn(*args))
+
+
 class ParlourConsumer(AsyncWebsocketConsumer):
     """Base of Parlour's WebSocket consumers (match, room, queue): the groups
     a socket joined, left again on disconnect, the guard every received
@@ -255,11 +266,15 @@ class ParlourConsumer(AsyncWebsocketConsumer):
     async def db(self, fn, *args):
         """``fn(*args)`` on Channels' database thread (``database_sync_to_async``),
         at most PARLOUR_WS_DB_CALLS_PER_USER of this person's at once in
-        this process (module docstring). Returns what ``fn`` returns."""
+        this process (module docstring). Returns what ``fn`` returns. ``fn``
+        runs once more on a fresh connection when the database ended its
+        connection before a commit (``config.database.retry_if_connection_lost``);
+        raises ``config.database.ConnectionLost`` when that did not help, which
+        ``dispatch`` turns into an error frame or a close with 1013."""
         if self._db_gate is None:
             self._db_gate = _gate(socket_owner(self.scope))
         async with self._db_gate.semaphore:
-            return await database_sync_to_async(fn)(*args)
+            return await database_sync_to_async(_retried)(fn, *args)
 
     async def take_slot(self) -> None:
         """Count this socket against its person's cap (module docstring),
@@ -297,7 +312,20 @@ class ParlourConsumer(AsyncWebsocketConsumer):
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
+        try:
+            await handler(message)
+        except database.ConnectionLost as e:
+            # The database ended this socket's connection, twice over (README
+            # "Decisions"): say so to a socket that asked, else close with
+            # 1013 ("try again later"); the page reconnects and catches up.
+            log.warning("ws %s: %s while handling %s", self.scope.get("path", "?"), e, message["type"])
+            if message["type"] == "websocket.receive" and not self.refused:
+                try:
+                    await self.send_error(e.message)
+                    return
+                except database.ConnectionLost:
+                    pass
+            await self.close(CLOSE_TRY_AGAIN)
 
     async def receive(self, text_data=None, bytes_data=None):
         """Read a received frame once and hand it to its ``on_<type>``

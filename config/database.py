@@ -153,6 +153,31 @@ def retry_if_connection_lost[T](call: Callable[[], T], using: str = "default") -
     raise AssertionError("unreachable")
 
 
+def connection_lost(error: BaseException | None, using: str = "default") -> bool:
+    """Whether ``error`` (an exception, or None) is the database ending the
+    connection of database ``using``: a ``ConnectionLost``, or a Django
+    ``OperationalError``/``InterfaceError`` while that connection's socket is
+    closed. False on SQLite, whose file is never lost."""
+    from django.db import InterfaceError, OperationalError, connections
+
+    if isinstance(error, ConnectionLost):
+        return True
+    if not isinstance(error, (OperationalError, InterfaceError)):
+        return False
+    connection = connections[using]
+    if connection.vendor == "sqlite":
+        return False
+    raw = connection.connection
+    return raw is None or _is_closed(raw)
+
+
+def drop_connection(using: str = "default") -> None:
+    """Close database ``using``'s connection, so the next use gets a fresh one."""
+    from django.db import connections
+
+    _drop(connections[using])
+
+
 def _drop(connection) -> None:
     """Close Django's ``connection`` (a pooled one goes back to its pool,
     which discards it when broken)."""

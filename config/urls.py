@@ -14,3 +14,6 @@ urlpatterns = [
     path("", include("matchmaking.urls")),
     path("", include("moderation.urls")),
 ]
+
+# An error the views did not handle; a lost database connection gets a 503.
+handler500 = "config.views.server_error"

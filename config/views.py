@@ -1,12 +1,18 @@
-"""Site-wide pages: home, about, and the health check."""
+"""Site-wide pages: home, about, the health check, and the page of an
+unhandled error."""
+
+import sys
 
 import redis
 from django.conf import settings
 from django.db import connection
 from django.http import JsonResponse
 from django.shortcuts import render
+from django.views import defaults
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
+
+from config import database
 
 
 @require_safe
@@ -43,3 +49,18 @@ def healthz(request):
         checks["redis"] = "error"
     status = 200 if all(v == "ok" for v in checks.values()) else 503
     return JsonResponse(checks, status=status)
+
+
+def server_error(request):
+    """handler500: Django's 500 page; but when the error was the database
+    ending this request's connection (``config.database.connection_lost``),
+    a 503 that says so and asks to try again (Retry-After: 1 s), and the
+    connection is dropped so the next request gets a fresh one (README
+    "Decisions": a database that ends its connections)."""
+    error = sys.exc_info()[1]
+    if database.connection_lost(error):
+        database.drop_connection()
+        response = render(request, "503.html", status=503)
+        response["Retry-After"] = "1"
+        return response
+    return defaults.server_error(request)

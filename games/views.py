@@ -79,11 +79,14 @@ def match_page(request, public_id):
 def _act(request, public_id, action, *args):
     # A match the user may not watch does not exist for them: no message that
     # would confirm it (or show its version) on their next page.
-    visible_match(public_id, request.user)
+    def once():
+        visible_match(public_id, request.user)
+        return action(public_id, request.user, *args)
+
     try:
         # Run once more on a fresh connection if the database ended this one
         # before the commit (config/database.py; README "Decisions").
-        database.retry_if_connection_lost(lambda: action(public_id, request.user, *args))
+        database.retry_if_connection_lost(once)
     except (Refused, database.ConnectionLost) as e:
         messages.error(request, e.message)
     return redirect("match", public_id=public_id)

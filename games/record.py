@@ -11,11 +11,66 @@ from __future__ import annotations
 import functools
 import importlib
 import importlib.util
+from dataclasses import dataclass
 
-from games.engine import game_package, get_rules
+from games import sites
+from games.engine import EngineError, game_package, get_rules
 from games.engine.base import RecordLine
 
-__all__ = ["RecordLine", "describe", "hidden_plies"]
+__all__ = ["Position", "RecordLine", "describe", "hidden_plies", "ply_text", "position_at"]
+
+
+@dataclass(frozen=True)
+class Position:
+    """A match as it stood after its first ``ply`` plies (``position_at``).
+
+    ``state``: the engine state (the game's own type). ``error``: why the
+    record stopped replaying before ``ply`` (``state`` is then the last
+    position it reached), else None. ``left``: the seat indices that had left
+    the match by then (the engine's seat status "left")."""
+
+    ply: int
+    state: object
+    error: str | None
+    left: frozenset[int]
+
+
+def position_at(match, moves, ply: int) -> Position:
+    """Replay ``moves`` (``match``'s Move rows from ply 0, in order; objects
+    with ``ply`` and ``notation`` will do) from ``match.start_state`` for
+    ``ply`` plies, clamped to 0..len(moves). Raises nothing: a record the
+    engine refuses stops there, with ``Position.error`` saying where."""
+    moves = list(moves)
+    ply = min(max(ply, 0), len(moves))
+    rules = get_rules(match.kind)
+    state = rules.load(match.start_state)
+    error = None
+    for m in moves[:ply]:
+        try:
+            state = rules.play(state, m.notation)
+        except EngineError as e:
+            error = f"The record does not replay at ply {m.ply}: {e}"
+            break
+    left = frozenset(i for i, status in enumerate(rules.seat_status(state)) if status == "left")
+    return Position(ply, state, error, left)
+
+
+def ply_text(kind: str, move, lines: list[RecordLine], names: dict[int, str]) -> str:
+    """What happened at ``move`` (a Move row of a ``kind`` match, or None for
+    the start), in words: its line among ``lines`` (``describe``'s, for the
+    whole record), else, for the game's chance step that reads with its
+    outcome's line (a roll with its die), "<name> rolls.", else its notation
+    after the seat's name."""
+    if move is None:
+        return "The starting position."
+    line = next((line for line in lines if line.ply == move.ply), None)
+    if line is not None:
+        return line.text
+    who = names.get(move.seat, "") if move.seat is not None else ""
+    step = sites.get_site(kind).chance_step if kind in sites.kinds() else None
+    if move.notation == step:
+        return f"{who} {step}s."
+    return f"{who} {move.notation}".strip()
 
 
 def describe(kind: str, moves, names: dict[int, str], roller: int | None = None,

@@ -20,10 +20,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_safe
 
 from accounts.models import User
-from games import fragments, history
-from games.engine import EngineError, fair, get_rules
+from games import fragments, history, record
+from games.engine import fair
 from games.models import Match, Move, Seat
-from games.record import describe
 from games.views import visible_match
 
 
@@ -76,28 +75,18 @@ def replay(request, public_id):
         ply = min(max(int(request.GET.get("ply", 0)), 0), total)
     except (TypeError, ValueError):
         ply = 0
-    rules = get_rules(match.kind)
-    error = None
-    state = rules.load(match.start_state)
-    for m in moves[:ply]:
-        try:
-            state = rules.play(state, m.notation)
-        except EngineError as e:
-            error = f"The record does not replay at ply {m.ply}: {e}"
-            break
+    position = record.position_at(match, moves, ply)
     if ply < total:
-        seats = _seats_at(seats, rules.seat_status(state))
-    ctx = fragments.public_context(match, seats, state=state)
+        seats = _seats_at(seats, position.left)
+    ctx = fragments.public_context(match, seats, state=position.state)
     names = ctx["names"]
-    lines = describe(match.kind, moves, names)
-    line_at = {line.ply: line for line in lines}
+    lines = record.describe(match.kind, moves, names)
     current = moves[ply - 1] if ply else None
-    record = [m.notation for m in moves]
-    report = fair.verify_record(match.kind, match.seed, match.public_id, match.start_state, record,
-                                match.seed_hash)
+    report = fair.verify_record(match.kind, match.seed, match.public_id, match.start_state,
+                                [m.notation for m in moves], match.seed_hash)
     ctx.update(
-        ply=ply, total=total, current=current, error=error, report=report, lines=lines,
-        current_text=_describe_ply(current, line_at, names),
+        ply=ply, total=total, current=current, error=position.error, report=report, lines=lines,
+        current_text=_describe_ply(match.kind, current, lines, names),
         first_ply=0, prev_ply=max(ply - 1, 0), next_ply=min(ply + 1, total),
         step_lines=[(line, line.ply + 1) for line in lines],
         show_die="die" in ctx["view"] or "dice" in ctx["view"],  # the games that roll
@@ -105,32 +94,27 @@ def replay(request, public_id):
     return render(request, "games/replay.html", ctx)
 
 
-def _seats_at(seats, engine_statuses: list[str]) -> list:
+def _seats_at(seats, left: frozenset[int]) -> list:
     """Copies of ``seats`` as they stood at an earlier ply: no final places
-    yet, and a seat that has not left by then still playing (the rows must
-    not give the result away before the replay reaches it)."""
+    yet, and a seat that has not left by then (``left``: seat indices) still
+    playing (the rows must not give the result away before the replay
+    reaches it)."""
     out = []
     for seat in seats:
         s = copy.copy(seat)
         s.rank = None
-        if engine_statuses[seat.index] != "left":
+        if seat.index not in left:
             s.status = Seat.Status.PLAYING
         out.append(s)
     return out
 
 
-def _describe_ply(move, line_at, names) -> str:
-    """Who did what at ``move`` (a Move or None for the start)."""
+def _describe_ply(kind, move, lines, names) -> str:
+    """Who did what at ``move`` (a Move or None for the start), with the actor."""
+    text = record.ply_text(kind, move, lines, names)
     if move is None:
-        return "The starting position."
-    line = line_at.get(move.ply)
+        return text
     who = names.get(move.seat, "") if move.seat is not None else ""
-    if line is not None:
-        text = line.text
-    elif move.notation == "roll":
-        text = f"{who} rolls."
-    else:
-        text = f"{who} {move.notation}".strip()
     if move.actor == Move.Actor.CHANCE:
         return f"Chance: {text}"
     if move.actor == Move.Actor.SERVER:

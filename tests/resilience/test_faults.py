@@ -6,6 +6,7 @@ import signal
 import time
 
 import pytest
+import redis
 
 from config import embedded_redis
 from games.models import Match, Move
@@ -183,7 +184,10 @@ def test_after_a_redis_restart_an_idle_servers_first_socket_opens_and_hears_move
         first = services.WsPlayer(base, users[1]).connect(match.public_id)
         first.until_version(match.version)
         first.close()  # the server's pub/sub connection stays, subscribed to nothing
-        services.wait_for(lambda: "WSDISCONNECT" in server.log(), 10, what="the socket to close")
+        idle = redis.Redis.from_url(env["PARLOUR_TEST_REDIS_URL"])
+        services.wait_for(lambda: not idle.pubsub_channels(), 10,
+                          what="the server to unsubscribe from everything (the socket closed)")
+        idle.close()
 
         redis_proc.send_signal(signal.SIGKILL)
         redis_proc.wait(10)

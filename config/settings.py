@@ -77,6 +77,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # A view that lost its database connection answers 503 "try again".
+    "config.views.LostConnectionMiddleware",
     # Last, as django-axes asks: turns a locked-out log-in into its 429 page.
     "axes.middleware.AxesMiddleware",
 ]

@@ -51,16 +51,38 @@ def healthz(request):
     return JsonResponse(checks, status=status)
 
 
+def _lost_connection_page(request):
+    """The 503 "try again" page (Retry-After: 1 s); drops the connection so
+    the next request gets a fresh one."""
+    database.drop_connection()
+    response = render(request, "503.html", status=503)
+    response["Retry-After"] = "1"
+    return response
+
+
 def server_error(request):
     """handler500: Django's 500 page; but when the error was the database
     ending this request's connection (``config.database.connection_lost``),
-    a 503 that says so and asks to try again (Retry-After: 1 s), and the
-    connection is dropped so the next request gets a fresh one (README
-    "Decisions": a database that ends its connections)."""
-    error = sys.exc_info()[1]
-    if database.connection_lost(error):
-        database.drop_connection()
-        response = render(request, "503.html", status=503)
-        response["Retry-After"] = "1"
-        return response
+    a 503 that says so and asks to try again (README "Decisions": a database
+    that ends its connections). Django calls it with DEBUG off only; errors
+    in views reach ``LostConnectionMiddleware`` first, whatever DEBUG is."""
+    if database.connection_lost(sys.exc_info()[1]):
+        return _lost_connection_page(request)
     return defaults.server_error(request)
+
+
+class LostConnectionMiddleware:
+    """A view whose database connection the server ended answers the 503 of
+    ``server_error`` instead of an error page, with DEBUG on too (``make run``
+    and ``make cluster`` set it)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_exception(self, request, exception):
+        if database.connection_lost(exception):
+            return _lost_connection_page(request)
+        return None

@@ -64,6 +64,17 @@ def test_a_page_whose_connection_ends_mid_request_answers_503_and_the_next_works
 
 
 @pytest.mark.django_db(transaction=True)
+def test_with_debug_on_too_the_page_answers_503(settings):
+    """make run and make cluster set DEBUG, and Django's handler500 is for DEBUG off."""
+    settings.DEBUG = True
+    match = make_match(seats=("human", "human"), state=ludo_state())
+    client = Client(raise_request_exception=False)
+    with connection.execute_wrapper(EndOnQuery("games_match")):
+        response = client.get(f"/m/{match.public_id}/")
+    assert response.status_code == 503 and "lost its connection to the database" in response.text
+
+
+@pytest.mark.django_db(transaction=True)
 def test_a_posted_move_whose_lookup_lost_its_connection_is_played_once():
     match = make_match(seats=("human", "human"), state=ludo_state())
     user = match.seats.get(index=0).user

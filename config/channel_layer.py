@@ -1,4 +1,5 @@
-"""The channel layer: channels_redis's Redis pub/sub layer, plus one method.
+"""The channel layer: channels_redis's Redis pub/sub layer, plus one method
+and a shard that survives Redis restarts.
 
 ``group_send_many(messages)`` publishes several group messages in one round
 trip to Redis (a pipeline per shard) instead of one round trip each. A move
@@ -15,14 +16,37 @@ version. ``internals_problems`` names every internal it reads that moved,
 and ``group_send_many`` raises ``ChannelsRedisInternalsMoved`` on its first
 call when one did; tests/games/test_channel_layer.py runs that check and
 checks delivery against a real Redis.
+
+``ResilientShard`` replaces channels_redis's per-host shard. Upstream, the
+shard's receive task and a socket's SUBSCRIBE or UNSUBSCRIBE share one
+pub/sub connection; when Redis dies, each finds it dead and reconnects it at
+the same time ("readuntil() called while another coroutine is already
+waiting"), after which the process could stay subscribed to nothing while
+it believed it was subscribed (moves saved, heard by no socket of that web
+process until it restarted), and a handshake could wait on the shard's lock
+until daphne dropped it. Here the pub/sub connection never reconnects by
+itself: the first failure marks the shard stale, and one rebuild, under the
+shard's lock with the receive task stopped, makes a new connection and
+subscribes it to every channel and group the process holds now (README
+"Decisions", "Redis restarts"). tests/resilience/test_faults.py kills Redis
+right after a socket's disconnect and checks that handshakes open and moves
+are heard.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 
 import channels_redis
 from channels_redis.pubsub import RedisPubSubChannelLayer, RedisPubSubLoopLayer, RedisSingleShardConnection
+from channels_redis.utils import _close_redis, _wrap_close, create_pool, decode_hosts
+from redis import asyncio as aioredis
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
+from redis.exceptions import RedisError
+
+logger = logging.getLogger(__name__)
 
 
 class ChannelsRedisInternalsMoved(RuntimeError):
@@ -35,6 +59,14 @@ class ChannelsRedisInternalsMoved(RuntimeError):
 _MIRRORED = {
     (RedisPubSubLoopLayer, "group_send"): {"_get_group_channel_name", "_get_shard", "publish", "serialize"},
     (RedisSingleShardConnection, "publish"): {"_lock", "_ensure_redis", "_redis", "publish"},
+    # What LoopLayer and PubSubChannelLayer._get_layer copy.
+    (RedisPubSubLoopLayer, "__init__"): {"_shards", "RedisSingleShardConnection", "decode_hosts"},
+    (RedisPubSubChannelLayer, "_get_layer"): {"_layers", "RedisPubSubLoopLayer", "_wrap_close"},
+    # What ResilientShard relies on: the layer's own channels and groups, and
+    # the receive path that hands a message to them.
+    (RedisPubSubLoopLayer, "group_add"): {"groups", "_get_shard", "subscribe"},
+    (RedisPubSubLoopLayer, "_subscribe_to_channel"): {"channels", "_get_shard", "subscribe"},
+    (RedisSingleShardConnection, "_receive_message"): {"channel_layer", "channels", "groups"},
 }
 
 
@@ -56,6 +88,11 @@ def internals_problems(loop_layer: object | None = None) -> list[str]:
         if not names <= used:
             problems.append(f"channels_redis.pubsub.{cls.__name__}.{name} no longer uses "
                             f"{sorted(names - used)}: group_send_many copies it {version}")
+    init_names = set(RedisSingleShardConnection.__init__.__code__.co_names)
+    for name in ("host", "channel_layer", "_subscribed_to", "_lock", "_redis", "_pubsub", "_receive_task"):
+        if name not in init_names:
+            problems.append(f"RedisSingleShardConnection.__init__ no longer sets {name}: "
+                            f"ResilientShard relies on it {version}")
     if loop_layer is not None:
         shards = getattr(loop_layer, "_shards", None)
         if not isinstance(shards, list) or not shards:
@@ -69,8 +106,158 @@ def internals_problems(loop_layer: object | None = None) -> list[str]:
     return problems
 
 
+#: What a pub/sub connection raises when Redis is gone or restarting.
+REDIS_FAILURES = (RedisError, OSError)
+
+
+class ResilientShard(RedisSingleShardConnection):
+    """channels_redis's connection to one Redis host, whose pub/sub
+    connection is rebuilt, whole, after Redis fails (see the module's
+    docstring). Publishing is unchanged: its own pooled connections retry a
+    command once on a new connection (config/settings.py,
+    ``channel_layer_host``).
+
+    ``subscribe`` raises what redis-py raises (``ConnectionError``) only when
+    Redis is still unreachable after one rebuild; ``unsubscribe`` never
+    raises for a Redis failure: the channel is forgotten at once, and a
+    rebuild subscribes only to what the process still holds. While the shard
+    is stale, its receive task tries a rebuild every 0.1 to 2 seconds."""
+
+    _stale = False
+
+    def _ensure_redis(self) -> None:
+        if self._redis is None:
+            self._redis = aioredis.Redis(connection_pool=create_pool(self.host))
+            # The pub/sub connection does not retry: a failure surfaces to
+            # whichever coroutine met it, and only _rebuild reconnects.
+            self._pubsub = aioredis.Redis(connection_pool=create_pool(
+                {**self.host, "retry": Retry(NoBackoff(), 0)})).pubsub()
+
+    def _needed(self) -> list[str]:
+        """Every channel and group channel of this process on this shard."""
+        layer = self.channel_layer
+        return [name for name in (*layer.channels, *layer.groups) if layer._get_shard(name) is self]
+
+    async def _close(self) -> None:
+        redis, pubsub = self._redis, self._pubsub
+        self._redis = None
+        self._pubsub = None
+        self._subscribed_to = set()
+        try:
+            if pubsub is not None:
+                await pubsub.aclose()
+                await pubsub.connection_pool.disconnect()
+            if redis is not None:
+                await _close_redis(redis)
+        except REDIS_FAILURES:
+            pass  # the connections are dead already
+
+    async def _rebuild(self) -> None:
+        """Under self._lock: a new connection subscribed to what the process
+        holds. Raises a redis-py error (the shard stays stale) when Redis is
+        still unreachable."""
+        await self._close()
+        self._stale = True
+        self._ensure_redis()
+        needed = self._needed()
+        if needed:
+            await self._pubsub.subscribe(*needed)
+        self._subscribed_to = set(needed)
+        self._stale = False
+        logger.warning("channel layer: pub/sub connection rebuilt, %d channel(s) subscribed", len(needed))
+
+    async def subscribe(self, channel: str) -> None:
+        async with self._lock:
+            self._ensure_receiver()
+            if self._stale:
+                await self._rebuild()  # subscribes to channel too: the layer holds it already
+                return
+            if channel in self._subscribed_to:
+                return
+            self._ensure_redis()
+            try:
+                await self._pubsub.subscribe(channel)
+            except REDIS_FAILURES:
+                self._stale = True
+                await self._rebuild()
+                return
+            self._subscribed_to.add(channel)
+
+    async def unsubscribe(self, channel: str) -> None:
+        async with self._lock:
+            if channel not in self._subscribed_to:
+                return
+            self._subscribed_to.discard(channel)
+            if self._stale or self._pubsub is None:
+                return
+            try:
+                await self._pubsub.unsubscribe(channel)
+            except REDIS_FAILURES:
+                self._stale = True  # the receive task rebuilds without it
+
+    async def flush(self) -> None:
+        async with self._lock:
+            if self._receive_task is not None:
+                self._receive_task.cancel()
+                try:
+                    await self._receive_task
+                except asyncio.CancelledError:
+                    pass
+                self._receive_task = None
+            await self._close()
+            self._stale = False
+
+    async def _do_receiving(self) -> None:
+        delay = 0.1
+        while True:
+            if self._stale:
+                try:
+                    async with self._lock:
+                        if self._stale:
+                            await self._rebuild()
+                    delay = 0.1
+                except asyncio.CancelledError:
+                    raise
+                except Exception as exc:  # Redis still unreachable
+                    logger.info("channel layer: rebuild failed (%r); next try in %.1f s", exc, delay)
+                    await asyncio.sleep(delay)
+                    delay = min(delay * 2, 2.0)
+                    continue
+            pubsub = self._pubsub
+            try:
+                if pubsub is not None and pubsub.subscribed:
+                    message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=0.1)
+                    self._receive_message(message)
+                else:
+                    await asyncio.sleep(0.1)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # a Redis failure, or redis-py's state after one
+                if pubsub is self._pubsub and not self._stale:
+                    logger.warning("channel layer: pub/sub connection lost (%r); rebuilding", exc)
+                    self._stale = True
+                # else a SUBSCRIBE rebuilt the connection under this read
+
+
+class LoopLayer(RedisPubSubLoopLayer):
+    """channels_redis's per-event-loop layer with ResilientShard shards."""
+
+    def __init__(self, hosts=None, **kwargs) -> None:
+        super().__init__(hosts=hosts, **kwargs)
+        self._shards = [ResilientShard(host, self) for host in decode_hosts(hosts)]
+
+
 class PubSubChannelLayer(RedisPubSubChannelLayer):
     _checked = False
+
+    def _get_layer(self) -> LoopLayer:
+        loop = asyncio.get_running_loop()
+        try:
+            return self._layers[loop]
+        except KeyError:
+            layer = self._layers[loop] = LoopLayer(*self._args, **self._kwargs, channel_layer=self)
+            _wrap_close(self, loop)
+            return layer
 
     async def group_send_many(self, messages: list[tuple[str, dict]]) -> None:
         """Send each (group, message) as ``group_send`` would, in order, with

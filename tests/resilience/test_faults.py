@@ -209,6 +209,62 @@ def test_after_a_redis_restart_an_idle_servers_first_socket_opens_and_hears_move
         redis_proc.wait(10)
 
 
+def test_redis_killed_as_sockets_close_never_leaves_a_server_deaf_or_its_handshakes_stuck(transactional_db,
+                                                                                        django_db_blocker):
+    """Redis is SIGKILLed right after a socket's disconnect, while the
+    server is unsubscribing, and is back 0.05 to 0.15 s later, several
+    times. Each time, the next handshake opens (a try or two may be refused
+    while Redis is away, never left hanging until daphne drops it) and a
+    move is heard by the other seat on the same server. Upstream, the
+    receive task and the UNSUBSCRIBE reconnected the pub/sub connection at
+    once and the server stayed deaf to moves until restarted
+    (config/channel_layer.py, ResilientShard)."""
+    from games.engine import get_rules
+
+    sock = services.LOG_DIR.parent / "redis-unsubscribing.sock"
+    env = {"PARLOUR_TEST_REDIS_URL": f"unix://{sock}"}
+    redis_proc = embedded_redis.start(sock)
+    with django_db_blocker.unblock():
+        server, base = services.start_daphne("daphne-redis-unsubscribing", **env)
+    rules = get_rules("ludo")
+    try:
+        match = make_match(seats=("human", "human"), state=ludo_state())
+        users = seat_users(match)
+        for trial in range(6):
+            m = current(match)
+            leaving = services.WsPlayer(base, users[1]).connect(match.public_id)
+            leaving.until_version(m.version)
+            leaving.close()
+            redis_proc.send_signal(signal.SIGKILL)
+            redis_proc.wait(10)
+            time.sleep(0.05 + 0.05 * (trial % 3))
+            redis_proc = embedded_redis.start(sock)
+            for attempt in range(3):
+                started = time.monotonic()
+                try:
+                    b = services.WsPlayer(base, users[1]).connect(match.public_id)
+                    b.until_version(m.version)
+                    break
+                except Exception:
+                    # Refused while Redis was away is fine; hanging is not.
+                    assert time.monotonic() - started < 3, f"trial {trial}: a handshake hung"
+                    time.sleep(0.2)
+            else:
+                raise AssertionError(f"trial {trial}: no socket opened after the restart")
+            a = services.WsPlayer(base, users[0]).connect(match.public_id)
+            a.until_version(m.version)
+            state = rules.load(m.state)
+            mover, other = (a, b) if rules.to_move(state) == 0 else (b, a)
+            mover.send(move=str(rules.legal_moves(state)[0]), version=str(m.version))
+            other.until_version(m.version + 1, timeout=5)  # was: never heard
+            a.close()
+            b.close()
+    finally:
+        server.stop()
+        redis_proc.terminate()
+        redis_proc.wait(10)
+
+
 def test_an_offline_client_is_brought_up_to_date_and_its_old_moves_refused(daphne_server, transactional_db):
     match = make_match(seats=("human", "human", "human"), state=ludo_state(3))
     users = seat_users(match)

@@ -66,6 +66,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # Outermost: a request that lost its database connection, in a view or a
+    # middleware, answers 503 "try again".
+    "config.views.LostConnectionMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -77,8 +80,6 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    # A view that lost its database connection answers 503 "try again".
-    "config.views.LostConnectionMiddleware",
     # Last, as django-axes asks: turns a locked-out log-in into its 429 page.
     "axes.middleware.AxesMiddleware",
 ]

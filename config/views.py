@@ -5,7 +5,9 @@ import sys
 
 import redis
 from django.conf import settings
+from django.core.signals import got_request_exception
 from django.db import connection
+from django.dispatch import receiver
 from django.http import JsonResponse
 from django.shortcuts import render
 from django.views import defaults
@@ -72,17 +74,26 @@ def server_error(request):
 
 
 class LostConnectionMiddleware:
-    """A view whose database connection the server ended answers the 503 of
-    ``server_error`` instead of an error page, with DEBUG on too (``make run``
-    and ``make cluster`` set it)."""
+    """A request whose database connection the server ended, in a view or in
+    any middleware after this one (the session read, the log-in lookup),
+    answers the 503 of ``server_error`` instead of an error page, with DEBUG
+    on too (``make run`` and ``make cluster`` set it). It is the outermost
+    middleware: Django turns an inner middleware's exception into a 500
+    response before it reaches here, so ``_note_lost_connection`` marks the
+    request when that exception was a lost connection."""
 
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request):
-        return self.get_response(request)
-
-    def process_exception(self, request, exception):
-        if database.connection_lost(exception):
+        response = self.get_response(request)
+        if response.status_code == 500 and getattr(request, "parlour_connection_lost", False):
             return _lost_connection_page(request)
-        return None
+        return response
+
+
+@receiver(got_request_exception)
+def _note_lost_connection(sender, request=None, **kwargs) -> None:
+    """Django sends got_request_exception while it handles the exception."""
+    if request is not None and database.connection_lost(sys.exc_info()[1]):
+        request.parlour_connection_lost = True

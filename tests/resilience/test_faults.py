@@ -239,7 +239,7 @@ def test_redis_killed_as_sockets_close_never_leaves_a_server_deaf_or_its_handsha
             redis_proc.wait(10)
             time.sleep(0.05 + 0.05 * (trial % 3))
             redis_proc = embedded_redis.start(sock)
-            for attempt in range(3):
+            for _attempt in range(3):
                 started = time.monotonic()
                 try:
                     b = services.WsPlayer(base, users[1]).connect(match.public_id)

@@ -75,6 +75,19 @@ def test_with_debug_on_too_the_page_answers_503(settings):
 
 
 @pytest.mark.django_db(transaction=True)
+def test_a_connection_lost_in_a_middleware_answers_503_with_debug_on(settings):
+    """The session read happens in SessionMiddleware's lazy user, before the view."""
+    settings.DEBUG = True
+    match = make_match(seats=("human", "human"), state=ludo_state())
+    client = Client(raise_request_exception=False)
+    client.force_login(match.seats.get(index=0).user)
+    with connection.execute_wrapper(EndOnQuery("django_session")):
+        response = client.get(f"/m/{match.public_id}/")
+    assert response.status_code == 503 and "lost its connection to the database" in response.text
+    assert client.get(f"/m/{match.public_id}/").status_code == 200
+
+
+@pytest.mark.django_db(transaction=True)
 def test_a_posted_move_whose_lookup_lost_its_connection_is_played_once():
     match = make_match(seats=("human", "human"), state=ludo_state())
     user = match.seats.get(index=0).user

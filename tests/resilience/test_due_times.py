@@ -16,7 +16,7 @@ from games.models import Match, Move
 from tests import services
 from tests.factories import ludo_state, make_match
 
-pytestmark = [pytest.mark.slow, pytest.mark.resilience]
+pytestmark = [pytest.mark.slow, pytest.mark.resilience, pytest.mark.ci_postgresql_only]
 
 
 def current(match):

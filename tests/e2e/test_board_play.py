@@ -10,6 +10,7 @@ from playwright.sync_api import expect
 from games.engine import get_rules
 from games.models import Match, Move
 from tests.e2e.test_live_play import in_thread, live, log_in
+from tests.e2e.test_rondo_live import near_the_end as rondo_near_the_end
 from tests.engine.roundabout_helpers import position
 from tests.factories import ludo_state, make_match
 
@@ -160,3 +161,31 @@ def test_roundabout_from_near_the_end_to_the_result_with_the_keyboard(page, live
     page.keyboard.press("Enter")  # step 1: home and off the board ends the turn (and the match)
     page.keyboard.press("Enter")  # confirm
     expect(page.locator("#status")).to_contain_text("Match over.", timeout=10_000)
+
+
+def test_rondo_one_turn_with_the_keyboard_only(page, live_server_url, celery_worker):
+    state, board, start, colour = rondo_near_the_end()
+    match = in_thread(make_match, "rondo", seats=("human", "easy", "normal"), state=state,
+                      computer_speed="fast")
+    page.set_viewport_size(PHONE)
+    open_match(page, live_server_url, match)
+    expect(page.locator("#board .rb-can")).not_to_have_count(0)
+    shot(page, "rondo-390-targets")
+    page.locator("#board").locator("..").focus()
+    page.keyboard.press("n")  # the first space the chain may start on
+    assert page.evaluate("document.activeElement.classList.contains('rb-can')")
+    page.keyboard.press("Enter")  # its tiles
+    expect(page.locator("#rondo-picker button").first).to_be_focused()
+    shot(page, "rondo-390-picker")
+    page.set_viewport_size({"width": 1280, "height": 800})
+    shot(page, "rondo-1280-picker")
+    page.keyboard.press("Enter")
+    expect(page.locator("#rondo-chain-list li")).to_have_count(1)
+    for _ in range(40):
+        if page.evaluate("document.activeElement.id") == "rondo-send":
+            break
+        page.keyboard.press("Tab")
+    page.keyboard.press("Enter")
+    expect(page.locator("#status")).to_contain_text("Match over.", timeout=20_000)
+    assert played(match, seat=0)[-1] == "end"
+    shot(page, "rondo-1280-last-move")

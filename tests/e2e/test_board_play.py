@@ -96,7 +96,7 @@ def test_ludo_one_turn_with_the_keyboard_only(page, live_server_url, celery_work
     page.keyboard.press("n")
     page.keyboard.press("Enter")
     expect(page.locator("#board .lm")).to_have_count(1, timeout=10_000)
-    assert played(match, seat=0)[-1][0] == "p"
+    assert any(n[0] == "p" for n in played(match, seat=0))  # a piece moved (a 6 rolls again)
     assert page.evaluate("document.activeElement !== document.body")
 
 

@@ -318,10 +318,8 @@
       next: step,
       cycle: step,
       enter: function (target) {
-        if (!st || st.sending) return;
-        var id = spaceFrom(target);
-        if (id) choose(id);
-        else if (st.chain.length) send();
+        if (!st || st.sending || spaceFrom(target)) return; // a space: its own handler (below)
+        if (st.chain.length) send();
         else step(1);
       },
       undo: function () {

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import functools
 import importlib
+import json
 import time
 
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.safestring import mark_safe
 
-from games import sites, themes
+from games import marks, sites, themes
 from games.engine import CHANCE, game_package, get_rules
 from games.models import Match, Move
 from games.record import describe
@@ -53,9 +55,11 @@ def seat_names(seats) -> dict[int, str]:
     return {s.index: s.display_name for s in seats}
 
 
-def public_context(match: Match, seats, state=None) -> dict:
+def public_context(match: Match, seats, state=None, last_move=None) -> dict:
     """Everything the public partials need, from the match row, its seats
-    (with users) and its engine state (loaded from ``match.state`` if None)."""
+    (with users) and its engine state (loaded from ``match.state`` if None).
+    ``last_move``: the last move's marks (games.marks; ``{}``: none); None:
+    read them from the record (a page or a snapshot of the match as it stands)."""
     rules = get_rules(match.kind)
     if state is None:
         state = rules.load(match.state)
@@ -64,6 +68,8 @@ def public_context(match: Match, seats, state=None) -> dict:
     live = match.status in (Match.Status.ACTIVE, Match.Status.PAUSED)
     board_view = view if live else {**view, "turn": None, **({"mover": None} if "mover" in view else {})}
     board_template, board = _board_context(match.kind, board_view)
+    if last_move is None:
+        last_move = marks.current(match, state)
     names = seat_names(seats)
     seat_rows = []
     for s in sorted(seats, key=lambda s: s.index):
@@ -78,6 +84,7 @@ def public_context(match: Match, seats, state=None) -> dict:
         "view": view,
         "board": board,
         "board_template": board_template,
+        "last_move": last_move,
         "seat_rows": seat_rows,
         "names": names,
         "to_move": to_move,
@@ -137,6 +144,15 @@ def seat_frame(match: Match, seat, state=None, request=None, page: bool = False)
          "controls_template": f"games/{match.kind}/controls.html"},
         request=request,
     )
+
+
+def choices_json(choices: list) -> str:
+    """``choices`` (a seat's board choices: templates/games/board_choices.html) as
+    JSON safe to place as an element's text: ``<``, ``>`` and ``&`` escaped the
+    way ``json_script`` does, quotes left alone (a tenth of the size of an
+    attribute's ``&quot;``)."""
+    text = json.dumps(choices, separators=(",", ":"))
+    return mark_safe(text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e"))
 
 
 def error_frame(message: str, version: int) -> str:

@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
-from games import fragments
+from games import fragments, marks
 from games.engine import get_rules
 from games.models import Match, Move
 
@@ -50,7 +50,7 @@ def collect():
         _collector.messages = None
 
 
-def match_changed(match: Match, seats, new_moves, state, seat_indices) -> None:
+def match_changed(match: Match, seats, new_moves, state, seat_indices, before=None) -> None:
     """Send the frames of the change that made ``match.version`` (after commit),
     rendered from what the action already holds: the public frame once, and
     the controls of the human seats in ``seat_indices`` (those whose controls
@@ -60,9 +60,11 @@ def match_changed(match: Match, seats, new_moves, state, seat_indices) -> None:
     public one, then its controls), and its sockets skip the public message
     of that version (its ``seats`` list names them): one WebSocket frame per
     socket per change, as socket writes are a large part of a move's cost
-    (docs/benchmarks.md)."""
+    (docs/benchmarks.md). ``before``: the state the change began from, for
+    the last move's marks (games.marks); None: they are read from the record."""
     seats = list(seats)
-    ctx = fragments.public_context(match, seats, state)
+    last = marks.from_change(match.kind, before, new_moves, state) if before is not None else None
+    ctx = fragments.public_context(match, seats, state, last_move=last)
     public = fragments.public_frame(ctx, new_moves)
     messages = [(match_group(match.public_id), public)]
     served = []

@@ -20,7 +20,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_safe
 
 from accounts.models import User
-from games import fragments, history, record
+from games import fragments, history, marks, record
 from games.engine import fair
 from games.models import Match, Move, Seat
 from games.views import visible_match
@@ -78,7 +78,8 @@ def replay(request, public_id):
     position = record.position_at(match, moves, ply)
     if ply < total:
         seats = _seats_at(seats, position.left)
-    ctx = fragments.public_context(match, seats, state=position.state)
+    ctx = fragments.public_context(match, seats, state=position.state,
+                                   last_move=marks.at(match, moves, ply, position.state) or {})
     names = ctx["names"]
     lines = record.describe(match.kind, moves, names)
     current = moves[ply - 1] if ply else None

@@ -101,7 +101,7 @@ class Change:
 
     def __post_init__(self):
         self.rules = get_rules(self.match.kind)
-        self.state = self.rules.load(self.match.state)
+        self.state = self.before = self.rules.load(self.match.state)
         self.seats = {}
         for seat in _SEATS.fetch(self.match.pk):
             seat.match = self.match
@@ -177,8 +177,8 @@ class Change:
         else:
             controls = {self._to_move_before, self.to_move} | changed_seats
             controls |= {i for i, s in self.seats.items() if s.user_id and s.user_id == match.host_id}
-        seats, moves, state = list(self.seats.values()), list(self.moves), self.state
-        transaction.on_commit(lambda: push.match_changed(match, seats, moves, state, controls))
+        seats, moves, state, before = list(self.seats.values()), list(self.moves), self.state, self.before
+        transaction.on_commit(lambda: push.match_changed(match, seats, moves, state, controls, before))
         for effect in self.after_commit:
             transaction.on_commit(effect)
         # Plies are counted, never written out: a notation may one day carry a

@@ -33,9 +33,11 @@ from games.ludo.engine.board import (
     PIECES_PER_SEAT,
     RING_CELLS,
     SAFE_CELLS,
+    SEAT_COLOURS,
     STAR_CELLS,
     START_CELLS,
 )
+from games.ludo.engine.view import describe_move
 
 GRID = 15  # grid units per side
 
@@ -308,3 +310,44 @@ def board_context(view: dict) -> dict:
         "turn": turn_colour,
         "summary": summary,
     }
+
+
+def is_board_move(notation: str) -> bool:
+    """A move that moves a piece on the board ("p0".."p3"; games.marks)."""
+    return notation[:1] == "p"
+
+
+def _centre(colour: int, piece: int, progress: int | None) -> tuple[float, float]:
+    """Centre of ``piece`` of ``colour`` at ``progress`` (None: its base slot; 56: home)."""
+    if progress is None:
+        return BASE_SLOTS[colour][piece]
+    if progress >= LANE_FIRST + len(_RED_LANE):
+        return HOME_SLOTS[colour][piece]
+    sx, sy = SQUARE[colour][progress]
+    return sx + 0.5, sy + 0.5
+
+
+def last_move(rules, before, notations: list[str], after) -> dict | None:
+    """The marks of Ludo piece moves ``notations`` played from state ``before``
+    (games.marks documents the shape; grid units). A capture is marked on the
+    cell where it happened; a piece reaching home on its home slot."""
+    marks = {"paths": [], "from": [], "to": [], "capture": [], "home": []}
+    state = before
+    for text in notations:
+        move = rules.parse_move(text)
+        d = describe_move(state, move)
+        if "piece" not in d:
+            state = rules.play(state, move)
+            continue
+        colour = SEAT_COLOURS[state.players][state.turn]
+        fx, fy = _centre(colour, d["piece"], d["from_progress"])
+        tx, ty = _centre(colour, d["piece"], d["to_progress"])
+        marks["paths"].append({"x1": fx, "y1": fy, "x2": tx, "y2": ty})
+        marks["from"].append({"x": fx, "y": fy, "r": 0.45})
+        marks["to"].append({"x": tx, "y": ty, "r": 0.5})
+        if d["captures"]:
+            marks["capture"].append({"x": tx, "y": ty, "r": 0.62})
+        if d["to"] == "home":
+            marks["home"].append({"x": tx, "y": ty, "r": 0.42})
+        state = rules.play(state, move)
+    return marks if marks["to"] else None

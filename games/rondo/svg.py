@@ -60,10 +60,9 @@ def static_board(side: str) -> dict:
     for sid in [s["id"] for s in spaces if s["start"]]:
         s = by_id[sid]
         edges.append({"a": "C", "b": sid, "kind": "radial", "x1": "0", "y1": "0", "x2": s["x"], "y2": s["y"]})
-    data_edges = ";".join(f"{e['a']} {e['b']} {e['kind'][0:2]}" for e in edges if e["a"] != "C")
     ctx = {"spaces": spaces, "edges": edges, "radius": RADIUS, "extent": _num(EXTENT)}
     markup = render_to_string("games/rondo/board.html#static", ctx)
-    return {"spaces": spaces, "by_id": by_id, "edges": edges, "data_edges": data_edges, "markup": markup}
+    return {"spaces": spaces, "by_id": by_id, "edges": edges, "markup": markup}
 
 
 def board_context(view: dict) -> dict:
@@ -74,7 +73,6 @@ def board_context(view: dict) -> dict:
 
         {"side": "blue", "extent": "6.9", "size": "13.8",   # viewBox -extent..extent
          "static": "<svg markup>",          # spaces and edges, cached per side
-         "data_edges": "I00 I01 ri;...",    # for the chain composer (ri ring, ra radial)
          "one_change": True,
          "tiles": [{"space": "I03", "x", "y", "face_down": bool, "count": n,
                     "colour": "purple" | None,   # None: face down and the match is live
@@ -135,7 +133,6 @@ def board_context(view: dict) -> dict:
         "extent": _num(EXTENT),
         "size": _num(2 * EXTENT),
         "static": static["markup"],
-        "data_edges": static["data_edges"],
         "one_change": view["one_change"],
         "tiles": tiles,
         "occupied": " ".join(view["tiles"]),
@@ -167,3 +164,23 @@ def chain_options(seat_view: dict) -> list[str]:
         for c in held:
             out.append(f"place {s['id']} down {c}")
     return out
+
+
+def is_board_move(notation: str) -> bool:
+    """A placement ("place I03 2", "place I04 down red"; games.marks)."""
+    return notation[:6] == "place "
+
+
+def last_move(rules, before, notations: list[str], after) -> dict | None:
+    """The marks of a chain's placements ``notations`` (games.marks documents
+    the shape; space pitches): each space of the chain and the links between
+    them. Only the spaces: a face-down tile's colour is nobody else's business
+    (docs/rules.md "Hidden information")."""
+    by_id = static_board(before.board.side)["by_id"]
+    spaces = [by_id[n.split()[1]] for n in notations]
+    marks = {"paths": [], "from": [], "to": [], "capture": [], "home": []}
+    for a, b in zip(spaces, spaces[1:], strict=False):
+        marks["paths"].append({"x1": a["x"], "y1": a["y"], "x2": b["x"], "y2": b["y"]})
+    for s in spaces:
+        marks["to"].append({"x": s["x"], "y": s["y"], "r": 0.5})
+    return marks if spaces else None

@@ -21,6 +21,7 @@ import math
 from functools import cache
 
 from games.roundabout.engine.board import COLOUR_NAMES, RINGER_RUN
+from games.roundabout.engine.view import describe_move
 
 SIZE = 100
 CENTRE = 50.0
@@ -225,3 +226,38 @@ def board_context(view: dict) -> dict:
         "turn": turn_colour,
         "summary": summary,
     }
+
+
+def is_board_move(notation: str) -> bool:
+    """A dart move ("3r5", "3i2", "3o4") or a turn ("rev 3"; games.marks)."""
+    return (len(notation) == 3 and notation[1] in "rio") or notation[:4] == "rev "
+
+
+def last_move(rules, before, notations: list[str], after) -> dict | None:
+    """The marks of a turn's dart moves and turns ``notations`` played from state
+    ``before`` (games.marks documents the shape; viewBox units): each move's path,
+    a dart that went home, and the darts the turn captured (docs/rules.md
+    "Captures": judged on the position after the turn, here ``after``)."""
+    marks = {"paths": [], "from": [], "to": [], "capture": [], "home": []}
+    state = before
+    for text in notations:
+        move = rules.parse_move(text)
+        d = describe_move(state, move)
+        if move.kind == "dart":
+            fx, fy = space_xy(d["from"])
+            tx, ty = space_xy(d["to"])
+            marks["paths"].append({"x1": fx, "y1": fy, "x2": tx, "y2": ty})
+            marks["from"].append({"x": fx, "y": fy, "r": 2.6})
+            marks["to"].append({"x": tx, "y": ty, "r": 3.2})
+            if d["home"]:
+                marks["home"].append({"x": tx, "y": ty, "r": 4.2})
+        elif move.kind == "reverse":
+            n = len(state.pos) // state.players
+            x, y = space_xy(state.pos[state.mover * n + move.dart])
+            marks["to"].append({"x": x, "y": y, "r": 3.2})
+        state = rules.play(state, move)
+    for i, (was, now) in enumerate(zip(before.captured, after.captured, strict=True)):
+        if now and not was and after.pos[i] >= 0:
+            x, y = space_xy(after.pos[i])
+            marks["capture"].append({"x": x, "y": y, "r": 4.0})
+    return marks if marks["to"] else None

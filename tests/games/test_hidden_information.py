@@ -131,6 +131,7 @@ class Audit:
         """``text`` (HTML, JSON or plain) was received by ``viewer`` (a seat or
         None: spectator) now."""
         self.checked += 1
+        check_board_choices(parse(text), viewer, where)
         if self.over:
             return
         low = text.lower()
@@ -160,6 +161,28 @@ class Audit:
                 assert not re.search(rf"\b{word}\b", lines[ply], re.I), (
                     f"{where}: the line of ply {ply} ({lines[ply]!r}) names {fact[-1]!r} to viewer {viewer}"
                 )
+
+
+#: Classes static/js/board.js (and rondo.js) add to the board on the seat's page only:
+#: the public board must never carry them, nor the choices' data.
+PAGE_ONLY = re.compile(r"\b(bd-[\w-]+|rb-can|rb-selected|rb-pending|board-stage)\b")
+
+
+def check_board_choices(elements, viewer: int | None, where: str) -> None:
+    """Legal targets and previews travel only in a seat's own frame: the
+    #board-choices element sits in that seat's controls, never in the public
+    board or a spectator's frame, and the public board has no trace of them
+    (in Rondo, which spaces a seat may cover face up tells which colours it holds)."""
+    for el in elements:
+        ids = [p.get("id") for p in el.parents] + [el.attrs.get("id")]
+        if "board" in ids:
+            assert not PAGE_ONLY.search(el.attrs.get("class") or ""), f"{where}: the board shows {el.attrs}"
+            assert not {"data-choices", "data-first", "data-tree", "tabindex", "role"} & set(el.attrs) \
+                or el.attrs.get("role") == "img", f"{where}: the board carries a seat's choices: {el.attrs}"
+            assert el.attrs.get("id") != "board-choices", f"{where}: choices inside the board"
+        if el.attrs.get("id") == "board-choices" or "data-tree" in el.attrs:
+            assert viewer is not None, f"{where}: a spectator receives a seat's board choices"
+            assert "controls" in ids, f"{where}: board choices outside the seat's controls"
 
 
 def viewer_of_group(public_id: str, group: str, players: int) -> int | None:

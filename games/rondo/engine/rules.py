@@ -640,6 +640,22 @@ class RondoRules(Rules):
         return _view.load(self, data)
 
     # -- helpers for views and bots -----------------------------------------
+    def placements(self, state: RondoState, space: str) -> list[RondoMove]:
+        """The placements the rack of the seat to move allows on the empty
+        ``space`` (an id), in the legal moves' order (face up 1..n, then face
+        down by colour), whether or not the chain may go there now (for a page
+        composing the chain: docs/rules.md "Rondo", "Placing"). ``[]`` outside
+        a turn or on an occupied space."""
+        if state.phase != "turn":
+            return []
+        b = state.board
+        i = b.index[space]
+        if state.cells[i]:
+            return []
+        rack = state.racks[state.turn]
+        mask = sum(1 << c for c in range(5) if rack[c])
+        return list(b.up[i][: rack[b.colour[i]]]) + list(b.down_by_rack[i][mask])
+
     def candidates(self, state: RondoState) -> list[str]:
         """Ids of the spaces the next placement of the turn may go on
         (ignoring the rack)."""

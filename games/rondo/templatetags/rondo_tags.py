@@ -7,13 +7,36 @@
      "options": ["place I03 2", ...],   # suggestions for the next placements (no-JS form)
      "draw": move dict | None,          # option B, when allowed
      "end": move dict | None,           # a chain is in progress: end it and draw
-     "letters": {"yellow": "Y", ...}}
+     "letters": {"yellow": "Y", ...},
+     "composer": JSON text}             # for games/rondo/static/js/rondo.js (below)
+
+The composer's data is the engine's, so the page re-implements no rule
+(docs/rules.md "Rondo", "Placing")::
+
+    {"tree": {"I03": {"I04": {...}, ...}, ...},   # the spaces the chain may take next,
+                                                  # after each path of spaces so far
+     "options": {"I03": [{"m": "place I03 2", "l": "2 red face up on I03 (6 points)",
+                          "c": "red", "n": 2,     # the tiles it uses (colour, how many)
+                          "p": 6, "d": false}, ...]}}   # points; face down
+
+The tree holds every path the chain rule allows (the next space touches the
+last, no space twice, at most one switch between ring and radial edges when
+that option is on) up to as many spaces as the rack has tiles; options are the
+placements the whole rack allows on each space, and the page offers those the
+tiles not yet used in the chain still cover (the bookkeeping of its tiles, not
+a rule). Computed from a state that agrees with the seat's own view
+(``Rules.sample_state``): the chain rule needs nothing the seat does not know.
 
 It reads ``seat_view["private"]``: use it only in templates rendered for that seat.
 """
 
+import random
+
 from django import template
 
+from games.engine import get_rules
+from games.fragments import choices_json
+from games.rondo.engine.view import describe_move
 from games.rondo.svg import LETTERS, chain_options
 
 register = template.Library()
@@ -31,7 +54,31 @@ def rondo_chain(seat_view: dict) -> dict:
         "draw": next((m for m in moves if m["move"] == "draw"), None),
         "end": next((m for m in moves if m["move"] == "end"), None),
         "letters": LETTERS,
+        "composer": composer(seat_view) if firsts else "",
     }
+
+
+def composer(seat_view: dict) -> str:
+    """The composer's data (the module docstring's shape), as JSON text."""
+    rules = get_rules("rondo")
+    state = rules.sample_state(seat_view, seat_view["viewer"], random.Random(0))
+    depth = min(5, sum(state.racks[state.turn]))
+    options: dict[str, list] = {}
+
+    def paths(st, left: int) -> dict:
+        out = {}
+        for sid in rules.candidates(st):
+            if sid not in options:
+                options[sid] = [
+                    {"m": d["move"], "l": d["label"], "c": d["colour"], "n": d["count"] or 1,
+                     "p": d["points"], "d": d["face_down"]}
+                    for d in (describe_move(rules, state, m) for m in rules.placements(state, sid))
+                ]  # fmt: skip
+            cheapest = rules.placements(st, sid)
+            out[sid] = paths(rules.play(st, cheapest[-1]), left - 1) if left > 1 and cheapest else {}
+        return out
+
+    return choices_json({"tree": paths(state, depth), "options": options})
 
 
 @register.filter

@@ -9,11 +9,17 @@
  * (window.Parlour.send, from match.js). The server checks the chain and applies it
  * all or nothing; when the socket is closed the plain form is filled and posted.
  *
- * DOM contract: #board[data-edges data-one-change data-occupied] with
- * g.rb-space[data-space data-colour data-value]; #rondo-chain-form[data-first
- * data-version]; #rondo-rack li[data-tile-colour]; #rondo-composer with
- * #rondo-picker, #rondo-chain-list, #rondo-running, #rondo-undo, #rondo-send.
- * Only the seat's own controls carry its rack: nothing here reads another's.
+ * Which spaces the chain may take next and which tiles each space takes are the
+ * engine's, sent in the seat's own frame (#rondo-tree: a tree of the space paths
+ * the chain rule allows, and each space's placements with the tiles they use;
+ * games/rondo/templatetags/rondo_tags.py): this page re-implements no rule, it
+ * only counts the tiles the chain has used.
+ *
+ * DOM contract: #board with g.rb-space[data-space data-colour data-value];
+ * #rondo-chain-form[data-version] holding #rondo-tree; #rondo-rack li[data-tile-colour];
+ * #rondo-composer with #rondo-picker, #rondo-chain-list, #rondo-running, #rondo-undo,
+ * #rondo-send. Only the seat's own controls carry its rack: nothing here reads another's.
+ * Keyboard: window.parlourBoard's shortcuts (static/js/board.js) act here too.
  */
 (function () {
   "use strict";
@@ -24,10 +30,6 @@
 
   function byId(id) {
     return document.getElementById(id);
-  }
-
-  function words(s) {
-    return (s || "").split(/\s+/).filter(Boolean);
   }
 
   function spaceEl(id) {
@@ -47,56 +49,29 @@
     return rack;
   }
 
-  function parseEdges(board) {
-    var nb = {};
-    (board.getAttribute("data-edges") || "").split(";").forEach(function (e) {
-      var p = words(e);
-      if (p.length !== 3) return;
-      var kind = p[2] === "ri" ? "ring" : "radial";
-      (nb[p[0]] = nb[p[0]] || []).push([p[1], kind]);
-      (nb[p[1]] = nb[p[1]] || []).push([p[0], kind]);
-    });
-    return nb;
+  function readTree() {
+    var el = byId("rondo-tree");
+    try {
+      return JSON.parse((el && el.textContent) || "{}");
+    } catch (e) {
+      return {};
+    }
   }
 
-  function rackTotal() {
-    var n = 0;
-    COLOURS.forEach(function (c) {
-      n += st.rack[c];
-    });
-    return n;
-  }
-
-  function inChain(id) {
-    return st.chain.some(function (p) {
-      return p.space === id;
+  /** The placements on ``id`` the tiles left on the rack still cover (server-listed). */
+  function affordable(id) {
+    return (st.options[id] || []).filter(function (o) {
+      return st.rack[o.c] >= o.n;
     });
   }
 
-  /** Spaces the next placement may go on (the server checks again). */
+  /** Spaces the next placement may go on: the engine's tree, after the chain so far. */
   function candidates() {
-    if (!rackTotal() || st.chain.length >= 5) return [];
-    if (!st.chain.length) return st.first.slice();
-    var last = st.chain[st.chain.length - 1].space;
-    var kinds = [];
-    for (var i = 1; i < st.chain.length; i++) kinds.push(st.chain[i].edge);
-    var lastKind = kinds.length ? kinds[kinds.length - 1] : null;
-    var changed = false;
-    for (var j = 1; j < kinds.length; j++) if (kinds[j] !== kinds[j - 1]) changed = true;
-    return (st.edges[last] || [])
-      .filter(function (e) {
-        if (st.occupied[e[0]] || inChain(e[0])) return false;
-        return !(st.oneChange && changed && lastKind && e[1] !== lastKind);
-      })
-      .map(function (e) {
-        return e[0];
-      });
-  }
-
-  function edgeKind(a, b) {
-    var list = st.edges[a] || [];
-    for (var i = 0; i < list.length; i++) if (list[i][0] === b) return list[i][1];
-    return null;
+    var node = st.tree;
+    for (var i = 0; i < st.chain.length && node; i++) node = node[st.chain[i].space];
+    return Object.keys(node || {}).filter(function (id) {
+      return affordable(id).length > 0;
+    });
   }
 
   // --- The board: highlight where the chain may go -------------------------------
@@ -154,17 +129,12 @@
     if (!st.selected) return;
     var el = spaceEl(st.selected);
     var colour = el.getAttribute("data-colour");
-    var value = parseInt(el.getAttribute("data-value"), 10);
+    var value = el.getAttribute("data-value");
     var label = document.createElement("p");
     label.textContent = "Space " + st.selected + " (" + colour + " " + value + "):";
     picker.appendChild(label);
-    for (var n = 1; n <= st.rack[colour]; n++) {
-      picker.appendChild(
-        button(n + " " + colour + " face up (" + n * value + " points)", pick.bind(null, n, colour), "rondo-up")
-      );
-    }
-    COLOURS.forEach(function (c) {
-      if (st.rack[c]) picker.appendChild(button("1 " + c + " face down (bridge)", pick.bind(null, 0, c), "rondo-down"));
+    affordable(st.selected).forEach(function (o) {
+      picker.appendChild(button(o.l, pick.bind(null, o), o.d ? "rondo-down" : "rondo-up"));
     });
     picker.appendChild(button("Cancel", function () {
       st.selected = null;
@@ -206,21 +176,16 @@
     mark();
   }
 
-  function pick(count, colour) {
-    var id = st.selected;
-    var el = spaceEl(id);
-    var value = parseInt(el.getAttribute("data-value"), 10);
-    var prev = st.chain.length ? st.chain[st.chain.length - 1].space : null;
+  function pick(o) {
     st.chain.push({
-      space: id,
-      count: count,
-      colour: colour,
-      faceDown: count === 0,
-      points: count * value,
-      edge: prev ? edgeKind(prev, id) : null,
-      move: count ? "place " + id + " " + count : "place " + id + " down " + colour,
+      space: st.selected,
+      count: o.d ? 0 : o.n,
+      colour: o.c,
+      faceDown: o.d,
+      points: o.p,
+      move: o.m,
     });
-    st.rack[colour] -= count || 1;
+    st.rack[o.c] -= o.n;
     st.selected = null;
     render();
     var next = document.querySelector("#board .rb-can") || byId("rondo-send");
@@ -234,6 +199,11 @@
   }
 
   function undo() {
+    if (st.selected) {
+      st.selected = null;
+      render();
+      return;
+    }
     var p = st.chain.pop();
     if (p) st.rack[p.colour] += p.count || 1;
     st.selected = null;
@@ -293,8 +263,10 @@
         chain: [],
         selected: null,
         sending: false,
-        first: words(form.getAttribute("data-first")),
       };
+      var data = readTree();
+      st.tree = data.tree || {};
+      st.options = data.options || {};
       var nojs = form.querySelector(".rondo-nojs");
       var composer = byId("rondo-composer");
       if (nojs) nojs.hidden = true;
@@ -304,12 +276,6 @@
     } else if (st.sending) {
       st.sending = false; // an answer came (an error leaves the same controls in place)
     }
-    st.edges = parseEdges(board);
-    st.oneChange = board.getAttribute("data-one-change") === "1";
-    st.occupied = {};
-    words(board.getAttribute("data-occupied")).forEach(function (id) {
-      st.occupied[id] = true;
-    });
     render();
   }
 
@@ -331,6 +297,42 @@
       choose(id);
     }
   });
+
+  // The board's keyboard shortcuts (static/js/board.js) drive this composer.
+  function spaces() {
+    return Array.prototype.slice.call(document.querySelectorAll("#board .rb-can"));
+  }
+
+  function step(dir) {
+    var list = spaces();
+    if (!list.length) return;
+    var at = list.indexOf(document.activeElement);
+    list[(at < 0 ? (dir > 0 ? 0 : list.length - 1) : at + dir + list.length) % list.length].focus();
+  }
+
+  if (window.parlourBoard) {
+    window.parlourBoard.register({
+      active: function () {
+        return !!st;
+      },
+      next: step,
+      cycle: step,
+      enter: function (target) {
+        if (!st || st.sending || spaceFrom(target)) return; // a space: its own handler (below)
+        if (st.chain.length) send();
+        else step(1);
+      },
+      undo: function () {
+        if (st && !st.sending) undo();
+      },
+      cancel: function () {
+        if (!st || st.sending) return;
+        while (st.chain.length) undo();
+        st.selected = null;
+        render();
+      },
+    });
+  }
 
   document.addEventListener("htmx:wsAfterMessage", setup);
   document.addEventListener("htmx:afterSettle", setup);

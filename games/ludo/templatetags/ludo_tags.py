@@ -1,0 +1,86 @@
+"""Ludo's choices for ONE seat's controls (its own frame only: docs/adding-a-game.md).
+
+``{% ludo_choices seat_view legal as choices %}`` gives::
+
+    {"buttons": [move dicts],      # the legal moves, equivalent ones merged (below)
+     "board": "[...]"}             # the same choices for static/js/board.js (JSON)
+
+Equivalent choices are one choice: pieces waiting in base are interchangeable,
+so every "enter" move is one "Enter a piece" choice; pieces of one seat on one
+square move alike, so they are one choice too (docs/rules.md "Ludo", "Forced
+moves": moves that lead to the same position count as one). The lowest piece
+number is the one sent.
+
+Board choices (JSON, viewBox units 0..15, see games/ludo/svg.py)::
+
+    [{"m": "p2",                       # the move sent
+      "k": "p2",                       # the board target (one per piece or base)
+      "l": "Move a piece from cell 4 to cell 10",   # its words
+      "h": [cx, cy, r],                # hit circle at the piece (r = 1 cell: 48 px on a phone)
+      "hr": [x, y, w, h] | absent,     # hit rectangle (the base, for "Enter a piece")
+      "t": [x, y],                     # its destination's centre
+      "g": "lb-red", "gc": "red",      # the preview's shape (a symbol of board.html) and colour
+      "gt": "translate(x y) scale(.9)",  # where the preview is drawn
+      "e": 1}]                         # the choice ends the decision
+"""
+
+from __future__ import annotations
+
+from django import template
+
+from games.fragments import choices_json
+from games.ludo.engine.board import HOME, PIECES_PER_SEAT
+from games.ludo.svg import BASES, HOME_SLOTS, SQUARE, board_context
+
+register = template.Library()
+
+HIT_RADIUS = 1.0  # grid units: a 48 px circle where a cell is about 24 px (390 px phone)
+
+
+def _merged(legal: list[dict]) -> list[dict]:
+    """Piece moves with one move per starting square (base counts as one)."""
+    out, seen = [], {}
+    for m in legal:
+        if "piece" not in m:
+            out.append(m)
+            continue
+        key = m["from_progress"]
+        if key in seen:
+            seen[key]["count"] += 1
+            continue
+        m = dict(m, count=1)
+        seen[key] = m
+        out.append(m)
+    for m in out:
+        if m.get("count", 1) > 1:
+            m["label"] = m["label"].replace(f"piece {m['piece']}", "a piece", 1)
+    return out
+
+
+@register.simple_tag
+def ludo_choices(seat_view: dict, legal: list[dict]) -> dict:
+    buttons = _merged(legal)
+    board = []
+    if any("piece" in m for m in buttons):
+        seat = seat_view["turn"]
+        info = next(s for s in seat_view["seats"] if s["seat"] == seat)
+        c = info["colour_index"]
+        drawn = {(p["seat"], p["piece"]): p for p in board_context(seat_view)["pieces"]}
+        for m in buttons:
+            if "piece" not in m:
+                continue
+            p = drawn[(seat, m["piece"])]
+            to = m["to_progress"]
+            if to == HOME:
+                tx, ty = HOME_SLOTS[c][m["piece"] % PIECES_PER_SEAT]
+            else:
+                sx, sy = SQUARE[c][to]
+                tx, ty = sx + 0.5, sy + 0.5
+            choice = {"m": m["move"], "k": m["move"], "l": m["label"], "h": [p["x"], p["y"], HIT_RADIUS],
+                      "t": [tx, ty], "g": f"lb-{info['colour']}", "gc": info["colour"],
+                      "gt": f"translate({tx:g} {ty:g}) scale(.9)", "e": 1}
+            if m["from_progress"] is None:
+                bx, by = BASES[c]
+                choice["hr"] = [bx, by, 6, 6]
+            board.append(choice)
+    return {"buttons": buttons, "board": choices_json(board)}

@@ -1,0 +1,122 @@
+"""Roundabout's turn for ONE seat's controls (its own frame only: docs/adding-a-game.md).
+
+``{% roundabout_turns seat_view as turns %}`` gives ``{"choices": JSON text or
+"", "help": words}``: the seat's legal turns for static/js/board.js, and what
+the page says about composing them (which die each step uses, what doubles
+allow). A turn of two dice is composed on the board and sent once
+(``{"moves": [first, second]}``). The choices of the second die depend on the
+first (blocks, jumps, the capture rule: docs/rules.md "Moving", "Blocks",
+"Captures"), so each first move lists what may follow it, from the engine
+(``Rules.play`` then ``Rules.legal_moves``); the page re-implements no rule.
+Reversals, Golden Rule offers, pass, accept and decline stay buttons.
+
+Shape (viewBox units 0..100, games/roundabout/svg.py): ``{"choices": [...],
+"table": [...]}``, the first die's choices and the second's (each once; a first
+choice's "n" lists indices into the table), each::
+
+    {"m": "3r5", "k": "dart 3", "kl": "Dart 3 on ring 2, bar 5",
+     "l": "Dart 3: 5 around the ring to ring 2, bar 10",
+     "h": [x, y, r], "t": [x, y], "fs": 21,   # hit circle at the dart; fs: the space it leaves
+     "d": 5, "w": "ring",                                  # the die it uses, the way
+     "g": "ra-red", "gc": "red", "gt": "translate(x y) rotate(deg)",
+     "e": 1,             # the turn ends after it (the second die cannot be used)
+     "x": "pass",        # or: may end after it by passing (the second die is optional)
+     "n": [3, 4, 9]}     # the second die's choices after it: indices into "table"
+"""
+
+from __future__ import annotations
+
+import functools
+
+from django import template
+
+from games.engine import get_rules
+from games.fragments import choices_json
+from games.roundabout.engine.board import CW
+from games.roundabout.engine.moves import PASS
+from games.roundabout.engine.view import describe_move
+from games.roundabout.svg import _dart_transform, space_xy
+
+register = template.Library()
+
+HIT_RADIUS = 6.5  # viewBox units: 48 px where the board is about 366 px wide (390 px phone)
+
+
+_XY = tuple(space_xy(s) for s in range(80))
+_transform = functools.cache(_dart_transform)
+
+
+def _choice(d: dict, colour: str, facing: str) -> dict:
+    fx, fy = _XY[d["from"]]
+    return {
+        "m": d["move"], "k": f"dart {d['dart']}", "kl": f"Dart {d['dart']} on {d['from_place']}",
+        "l": d["label"], "h": [fx, fy, HIT_RADIUS], "t": _XY[d["to"]], "fs": d["from"],
+        "d": d["die"], "w": d["direction"], "g": f"ra-{colour}", "gc": colour,
+        "gt": _transform(d["to"], facing),
+    }  # fmt: skip
+
+
+def _dart_choices(rules, state, colour: str) -> tuple[list[dict], bool]:
+    """The dart moves of ``state`` as choices, and whether "pass" is legal there."""
+    out, can_pass = [], False
+    n = len(state.pos) // state.players
+    for move in rules.legal_moves(state):
+        if move is PASS:
+            can_pass = True
+        if move.kind != "dart":
+            continue
+        idx = state.mover * n + move.dart
+        facing = "cw" if state.face[idx] == CW else "ccw"
+        out.append(_choice(describe_move(state, move), colour, facing))
+    return out, can_pass
+
+
+def _help(view: dict) -> str:
+    a, b = view["dice"]
+    if len(view["unused"]) == 1:
+        return (f"The last step uses the {view['unused'][0]} left: pick a dart on the board, then a "
+                "highlighted spot, then Confirm.")
+    steps = ("Pick a dart on the board, then a highlighted spot (its number is the die it uses); "
+             "then the same for the second step; then Confirm. Undo takes a step back.")
+    if a != b:
+        return f"Step 1 uses one die, step 2 the other, in either order ({a} and {b}). {steps}"
+    extra = ("on jumping doubles a dart may also pass over blocks" if view["jumping"]
+             else "on reversing doubles you may instead turn one or two darts around (the buttons below)")
+    return f"Doubles: each step moves a dart {a} (no extra move, no doubled move); {extra}. {steps}"
+
+
+@register.simple_tag
+def roundabout_turns(seat_view: dict) -> dict:
+    if seat_view.get("phase") != "move" or seat_view.get("reversed"):
+        return {"choices": "", "help": ""}
+    rules = get_rules("roundabout")
+    state = rules.load(seat_view["state"])
+    mover = state.mover
+    colour = next(s["colour"] for s in seat_view["seats"] if s["seat"] == mover)
+    first, _ = _dart_choices(rules, state, colour)
+    table, index = [], {}  # second-die choices shared by several first moves, once each
+    if len(state.unused) == 2:
+        for c in first:
+            after = rules.play(state, c["m"])
+            if rules.to_move(after) != mover or after.phase != "move" or after.reversed:
+                c["e"] = 1
+                continue
+            seconds, can_pass = _dart_choices(rules, after, colour)
+            c["n"] = []
+            for c2 in seconds:
+                key = (c2["m"], c2["fs"], c2["l"])
+                if key not in index:
+                    index[key] = len(table)
+                    table.append(dict(c2, e=1))
+                c["n"].append(index[key])
+            if can_pass:
+                c["x"] = str(PASS)
+            elif not c["n"]:
+                c["e"] = 1
+    else:
+        for c in first:
+            c["e"] = 1
+    if not first:
+        return {"choices": "", "help": ""}
+    return {"choices": choices_json({"choices": first, "table": table}), "help": _help(seat_view)}
+

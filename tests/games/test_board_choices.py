@@ -1,0 +1,81 @@
+"""The seat's board choices (templates/games/board_choices.html) and what a
+deadline does to a turn composed on the board (Roundabout rules page, "Timers")."""
+
+import json
+import re
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from games import actions, fragments
+from games.engine import get_rules
+from games.models import Match, Move
+from tests.engine.roundabout_helpers import position
+from tests.factories import ludo_state, make_match
+
+pytestmark = pytest.mark.django_db
+RA = get_rules("roundabout")
+
+
+def choices_of(html: str):
+    found = re.search(r'<div id="board-choices"[^>]*>(.*?)</div>', html, re.S)
+    return json.loads(found.group(1)) if found else None
+
+
+def roundabout_match(darts, dice, circuit=()):
+    state = RA.play(RA.play(position(2, darts, turn=0, circuit=circuit), "roll"), dice)
+    return make_match("roundabout", ("human", "human"), state=RA.dump(state))
+
+
+def test_ludo_pieces_in_base_are_one_choice_and_so_are_pieces_on_one_square():
+    state = ludo_state(2, phase="move", die=6, pieces=[[-1, -1, 20, 20], [-1] * 4], autoplay_forced=False)
+    match = make_match(seats=("human", "human"), state=state)
+    html = fragments.seat_frame(match, match.seats.get(index=0))
+    assert html.count('name="move"') == 2  # enter, and one of the two on cell 20
+    assert "Enter a piece at cell 0" in html and "Move a piece from cell 20 to cell 26" in html
+    board = choices_of(html)
+    assert [c["m"] for c in board] == ["p0", "p2"]
+    assert board[0]["hr"] == [0, 0, 6, 6]  # the whole base is the target
+
+
+def test_roundabout_second_die_choices_come_from_the_engine_after_the_first():
+    darts = {0: {0: (3, 14, "cw"), 1: (1, 8, "cw")}, 1: {0: (5, 6, "cw")}}
+    match = roundabout_match(darts, "d2-3", {(0, 0)})
+    data = choices_of(fragments.seat_frame(match, match.seats.get(index=0)))
+    state = RA.load(match.state)
+    firsts = {str(m) for m in RA.legal_moves(state) if m.kind == "dart"}
+    assert {c["m"] for c in data["choices"]} == firsts
+    for c in data["choices"]:
+        after = RA.play(state, c["m"])
+        if RA.to_move(after) != 0:
+            assert c["e"] == 1 and not c.get("n")  # e.g. dart 0 went home: the turn ended
+            continue
+        seconds = {data["table"][i]["m"] for i in c["n"]}
+        assert seconds == {str(m) for m in RA.legal_moves(after) if m.kind == "dart"}
+
+
+def test_a_turn_composed_on_the_board_and_sent_after_the_deadline_is_refused_and_times_out():
+    darts = {0: {0: (1, 8, "cw"), 1: (2, 8, "cw")}, 1: {0: (5, 6, "cw")}}
+    match = roundabout_match(darts, "d2-3")
+    data = choices_of(fragments.seat_frame(match, match.seats.get(index=0)))
+    first = data["choices"][0]
+    turn = [first["m"], data["table"][first["n"][0]]["m"]]
+    past = timezone.now() - timedelta(seconds=5)
+    Match.objects.filter(pk=match.pk).update(deadline=past, deadline_task_at=past)
+    with pytest.raises(actions.TooLate):
+        actions.play_move(match.public_id, match.seats.get(index=0).user, turn, match.version)
+    m = Match.objects.get(pk=match.pk)
+    rows = list(Move.objects.filter(match=m).values_list("actor", "notation"))
+    assert ("server", "timeout") in rows  # the turn timed out
+    assert not any(a == "seat" for a, _ in rows)  # and nothing composed was played
+    assert m.seats.get(index=0).missed_turns == 1
+    assert RA.load(m.state).pos == RA.load(match.state).pos
+
+
+def test_choices_and_previews_never_reach_the_public_frame():
+    darts = {0: {0: (1, 8, "cw"), 1: (2, 8, "cw")}, 1: {0: (5, 6, "cw")}}
+    match = roundabout_match(darts, "d2-3")
+    seats = list(match.seats.select_related("user"))
+    public = fragments.public_frame(fragments.public_context(match, seats))
+    assert "board-choices" not in public and "bd-" not in public

@@ -29,7 +29,8 @@ def _roundabout_rolled(players: int, darts: dict, dice: tuple[int, int]) -> dict
     return rules.dump(state)
 
 
-RA_DARTS_2 = {0: {0: (3, 14, "cw"), 1: (1, 2, "cw"), 2: (5, 7, "ccw")}, 1: {0: (5, 6, "cw"), 1: (2, 9, "ccw")}}
+RA_DARTS_2 = {0: {0: (3, 14, "cw"), 1: (1, 2, "cw"), 2: (5, 7, "ccw")},
+              1: {0: (5, 6, "cw"), 1: (2, 9, "ccw")}}
 RA_DARTS_4 = {0: {0: (3, 14, "cw"), 1: (1, 2, "cw")}, 1: {0: (5, 6, "cw")}, 2: {0: (2, 9, "ccw")},
               3: {0: (4, 3, "cw")}}
 
@@ -53,19 +54,19 @@ def _roundabout_offered() -> dict:
     return rules.dump(state)
 
 
-#: name -> (game, seat kinds, state dump, what seat 0 decides)
+LUDO_PIECES = [[10, -1, -1, 30], [5, -1, -1, -1], [-1] * 4, [20, -1, -1, -1]]
+FOUR = ("human", "easy", "easy", "easy")
+
+#: name -> (game, seat kinds, a function making the state dump); seat 0 decides.
 DECISIONS = {
-    "ludo-roll": ("ludo", ("human", "easy", "easy", "easy"),
-                  lambda: ludo_state(4, pieces=[[10, -1, -1, 30], [5, -1, -1, -1], [-1] * 4, [20, -1, -1, -1]])),
-    "ludo-choose": ("ludo", ("human", "easy", "easy", "easy"),
-                    lambda: ludo_state(4, phase="move", die=6,
-                                       pieces=[[10, -1, -1, 30], [5, -1, -1, -1], [-1] * 4, [20, -1, -1, -1]])),
-    "roundabout-roll": ("roundabout", ("human", "easy"), lambda: get_rules("roundabout").dump(
-        roundabout_position(2, RA_DARTS_2, turn=0))),
+    "ludo-roll": ("ludo", FOUR, lambda: ludo_state(4, pieces=LUDO_PIECES)),
+    "ludo-choose": ("ludo", FOUR, lambda: ludo_state(4, phase="move", die=6, pieces=LUDO_PIECES)),
+    "roundabout-roll": ("roundabout", ("human", "easy"),
+                        lambda: get_rules("roundabout").dump(roundabout_position(2, RA_DARTS_2, turn=0))),
     "roundabout-darts": ("roundabout", ("human", "easy"), lambda: _roundabout_rolled(2, RA_DARTS_2, (2, 5))),
-    "roundabout-reversal": ("roundabout", ("human", "easy"), lambda: _roundabout_rolled(2, RA_DARTS_2, (3, 3))),
-    "roundabout-offer": ("roundabout", ("human", "easy", "easy", "easy"),
-                         lambda: _roundabout_rolled(4, RA_DARTS_4, (2, 5))),
+    "roundabout-reversal": ("roundabout", ("human", "easy"),
+                            lambda: _roundabout_rolled(2, RA_DARTS_2, (3, 3))),
+    "roundabout-offer": ("roundabout", FOUR, lambda: _roundabout_rolled(4, RA_DARTS_4, (2, 5))),
     "roundabout-accept": ("roundabout", ("human", "human", "easy", "easy"), _roundabout_offered),
     "rondo-place": ("rondo", ("human", "easy", "easy"), _rondo_state),
 }
@@ -73,7 +74,7 @@ DECISIONS = {
 
 def make_decision(name: str, **options):
     """The match of ``DECISIONS[name]``, started, seat 0 a human with a
-    150-character name (the others humans are given names as long). Returns the match."""
+    150-character name (other human seats get names as long). Returns the match."""
     kind, seats, state = DECISIONS[name]
     users = [_human("p") for s in seats if s == "human"]
     return make_match(kind, seats, users=users, state=state(), **options)

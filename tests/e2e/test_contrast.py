@@ -3,10 +3,16 @@ axe-core (tests/e2e/package.json) in a real Chromium: boards, pieces,
 highlights, dice, map backdrops and the panel (match.css: the boards keep their
 own colours in every mode)."""
 
+from pathlib import Path
+
 import pytest
 
 from tests.e2e.positions import make_decision
 from tests.e2e.test_live_play import in_thread, live, log_in
+
+# The function of contrast.js, without its leading comment (page.evaluate calls a function source).
+CHECK = "\n".join(line for line in (Path(__file__).parent / "contrast.js").read_text().splitlines()
+                  if not line.startswith("//"))
 
 MODES = {"light": {"color_scheme": "light"}, "dark": {"color_scheme": "dark"},
          "forced": {"color_scheme": "light", "forced_colors": "active"}}
@@ -21,28 +27,9 @@ def contrast_violations(page, axe_source):
     the fill of the shape it sits on (the shape before it in its group, else the
     board's background), with axe's own colour math, to AA's 4.5:1."""
     page.evaluate(axe_source)
-    return page.evaluate(
-        """async () => {
-             const o = Object.assign({}, axe._audit.checks['color-contrast'].options, {ignoreLength: true});
-             axe.configure({checks: [{id: 'color-contrast', options: o}]});
-             const r = await axe.run(document, {runOnly: {type: 'rule', values: ['color-contrast']}});
-             const found = r.violations.flatMap(v => v.nodes.map(n => [n.target.join(' '), n.failureSummary]));
-             const C = axe.commons.color;
-             const parse = (c) => { const x = new C.Color(); x.parseString(c); return x; };
-             for (const t of document.querySelectorAll('#board svg text')) {
-               const st = getComputedStyle(t);
-               if (st.display === 'none' || (st.stroke !== 'none' && parseFloat(st.strokeWidth) > 0)) continue;
-               let shape = t.previousElementSibling;
-               while (shape && !['use', 'circle', 'rect', 'path', 'polygon'].includes(shape.tagName)) shape = shape.previousElementSibling;
-               const bgEl = shape || t.closest('svg').querySelector('rect, circle');
-               const bg = getComputedStyle(bgEl).fill;
-               if (!bg.startsWith('rgb')) continue;
-               const ratio = C.getContrast(parse(bg), parse(st.fill));
-               if (ratio < 4.5) found.push([t.textContent + ' in ' + (t.parentElement.getAttribute('class') || ''),
-                                            `contrast ${ratio.toFixed(2)} (${st.fill} on ${bg})`]);
-             }
-             return found;
-           }""")
+    found = page.evaluate(CHECK)
+    assert isinstance(found, list), "the check did not run"
+    return found
 
 
 @pytest.mark.parametrize("name,options", [("ludo-choose", {}), ("ludo-choose", {"theme": "europe"}),

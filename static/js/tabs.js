@@ -8,6 +8,9 @@
  * at a time (the first), and the container gets .is-tabbed (match.css hides
  * the panels' headings then: the tab names them). Keys (WAI-ARIA tabs pattern,
  * automatic activation): Left/Right move between tabs, Home/End to the ends.
+ * A panel with data-tab-news="<selector>" marks its tab (.has-news, and " (new)"
+ * for screen readers) when the element it names gets a child while the panel
+ * is hidden: a chat line arriving behind the Moves tab.
  */
 (function () {
   "use strict";
@@ -27,6 +30,9 @@
         if (panel) panel.hidden = !on;
       });
       if (focus) tab.focus();
+      tab.classList.remove("has-news");
+      var mark = tab.querySelector(".news-mark");
+      if (mark) mark.remove();
       // A panel shown again keeps its list scrolled to the newest line.
       var shown = document.getElementById(tab.getAttribute("aria-controls"));
       var scroller = shown && shown.querySelector(".move-list, .chat-log");
@@ -36,6 +42,17 @@
     tabs.forEach(function (tab) {
       var panel = document.getElementById(tab.getAttribute("aria-controls"));
       if (panel) panel.setAttribute("aria-labelledby", tab.id);
+      var watched = panel && panel.getAttribute("data-tab-news") && panel.querySelector(panel.getAttribute("data-tab-news"));
+      if (watched && window.MutationObserver) {
+        new MutationObserver(function () {
+          if (!panel.hidden || tab.classList.contains("has-news")) return;
+          tab.classList.add("has-news");
+          var mark = document.createElement("span");
+          mark.className = "news-mark visually-hidden";
+          mark.textContent = " (new)";
+          tab.appendChild(mark);
+        }).observe(watched, { childList: true });
+      }
       tab.addEventListener("click", function () {
         select(tab, false);
       });

@@ -38,6 +38,18 @@ def test_the_title_announcement_and_focus_say_when_the_turn_comes(page, live_ser
     assert "favicon-turn" in page.locator("link[rel~='icon']").get_attribute("href")
 
 
+def test_ten_seconds_left_on_the_own_clock_is_shown_and_announced(page, live_server_url):
+    match = in_thread(make_match, seats=("human", "human"), state=ludo_state(), turn_seconds=12)
+    log_in(page.context, match.seats.get(index=0).user, live_server_url)
+    page.goto(f"{live_server_url}/m/{match.public_id}/")
+    live(page)
+    warning = page.locator("#time-warning")
+    expect(warning).to_be_hidden()
+    expect(warning).to_be_visible(timeout=8_000)
+    expect(warning).to_have_text("10 seconds left to decide.")
+    expect(page.locator("#attention")).to_have_text("10 seconds left.")
+
+
 @pytest.mark.resilience
 def test_the_status_leaves_live_while_the_server_is_stopped_and_comes_back(
         page, transactional_db, django_db_blocker, csp_violations):

@@ -169,7 +169,8 @@ def test_the_device_settings_beside_the_board_show_only_what_applies(client, kin
     board shortcuts only for a player; the heartbeat period for match.js."""
     match = make_match(kind, ("human", "human"))
     page = client.get(reverse("match", args=[match.public_id])).content.decode()
-    settings_form = page[page.index('id="device-settings"'):page.index("</form>", page.index('id="device-settings"'))]
+    start = page.index('id="device-settings"')
+    settings_form = page[start:page.index("</form>", start)]
     assert 'name="sound"' in settings_form
     assert ('name="dice_style"' in settings_form) == has_dice
     assert 'name="shortcuts"' not in settings_form and "notify-button" not in settings_form

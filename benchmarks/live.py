@@ -238,6 +238,7 @@ async def run_server(host: str, ports: list[int], server_pids: list[int], target
             "public_frame_bytes": bench.mean_frame_bytes("public"),
             "seat_frame_bytes": bench.mean_frame_bytes("seat"),
             "frame_counts": {k: v[0] for k, v in bench.frame_sizes.items()},
+            "heartbeat_frames": bench.heartbeats,  # idle sockets' (games/consumers.py), never errors
             "paced": paced,
             "saturated": saturated,
         }

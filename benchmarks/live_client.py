@@ -32,6 +32,9 @@ FRAME_VERSION = re.compile(r'id="frame-version" data-version="(\d+)"(?: data-kin
 MOVE_INPUT = re.compile(r'name="move" value="([^"]+)"')
 TO_MOVE = re.compile(r'data-to-move="(\d+)"')  # the ceiling's frames name the seat to move
 FINISHED = 'class="result"'  # the status line of a finished or aborted match
+# games.fragments.HEARTBEAT_FRAME (tests/games/test_consumers.py compares them): an idle socket's
+# "still here" frame, every PARLOUR_HEARTBEAT_SECONDS; it carries no version.
+HEARTBEAT = '<div id="heartbeat" hidden></div>'
 
 
 @dataclass
@@ -139,6 +142,9 @@ class Table:
 
     async def on_frame(self, seat: int, html: str) -> None:
         bench = self.bench
+        if html == HEARTBEAT:
+            bench.heartbeats += 1
+            return
         m = FRAME_VERSION.search(html)
         if m is None:
             bench.stats.errors["frame without a version"] += 1
@@ -236,6 +242,7 @@ class Bench:
         self.stats = Stats()
         self.connect_slots = asyncio.Semaphore(max_connecting)
         self.frame_sizes = {"public": [0, 0], "seat": [0, 0]}  # kind -> [count, bytes]
+        self.heartbeats = 0  # heartbeat frames received (games/consumers.py)
         self._background: set[asyncio.Task] = set()
         self._watchdog = asyncio.create_task(self._watch())
 

@@ -360,6 +360,10 @@ PARLOUR_QUEUE_WAVE_SECONDS = env.float("PARLOUR_QUEUE_WAVE_SECONDS", default=2.0
 PARLOUR_QUEUE_STALE_SECONDS = 30
 PARLOUR_QUEUE_PAIRED_KEEP_SECONDS = 120
 PARLOUR_QUEUE_HEARTBEAT_SECONDS = 10
+# The match socket's heartbeat (README "How live play works"): a socket that sent
+# nothing for this long sends a tiny frame, so the page can tell a live connection
+# from a silent one (static/js/match.js); seconds.
+PARLOUR_HEARTBEAT_SECONDS = env.float("PARLOUR_HEARTBEAT_SECONDS", default=10.0)
 # Each entry expires after one period: while no worker takes them (workers
 # down, or busy), they would pile up in Redis and then all run at once; an
 # expired one is dropped unrun (the next one is already on its way).

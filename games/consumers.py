@@ -11,6 +11,12 @@ for a turn of several plies), or
 ``{"type": "chat", "id": "<preset id>"}`` (games.chat; players only). Server -> client: HTML
 frames of htmx out-of-band elements, each with ``#frame-version``.
 
+Heartbeat: a socket that has sent nothing for PARLOUR_HEARTBEAT_SECONDS (10 s)
+gets ``fragments.HEARTBEAT_FRAME``, so that the page can tell a live
+connection from a silent one (static/js/match.js shows "Reconnecting…" once
+a period and 3 s pass without a frame). During play the frames themselves
+are the heartbeat: a busy socket gets none.
+
 Refusal close codes (accounts/close_codes.py; the page explains them and
 does not reconnect):
 4003 banned (at connect, or when a ban arrives on the user's group:
@@ -71,6 +77,33 @@ class MatchConsumer(sockets.ParlourConsumer):
             groups.append(push.seat_group(self.public_id, self.seat_index))
         await self.join(*groups)
         await self.send_snapshot()
+        self._heartbeat_task = asyncio.create_task(self._heartbeat())
+
+    _heartbeat_task: asyncio.Task | None = None
+    _last_sent = 0.0  # event loop time of the last frame sent
+
+    async def send(self, text_data=None, bytes_data=None, close=False):
+        self._last_sent = asyncio.get_running_loop().time()
+        await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
+
+    async def _heartbeat(self) -> None:
+        """Send HEARTBEAT_FRAME whenever PARLOUR_HEARTBEAT_SECONDS pass with no frame sent."""
+        period = settings.PARLOUR_HEARTBEAT_SECONDS
+        loop = asyncio.get_running_loop()
+        try:
+            while True:
+                await asyncio.sleep(max(0.05, self._last_sent + period - loop.time()))
+                if loop.time() - self._last_sent >= period:
+                    await self.send(text_data=fragments.HEARTBEAT_FRAME)
+        except asyncio.CancelledError:
+            pass
+        except Exception as e:  # noqa: BLE001 - a closed socket ends its heartbeat
+            log.debug("ws %s: heartbeat stopped: %s", self.public_id, e)
+
+    async def disconnect(self, code):
+        if self._heartbeat_task is not None:
+            self._heartbeat_task.cancel()
+        await super().disconnect(code)
 
     def message_type(self, data: dict):
         # htmx's ws-send sends a move form's fields, with no "type".

@@ -155,6 +155,12 @@ def choices_json(choices: list) -> str:
     return mark_safe(text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e"))
 
 
+#: The match socket's heartbeat (games/consumers.py): sent when a socket has sent
+#: nothing for settings.PARLOUR_HEARTBEAT_SECONDS; static/js/match.js drops it
+#: unswapped and shows "Live" only while frames (this one included) arrive.
+HEARTBEAT_FRAME = '<div id="heartbeat" hidden></div>'
+
+
 def error_frame(message: str, version: int) -> str:
     """An error message for one socket, with the version it refers to."""
     return render_to_string("games/match_parts.html#error_frame", {"message": message, "version": version})

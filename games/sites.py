@@ -50,6 +50,8 @@ class GameSite:
       what its chance steps are called (``chance_title``, the heading of the
       fairness note, and ``chance_step``, one of them), and ``scripts``, the
       static files of its board's own scripts, loaded after ``js/match.js``.
+    - ``has_dice``: whether its chance steps are dice the page draws (``#dice``):
+      the match page offers the dice style setting only then (Rondo draws tiles).
     """
 
     name: str
@@ -62,6 +64,7 @@ class GameSite:
     chance_title: str = "Fair dice"
     chance_step: str = "roll"
     scripts: tuple[str, ...] = ()
+    has_dice: bool = True
 
 
 @functools.cache

@@ -4,6 +4,7 @@ Views parse, call one action, render (STYLE habit 3). With JavaScript the
 match page sends moves over its WebSocket instead (consumers.py).
 """
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
@@ -72,6 +73,7 @@ def match_page(request, public_id):
         controls_html=fragments.seat_frame(match, my_seat, request=request, page=True) if my_seat else "",
         chat_phrases=chat.PHRASES,
         chat_emoji=chat.EMOJI,
+        heartbeat_ms=round(settings.PARLOUR_HEARTBEAT_SECONDS * 1000),
     )
     return render(request, "games/match.html", ctx)
 

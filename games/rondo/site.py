@@ -29,4 +29,5 @@ SITE = GameSite(
     chance_title="Fair tile draws",
     chance_step="tile draw",
     scripts=("js/rondo.js",),
+    has_dice=False,
 )

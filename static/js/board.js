@@ -31,7 +31,8 @@
  * cells are 26 px; pieces sharing a square are one choice (merged server-side).
  *
  * Keyboard shortcuts act only while the board has focus and can be turned off
- * (WCAG 2.1.4; the list is shown under the board): see KEYS below.
+ * (WCAG 2.1.4: the Settings tab's switch, Parlour.setting("shortcuts"); the list is
+ * shown under the board): see KEYS below.
  * window.parlourBoard: focusPrimary() (focus the board when it holds choices,
  * else the primary control; true if it focused something), register(adapter)
  * for a game script with its own composer (rondo.js), refresh().
@@ -42,7 +43,6 @@
 
   var SVG = "http://www.w3.org/2000/svg";
   var MIN_HIT_PX = 22;
-  var STORE_KEY = "parlour.board_keys";
   var KEYS = [
     ["R", "roll the dice (or die)"],
     ["N or →", "next piece or dart"],
@@ -55,7 +55,6 @@
 
   var st = null; // {el, version, all, steps, selected, cursor, dest, busy, compose}
   var adapter = null; // a game's own composer (rondo.js), when it is active
-  var keysOn = true;
   var hadFocus = null; // before a frame: null, or {key} (board focus)
 
   function byId(id) {
@@ -77,20 +76,11 @@
     return b ? b.parentElement : null;
   }
 
-  function stored() {
-    try {
-      return window.localStorage.getItem(STORE_KEY);
-    } catch (e) {
-      return null;
-    }
-  }
-
-  function store(v) {
-    try {
-      window.localStorage.setItem(STORE_KEY, v);
-    } catch (e) {
-      /* private mode: the setting lasts for this page */
-    }
+  /** Whether the board's shortcuts are on: the Settings tab's switch
+   *  (Parlour.setting("shortcuts"), static/js/match.js), on by default. */
+  function keysOn() {
+    var P = window.Parlour;
+    return !(P && P.setting && P.setting("shortcuts") === false);
   }
 
   // --- The seat's choices ---------------------------------------------------------
@@ -507,7 +497,7 @@
   }
 
   function onKey(evt) {
-    if (!keysOn || evt.ctrlKey || evt.metaKey || evt.altKey) return;
+    if (!keysOn() || evt.ctrlKey || evt.metaKey || evt.altKey) return;
     var here = stage();
     if (!here || !here.contains(evt.target)) return;
     var key = evt.key;
@@ -574,18 +564,10 @@
       dl.appendChild(dd);
     });
     box.appendChild(dl);
-    var label = document.createElement("label");
-    var box2 = document.createElement("input");
-    box2.type = "checkbox";
-    box2.id = "board-keys-on";
-    box2.checked = keysOn;
-    box2.addEventListener("change", function () {
-      keysOn = box2.checked;
-      store(keysOn ? "1" : "0");
-    });
-    label.appendChild(box2);
-    label.appendChild(document.createTextNode(" Use these shortcuts"));
-    box.appendChild(label);
+    var note = document.createElement("p");
+    note.className = "help";
+    note.textContent = "Turn them off under Settings.";
+    box.appendChild(note);
     here.appendChild(box);
   }
 
@@ -679,8 +661,6 @@
   };
 
   function init() {
-    var v = stored();
-    keysOn = v !== "0";
     refresh();
   }
 

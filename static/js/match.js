@@ -10,7 +10,10 @@
  *   error frames: <div id="match-error" hx-swap-oob="true" role="alert">
  *   <p id="connection-status" role="status">          we write Live / Reconnecting… / why it closed
  *   <time id="clock" data-deadline="ms" data-server-now="ms">   we count it down
- *   <form id="device-settings"> with input[name=sound] and select[name=dice_style]
+ *   <form id="device-settings"> with input[name=sound], select[name=dice_style] (games with
+ *     dice only) and input[name=shortcuts] (players only); each kept in localStorage
+ *     under parlour.<name>, read by other scripts with Parlour.setting(name)
+ *   <div id="match" data-heartbeat-ms>   the server's heartbeat period (games/consumers.py)
  *   move forms: <form method="post" action="/m/<id>/move/" ws-send> (hidden move, version)
  *
  * Facts about ws.js 2.0.4 this relies on (read in its source):
@@ -34,7 +37,11 @@
   var BACKOFF_CAP_MS = 10000;
   var BUSY_TIMEOUT_MS = 10000; // re-enable a sent form's buttons if no frame ever answers
   var URGENT_MS = 10000;
-  var KEYS = { sound: "parlour.sound", dice: "parlour.dice_style" };
+  var KEYS = { sound: "parlour.sound", dice: "parlour.dice_style", shortcuts: "parlour.shortcuts" };
+  // A frame that only says the connection is alive (games/fragments.HEARTBEAT_FRAME).
+  var HEARTBEAT = '<div id="heartbeat" hidden></div>';
+  // No frame for the heartbeat period and this much more: the connection is not live.
+  var SILENCE_GRACE_MS = 3000;
   var DICE_STYLES = ["pips", "numbers"];
 
   var live = false; // the socket is open
@@ -42,7 +49,9 @@
   var failures = 0; // closes since the last frame arrived
   var ourTimer = null;
   var focusHome = null; // id of the element around the move form that had focus
-  var settings = { sound: false, dice: "pips" };
+  var settings = { sound: false, dice: "pips", shortcuts: true };
+  var lastFrameAt = 0; // performance.now() when the socket last brought a frame
+  var silent = false; // open, but no frame for longer than the heartbeat allows
   var audioCtx = null;
   var clock = { el: null, key: "", deadline: 0, serverNow: 0, arrived: 0, text: null };
 
@@ -110,6 +119,8 @@
   document.addEventListener("htmx:wsOpen", function () {
     if (stopped) return;
     live = true;
+    silent = false;
+    lastFrameAt = performance.now();
     clearTimeout(ourTimer);
     ourTimer = null;
     setStatus("live", "Live");
@@ -180,9 +191,51 @@
     return true;
   };
 
+  // --- Heartbeat: "Live" only while frames arrive ---------------------------
+
+  function heartbeatMs() {
+    var m = matchEl();
+    var v = m ? parseInt(m.getAttribute("data-heartbeat-ms"), 10) : NaN;
+    return isNaN(v) || v <= 0 ? 0 : v;
+  }
+
+  function frameArrived() {
+    lastFrameAt = performance.now();
+    if (silent && live && !stopped) {
+      silent = false;
+      setStatus("live", "Live");
+    }
+  }
+
+  /** Every second: an open socket that brought nothing for the heartbeat period
+   *  and SILENCE_GRACE_MS is not live; after twice that, drop it and reconnect
+   *  (a connection can die without the socket closing). */
+  function watchSilence() {
+    var period = heartbeatMs();
+    if (!period || !live || stopped) return;
+    var quiet = performance.now() - lastFrameAt;
+    if (quiet > period + SILENCE_GRACE_MS && !silent) {
+      silent = true;
+      setStatus("reconnecting", "Reconnecting…");
+    }
+    if (quiet > 2 * (period + SILENCE_GRACE_MS) && openSocket && openSocket.socket) {
+      lastFrameAt = performance.now();
+      try {
+        openSocket.socket.close(); // ws.js's close handler (above) reconnects
+      } catch (e) {
+        /* already closing */
+      }
+    }
+  }
+
   document.addEventListener("htmx:wsBeforeMessage", function (evt) {
     var text = evt.detail && evt.detail.message;
     pending = null;
+    frameArrived();
+    if (text === HEARTBEAT) {
+      evt.preventDefault(); // nothing to swap
+      return;
+    }
     if (typeof text !== "string") return;
     var tags = frameTags(text);
     if (!tags.length) return;
@@ -409,27 +462,42 @@
   function readForm(form) {
     var sound = form.elements.namedItem("sound");
     var dice = form.elements.namedItem("dice_style");
+    var shortcuts = form.elements.namedItem("shortcuts");
     if (sound) settings.sound = !!sound.checked;
     if (dice && DICE_STYLES.indexOf(dice.value) >= 0) settings.dice = dice.value;
+    if (shortcuts) settings.shortcuts = !!shortcuts.checked;
   }
+
+  /** Parlour.setting(name): this device's "sound" (bool), "dice" ("pips" or
+   *  "numbers") or "shortcuts" (bool: board keyboard shortcuts on, WCAG 2.1.4).
+   *  A change fires "parlour:settings" on document. */
+  window.Parlour.setting = function (name) {
+    return settings[name];
+  };
 
   function initSettings() {
     var sound = stored(KEYS.sound);
     var dice = stored(KEYS.dice);
+    var shortcuts = stored(KEYS.shortcuts);
+    if (shortcuts !== null) settings.shortcuts = shortcuts === "1";
     var form = byId("device-settings");
     if (form) {
       var box = form.elements.namedItem("sound");
       var select = form.elements.namedItem("dice_style");
+      var keys = form.elements.namedItem("shortcuts");
       if (box && sound !== null) box.checked = sound === "1";
       if (select && DICE_STYLES.indexOf(dice) >= 0) select.value = dice;
+      if (keys) keys.checked = settings.shortcuts;
       readForm(form);
       form.addEventListener("change", function () {
         var wasOn = settings.sound;
         readForm(form);
         store(KEYS.sound, settings.sound ? "1" : "0");
         store(KEYS.dice, settings.dice);
+        store(KEYS.shortcuts, settings.shortcuts ? "1" : "0");
         applyDiceStyle();
         if (settings.sound && !wasOn) playTone(); // also unlocks audio: this is a user gesture
+        document.dispatchEvent(new CustomEvent("parlour:settings", { detail: { settings: settings } }));
       });
       form.addEventListener("submit", function (evt) {
         evt.preventDefault(); // nothing goes to the server
@@ -459,24 +527,35 @@
     return audioCtx;
   }
 
-  function playTone() {
+  /** Play notes [[start Hz, end Hz], ...], each ``step`` s apart, if sound is on. */
+  function playNotes(notes, step, type) {
     if (!settings.sound) return;
     var ctx = audio();
     if (!ctx) return;
-    var t = ctx.currentTime;
-    var osc = ctx.createOscillator();
-    var gain = ctx.createGain();
-    osc.type = "sine";
-    osc.frequency.setValueAtTime(880, t);
-    osc.frequency.exponentialRampToValueAtTime(660, t + 0.12);
-    gain.gain.setValueAtTime(0.0001, t);
-    gain.gain.exponentialRampToValueAtTime(0.2, t + 0.01);
-    gain.gain.exponentialRampToValueAtTime(0.0001, t + 0.18);
-    osc.connect(gain);
-    gain.connect(ctx.destination);
-    osc.start(t);
-    osc.stop(t + 0.2);
+    for (var i = 0; i < notes.length; i++) {
+      var t = ctx.currentTime + i * step;
+      var osc = ctx.createOscillator();
+      var gain = ctx.createGain();
+      osc.type = type || "sine";
+      osc.frequency.setValueAtTime(notes[i][0], t);
+      osc.frequency.exponentialRampToValueAtTime(notes[i][1], t + 0.12);
+      gain.gain.setValueAtTime(0.0001, t);
+      gain.gain.exponentialRampToValueAtTime(0.2, t + 0.01);
+      gain.gain.exponentialRampToValueAtTime(0.0001, t + 0.18);
+      osc.connect(gain);
+      gain.connect(ctx.destination);
+      osc.start(t);
+      osc.stop(t + 0.2);
+    }
   }
+
+  // Every change: one falling tone. Attention (static/js/attention.js) plays its own.
+  function playTone() {
+    playNotes([[880, 660]], 0.2);
+  }
+
+  /** Parlour.playNotes(notes, step, type): the page's tones, for attention.js. */
+  window.Parlour.playNotes = playNotes;
 
   // Browsers start audio only from a user gesture: wake it on the first one.
   function unlockAudio() {
@@ -504,6 +583,7 @@
     if (m && window.htmx && m.hasAttribute("ws-connect")) setStatus("connecting", "Connecting…");
     readClock(true);
     setInterval(tick, 250);
+    setInterval(watchSilence, 1000);
     // htmx swaps outside the socket (a plain hx-get) also replace #clock.
     document.addEventListener("htmx:afterSettle", function () {
       readClock(false);

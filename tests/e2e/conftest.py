@@ -41,3 +41,27 @@ def csp_violations(page):
     found = []
     page.on("console", lambda msg: found.append(msg.text) if "Content Security Policy" in msg.text else None)
     return found
+
+
+E2E_DIR = os.path.dirname(os.path.abspath(__file__))
+AXE = os.path.join(E2E_DIR, "node_modules", "axe-core", "axe.min.js")
+
+
+@pytest.fixture(scope="session")
+def axe_source():
+    """The source of axe-core (the version tests/e2e/package-lock.json pins),
+    installed with ``npm ci`` into tests/e2e/node_modules the first time a
+    test asks for it. A test evaluates it in the page (page.evaluate runs
+    outside the page's Content-Security-Policy, which refuses injected script tags)."""
+    import shutil
+    import subprocess
+
+    if not os.path.exists(AXE):
+        npm = shutil.which("npm")
+        if npm is None:
+            pytest.fail("The contrast checks need axe-core from npm: install Node.js and npm "
+                        "(apt-get install npm), then run the tests again.", pytrace=False)
+        subprocess.run([npm, "ci", "--no-audit", "--no-fund", "--silent"], cwd=E2E_DIR, check=True,
+                       timeout=300)
+    with open(AXE, encoding="utf-8") as f:
+        return f.read()

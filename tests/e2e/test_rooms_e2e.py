@@ -93,8 +93,9 @@ def test_friends_play_a_private_room_match(browser, live_server_url, celery_work
         expect(page.locator("#status")).not_to_contain_text("Paused", timeout=10_000)
     assert Match.objects.get(pk=match.pk).status == "active"
 
-    # Everyone sends a preset message; everyone sees all three.
+    # Everyone sends a preset message from the Chat tab; everyone sees all three.
     for page, preset in ((h, "Good luck"), (a, "Thanks"), (b, "thumbs up")):
+        page.get_by_role("tab", name="Chat").click()
         page.locator(".chat").get_by_role("button", name=preset, exact=True).first.click()
     for page in (h, a, b):
         log = page.locator("#chat-log")

@@ -9,7 +9,7 @@ from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
-from games import actions
+from games import actions, fragments
 from games.models import Match
 from games.routing import websocket_urlpatterns
 from tests.factories import ludo_state, make_match, make_user
@@ -304,3 +304,24 @@ async def test_anonymous_sockets_are_capped_per_client_address_and_signed_in_one
         assert await sockets.slots.count("a:203.0.113.5") == 0  # closing gives the slot back
         for comm in (elsewhere, player[1], third):
             await comm.disconnect()
+
+
+async def test_an_idle_socket_gets_a_heartbeat_each_period_and_a_busy_one_none(settings):
+    settings.PARLOUR_HEARTBEAT_SECONDS = 0.3
+    match, users = await two_player_match()
+    comm = await connect(match, users[0])
+    assert 'data-kind="snapshot"' in await comm.receive_from(timeout=5)
+    assert await comm.receive_nothing(timeout=0.2)  # not before a period has passed
+    assert await comm.receive_from(timeout=2) == fragments.HEARTBEAT_FRAME
+    assert await comm.receive_from(timeout=2) == fragments.HEARTBEAT_FRAME
+    # A frame resets the count: the next heartbeat comes a whole period after it.
+    await sync_to_async(actions.play_move)(match.public_id, users[0], "roll", match.version)
+    await frames_until_version(comm, match.version + 1)
+    assert await comm.receive_nothing(timeout=0.2)
+    await comm.disconnect()
+
+
+def test_the_live_benchmark_knows_the_heartbeat_frame():
+    from benchmarks import live_client
+
+    assert live_client.HEARTBEAT == fragments.HEARTBEAT_FRAME

@@ -161,3 +161,20 @@ def test_rules_pages(client):
                                   "/m/" + "a" * 40 + "/"])
 def test_urls_that_can_name_nothing_are_404_before_any_query(client, path):
     assert client.get(path).status_code == 404
+
+
+@pytest.mark.parametrize("kind,has_dice", [("ludo", True), ("roundabout", True), ("rondo", False)])
+def test_the_device_settings_beside_the_board_show_only_what_applies(client, kind, has_dice):
+    """Dice style only in games with dice (GameSite.has_dice); notifications and
+    board shortcuts only for a player; the heartbeat period for match.js."""
+    match = make_match(kind, ("human", "human"))
+    page = client.get(reverse("match", args=[match.public_id])).content.decode()
+    start = page.index('id="device-settings"')
+    settings_form = page[start:page.index("</form>", start)]
+    assert 'name="sound"' in settings_form
+    assert ('name="dice_style"' in settings_form) == has_dice
+    assert 'name="shortcuts"' not in settings_form and "notify-button" not in settings_form
+    assert 'data-heartbeat-ms="10000"' in page and 'data-my-seat=""' in page
+    client.force_login(match.seats.get(index=0).user)
+    page = client.get(reverse("match", args=[match.public_id])).content.decode()
+    assert 'name="shortcuts"' in page and 'id="notify-button"' in page and 'data-my-seat="0"' in page

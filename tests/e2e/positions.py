@@ -1,0 +1,80 @@
+"""Match positions for the layout tests and the README's screenshots
+(docs/screenshots/): one per decision a seat can face in each game, made
+with tests.factories from a known state and seed, with a 150-character name
+and four seats where the game allows them."""
+
+from __future__ import annotations
+
+from games.engine import get_rules
+from tests.engine.rondo_helpers import position as rondo_position
+from tests.engine.roundabout_helpers import position as roundabout_position
+from tests.factories import ludo_state, make_match, make_user
+
+LONG_NAME = ("Longname" + "x" * 142)[:150]
+
+
+def _human(prefix: str):
+    """A user whose name is 150 characters long (the longest allowed)."""
+    from accounts.models import User
+
+    n = User.objects.count()
+    return make_user((f"{prefix}{n}" + LONG_NAME)[:150])
+
+
+def _roundabout_rolled(players: int, darts: dict, dice: tuple[int, int]) -> dict:
+    """A Roundabout dump where seat 0 has rolled ``dice`` and is to move."""
+    rules = get_rules("roundabout")
+    state = rules.play(roundabout_position(players, darts, turn=0), "roll")
+    state = rules.play(state, f"d{dice[0]}-{dice[1]}")
+    return rules.dump(state)
+
+
+RA_DARTS_2 = {0: {0: (3, 14, "cw"), 1: (1, 2, "cw"), 2: (5, 7, "ccw")},
+              1: {0: (5, 6, "cw"), 1: (2, 9, "ccw")}}
+RA_DARTS_4 = {0: {0: (3, 14, "cw"), 1: (1, 2, "cw")}, 1: {0: (5, 6, "cw")}, 2: {0: (2, 9, "ccw")},
+              3: {0: (4, 3, "cw")}}
+
+
+def _rondo_state():
+    rules = get_rules("rondo")
+    board = rules.board("blue")
+    colours = ("yellow", "red", "purple", "blue", "green")
+    starts = [i for i in range(board.size) if board.start_mask >> i & 1]
+    colour = colours[board.colour[starts[0]]]
+    racks = [[colour, colour, "red", "blue", "green"], ["red", "blue"], ["green", "yellow"]]
+    return rules.dump(rondo_position(rules, racks, turn=0, starter=0, scores=[10, 12, 9]))
+
+
+def _roundabout_offered() -> dict:
+    """Four seats: seat 1 rolled and offered its roll to seat 0, who is to accept or decline."""
+    rules = get_rules("roundabout")
+    state = rules.play(roundabout_position(4, RA_DARTS_4, turn=1), "roll")
+    state = rules.play(state, "d2-5")
+    state = rules.play(state, "offer 0")
+    return rules.dump(state)
+
+
+LUDO_PIECES = [[10, -1, -1, 30], [5, -1, -1, -1], [-1] * 4, [20, -1, -1, -1]]
+FOUR = ("human", "easy", "easy", "easy")
+
+#: name -> (game, seat kinds, a function making the state dump); seat 0 decides.
+DECISIONS = {
+    "ludo-roll": ("ludo", FOUR, lambda: ludo_state(4, pieces=LUDO_PIECES)),
+    "ludo-choose": ("ludo", FOUR, lambda: ludo_state(4, phase="move", die=6, pieces=LUDO_PIECES)),
+    "roundabout-roll": ("roundabout", ("human", "easy"),
+                        lambda: get_rules("roundabout").dump(roundabout_position(2, RA_DARTS_2, turn=0))),
+    "roundabout-darts": ("roundabout", ("human", "easy"), lambda: _roundabout_rolled(2, RA_DARTS_2, (2, 5))),
+    "roundabout-reversal": ("roundabout", ("human", "easy"),
+                            lambda: _roundabout_rolled(2, RA_DARTS_2, (3, 3))),
+    "roundabout-offer": ("roundabout", FOUR, lambda: _roundabout_rolled(4, RA_DARTS_4, (2, 5))),
+    "roundabout-accept": ("roundabout", ("human", "human", "easy", "easy"), _roundabout_offered),
+    "rondo-place": ("rondo", ("human", "easy", "easy"), _rondo_state),
+}
+
+
+def make_decision(name: str, **options):
+    """The match of ``DECISIONS[name]``, started, seat 0 a human with a
+    150-character name (other human seats get names as long). Returns the match."""
+    kind, seats, state = DECISIONS[name]
+    users = [_human("p") for s in seats if s == "human"]
+    return make_match(kind, seats, users=users, state=state(), **options)

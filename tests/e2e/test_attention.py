@@ -1,0 +1,71 @@
+"""Attention and a true connection status in a real Chromium (static/js/attention.js,
+static/js/match.js): the tab title, the announcement and the focus when a
+decision becomes the player's, and "Live" only while frames arrive."""
+
+import signal
+
+import pytest
+from playwright.sync_api import expect
+
+from games import actions
+from games.engine import get_rules
+from games.models import Match
+from tests import services
+from tests.e2e.test_live_play import in_thread, live, log_in
+from tests.factories import ludo_state, make_match
+
+
+def test_the_title_announcement_and_focus_say_when_the_turn_comes(page, live_server_url):
+    match = in_thread(make_match, seats=("human", "human"), state=ludo_state())
+    users = {s.index: s.user for s in match.seats.select_related("user")}
+    log_in(page.context, users[1], live_server_url)
+    page.goto(f"{live_server_url}/m/{match.public_id}/")
+    live(page)
+    assert not page.title().startswith("Your turn")
+    rules = get_rules("ludo")
+    for _ in range(20):  # seat 0 plays until the turn passes to seat 1
+        m = Match.objects.get(pk=match.pk)
+        state = rules.load(m.state)
+        if rules.to_move(state) == 1:
+            break
+        in_thread(actions.play_move, match.public_id, users[0], str(rules.legal_moves(state)[0]), m.version)
+    now = Match.objects.get(pk=match.pk).version
+    expect(page.locator("#match")).to_have_attribute("data-version", str(now))
+    expect(page.locator("#controls")).to_have_attribute("data-my-turn", "")
+    assert page.title().startswith("Your turn · ")
+    expect(page.locator("#attention")).to_have_text("Your turn.")
+    assert page.evaluate("document.activeElement.closest('#controls') !== null")
+    assert "favicon-turn" in page.locator("link[rel~='icon']").get_attribute("href")
+
+
+def test_ten_seconds_left_on_the_own_clock_is_shown_and_announced(page, live_server_url):
+    match = in_thread(make_match, seats=("human", "human"), state=ludo_state(), turn_seconds=12)
+    log_in(page.context, match.seats.get(index=0).user, live_server_url)
+    page.goto(f"{live_server_url}/m/{match.public_id}/")
+    live(page)
+    warning = page.locator("#time-warning")
+    expect(warning).to_be_hidden()
+    expect(warning).to_be_visible(timeout=8_000)
+    expect(warning).to_have_text("10 seconds left to decide.")
+    expect(page.locator("#attention")).to_have_text("10 seconds left.")
+
+
+@pytest.mark.resilience
+def test_the_status_leaves_live_while_the_server_is_stopped_and_comes_back(
+        page, transactional_db, django_db_blocker, csp_violations):
+    with django_db_blocker.unblock():
+        server, base = services.start_daphne("daphne-sigstop", PARLOUR_HEARTBEAT_SECONDS="1")
+    try:
+        match = in_thread(make_match, seats=("human", "human"), state=ludo_state())
+        log_in(page.context, match.seats.get(index=1).user, base)
+        page.goto(f"{base}/m/{match.public_id}/")
+        live(page)
+        expect(page.locator("#match")).to_have_attribute("data-heartbeat-ms", "1000")
+        server.kill(signal.SIGSTOP)  # the socket stays open; no frame comes
+        expect(page.locator("#connection-status")).not_to_have_text("Live", timeout=10_000)
+        server.kill(signal.SIGCONT)
+        live(page)
+        assert csp_violations == []
+    finally:
+        server.kill(signal.SIGCONT)
+        server.stop()

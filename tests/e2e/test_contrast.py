@@ -1,0 +1,50 @@
+"""Contrast of the match page in light, dark and forced colours, checked by
+axe-core (tests/e2e/package.json) in a real Chromium: boards, pieces,
+highlights, dice, map backdrops and the panel (match.css: the boards keep their
+own colours in every mode)."""
+
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.positions import make_decision
+from tests.e2e.test_live_play import in_thread, live, log_in
+
+# The function of contrast.js, without its leading comment (page.evaluate calls a function source).
+CHECK = "\n".join(line for line in (Path(__file__).parent / "contrast.js").read_text().splitlines()
+                  if not line.startswith("//"))
+
+MODES = {"light": {"color_scheme": "light"}, "dark": {"color_scheme": "dark"},
+         "forced": {"color_scheme": "light", "forced_colors": "active"}}
+
+
+def contrast_violations(page, axe_source):
+    """axe-core's color-contrast findings on ``page``: [(selector, summary)].
+
+    Short texts count too (``ignoreLength``: a piece's number is one character).
+    axe cannot find the background of an SVG text (it reports them "incomplete"),
+    so each board text not drawn with its own outline is also measured against
+    the fill of the shape it sits on (the shape before it in its group, else the
+    board's background), with axe's own colour math, to AA's 4.5:1."""
+    page.evaluate(axe_source)
+    found = page.evaluate(CHECK)
+    assert isinstance(found, list), "the check did not run"
+    return found
+
+
+@pytest.mark.parametrize("name,options", [("ludo-choose", {}), ("ludo-choose", {"theme": "europe"}),
+                                          ("roundabout-darts", {}), ("rondo-place", {})],
+                         ids=["ludo", "ludo-map", "roundabout", "rondo"])
+def test_the_match_page_passes_axe_contrast_in_light_dark_and_forced_colours(
+        page, live_server_url, axe_source, name, options):
+    match = in_thread(make_decision, name, **options)
+    log_in(page.context, match.seats.get(index=0).user, live_server_url)
+    page.goto(f"{live_server_url}/m/{match.public_id}/")
+    live(page)
+    found = {}
+    for mode, media in MODES.items():
+        page.emulate_media(**media)
+        bad = contrast_violations(page, axe_source)
+        if bad:
+            found[mode] = bad
+    assert found == {}

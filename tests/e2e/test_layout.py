@@ -1,0 +1,68 @@
+"""The match page's layout in a real Chromium (match.css "Layout"): at a
+phone's 390x844 the board and every control of the current decision are on
+the first screen, for every decision of every game (tests/e2e/positions.py),
+with 150-character names and four seats; at 1280x800 the board is the stage
+with the panel beside it."""
+
+from playwright.sync_api import expect
+
+from tests.e2e.positions import DECISIONS, make_decision
+from tests.e2e.test_live_play import in_thread, live, log_in
+
+# The decision's controls: what the seat acts with (not leaving or pausing).
+DECISION_CONTROLS = ("#controls :is(button, summary, select):visible"
+                     ":not(.leave-form *):not(.pause-form *)")
+
+
+def boxes_off_screen(page, selector, height):
+    """The controls matching ``selector`` that are not wholly inside the first
+    ``height`` px of the page: [(text, top, bottom)]."""
+    return page.evaluate(
+        """([sel, h]) => [...document.querySelectorAll('#board')].concat(
+               [...document.querySelectorAll('#controls button, #controls summary, #controls select')]
+                 .filter(e => e.offsetParent !== null && !e.closest('.leave-form, .pause-form')
+                              && !e.closest('details:not([open]) > :not(summary)')))
+             .map(e => [e.textContent.trim().slice(0, 40), e.getBoundingClientRect().top + scrollY,
+                        e.getBoundingClientRect().bottom + scrollY])
+             .filter(([, top, bottom]) => top < 0 || bottom > h)""",
+        [selector, height])
+
+
+def test_every_decision_fits_a_phone_screen_with_the_board(browser, live_server_url):
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    misfits = {}
+    for name in DECISIONS:
+        match = in_thread(make_decision, name)
+        context.clear_cookies()
+        log_in(context, match.seats.get(index=0).user, live_server_url)
+        page.goto(f"{live_server_url}/m/{match.public_id}/")
+        live(page)
+        expect(page.locator(DECISION_CONTROLS).first).to_be_visible()
+        assert page.evaluate("scrollY") == 0
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390, f"{name}: wider than the phone"
+        off = boxes_off_screen(page, DECISION_CONTROLS, 844)
+        if off:
+            misfits[name] = off
+    context.close()
+    assert misfits == {}
+
+
+def test_on_a_desktop_the_board_is_the_stage_beside_the_panel(browser, live_server_url):
+    match = in_thread(make_decision, "ludo-choose")
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    log_in(context, match.seats.get(index=0).user, live_server_url)
+    page = context.new_page()
+    page.goto(f"{live_server_url}/m/{match.public_id}/")
+    live(page)
+    # One evaluation, so that a frame swapping the board in between cannot split it.
+    board, panel, moves = page.evaluate(
+        """() => ['#board svg', '.play-panel', '#move-list'].map(sel => {
+                 const r = document.querySelector(sel).getBoundingClientRect();
+                 return {x: r.x, y: r.y + scrollY, width: r.width, height: r.height};
+               })""")
+    assert board["height"] >= 600 and board["y"] + board["height"] <= 800
+    assert panel["x"] >= board["x"] + board["width"], "the panel is beside the board"
+    assert moves["y"] + moves["height"] <= 800, "the move list scrolls inside the panel"
+    assert page.evaluate("document.documentElement.scrollHeight") <= 800 + 150  # the footer, at most
+    context.close()

@@ -50,11 +50,13 @@ def collect():
         _collector.messages = None
 
 
-def match_changed(match: Match, seats, new_moves, state, seat_indices) -> None:
+def match_changed(match: Match, seats, new_moves, state, seat_indices, before=None) -> None:
     """Send the frames of the change that made ``match.version`` (after commit),
     rendered from what the action already holds: the public frame once, and
     the controls of the human seats in ``seat_indices`` (those whose controls
-    may have changed) once each.
+    may have changed) once each. ``state``: the engine state after the
+    change; ``before``: the one before ``new_moves`` (their move-list lines
+    read it: captures, pieces home, whose turn), re-read from the record if None.
 
     A seat whose controls changed gets one message with both frames (the
     public one, then its controls), and its sockets skip the public message
@@ -63,7 +65,7 @@ def match_changed(match: Match, seats, new_moves, state, seat_indices) -> None:
     (docs/benchmarks.md)."""
     seats = list(seats)
     ctx = fragments.public_context(match, seats, state)
-    public = fragments.public_frame(ctx, new_moves)
+    public = fragments.public_frame(ctx, new_moves, before)
     messages = [(match_group(match.public_id), public)]
     served = []
     for seat in seats:

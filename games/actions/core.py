@@ -110,6 +110,7 @@ class Change:
         self._seats_before = {i: (s.status, s.missed_turns, s.rank) for i, s in self.seats.items()}
         self._status_before = self.match.status
         self._to_move_before = self.rules.to_move(self.state)
+        self._state_before = self.state  # the move list's lines of this change are read from it
 
     @property
     def to_move(self):
@@ -178,7 +179,8 @@ class Change:
             controls = {self._to_move_before, self.to_move} | changed_seats
             controls |= {i for i, s in self.seats.items() if s.user_id and s.user_id == match.host_id}
         seats, moves, state = list(self.seats.values()), list(self.moves), self.state
-        transaction.on_commit(lambda: push.match_changed(match, seats, moves, state, controls))
+        before = self._state_before
+        transaction.on_commit(lambda: push.match_changed(match, seats, moves, state, controls, before))
         for effect in self.after_commit:
             transaction.on_commit(effect)
         # Plies are counted, never written out: a notation may one day carry a

@@ -20,9 +20,11 @@ from typing import NamedTuple
 from django.template.loader import render_to_string
 from django.urls import reverse
 
+from accounts import elo
+from accounts.models import Rating
 from games import sites, themes
 from games.engine import CHANCE, EngineError, game_package, get_rules
-from games.models import Match, Move
+from games.models import Match, Move, RatingChange
 from games.record import Turn, describe_record, number_lines, seat_labels, turns
 
 MOVE_LIST_LENGTH = 60  # lines shown on the page; the replay has all of them
@@ -57,6 +59,67 @@ def seat_names(seats) -> dict[int, str]:
     return {s.index: s.display_name for s in seats}
 
 
+@dataclass(frozen=True)
+class SeatRating:
+    """A seat's rating as the match page shows it (README "Ranked play"):
+    ``before``, the rating the match began with ("1500?" while provisional:
+    accounts.elo.display); once the match is rated, ``after`` and ``change``
+    ("+12", "−12": whole rating points, the difference of the two shown
+    values); "" until then."""
+
+    before: str
+    after: str = ""
+    change: str = ""
+
+
+_ratings: OrderedDict[tuple, dict] = OrderedDict()
+_ratings_lock = threading.Lock()
+
+
+def _signed(points: int) -> str:
+    return f"+{points}" if points >= 0 else f"−{-points}"
+
+
+def seat_ratings(match: Match, seats) -> dict[int, SeatRating]:
+    """Seat index -> SeatRating for a ranked match (``Match.rated``), {} for
+    any other. While the match is played: each player's current rating in
+    the game, which no other match changes (one ranked match at a time).
+    Once it is rated: its RatingChange rows, the provisional mark from the
+    games played before it. Read once per match and per process, and once
+    more when it ends (every frame of a move shows the seats; README
+    "How live play works")."""
+    if not match.rated:
+        return {}
+    key = (match.public_id, match.created_at, match.is_over)
+    with _ratings_lock:
+        found = _ratings.get(key)
+    if found is not None:
+        return found
+    users = {s.user_id: s.index for s in seats if s.user_id}
+    rows = {r.user_id: r for r in Rating.objects.filter(kind=match.kind, user_id__in=users)}
+    changes = {}
+    if match.is_over:
+        changes = {c.user_id: c for c in RatingChange.objects.filter(match=match)}
+    out = {}
+    for user_id, index in users.items():
+        row = rows.get(user_id)
+        games = row.games if row else 0
+        change = changes.get(user_id)
+        if change is None:
+            out[index] = SeatRating(elo.display(row.rating if row else elo.INITIAL_RATING, games))
+        else:
+            before, after = round(change.before), round(change.after)
+            out[index] = SeatRating(elo.display(change.before, max(games - 1, 0)), elo.display(change.after, games),
+                                    _signed(after - before))
+    if match.is_over and not changes:
+        return out  # not rated (yet): read again next time
+    with _ratings_lock:
+        _ratings[key] = out
+        while len(_ratings) > _TAILS_KEPT:
+            _ratings.popitem(last=False)
+    return out
+
+
 def public_context(match: Match, seats, state=None) -> dict:
     """Everything the public partials need, from the match row, its seats
     (with users) and its engine state (loaded from ``match.state`` if None)."""
@@ -76,7 +139,9 @@ def public_context(match: Match, seats, state=None) -> dict:
                           "profile_url": profile_url(s.user.username) if s.user_id else None,
                           "is_turn": view.get("turn") == s.index and match.status == Match.Status.ACTIVE})
     colours = {r["seat"].index: r["view"].get("colour") for r in seat_rows}
-
+    ratings = seat_ratings(match, seats)
+    for r in seat_rows:
+        r["rating"] = ratings.get(r["seat"].index)
     to_move = rules.to_move(state)
     now_ms = int(time.time() * 1000)
     return {
@@ -97,6 +162,7 @@ def public_context(match: Match, seats, state=None) -> dict:
         "seconds_left": max(0, -(-(int(match.deadline.timestamp() * 1000) - now_ms) // 1000))
         if match.deadline else None,
         "winners": [r["name"] for r in seat_rows if r["seat"].rank == 1],
+        "rating_changes": [r for r in seat_rows if r["rating"] and r["rating"].change],
         "theme": themes.get(match.theme),  # cosmetic backdrop, kept out of the board's cached grid
         "game": sites.get_site(match.kind),  # the game's own words (GameSite)
     }

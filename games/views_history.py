@@ -81,6 +81,10 @@ def replay(request, public_id):
     # The board and the seats through the live page's own context (fragments), so
     # the replay draws each position as the match page does.
     ctx = fragments.public_context(match, seats, state=position.state)
+    if ply < total:  # the rating changes, like the places, wait for the end of the record
+        for row in ctx["seat_rows"]:
+            if row["rating"]:
+                row["rating"] = fragments.SeatRating(row["rating"].before)
     names = ctx["labels"]
     lines = record.describe_record(match.kind, moves, names, get_rules(match.kind).load(match.start_state))
     current = moves[ply - 1] if ply else None

@@ -109,8 +109,8 @@ def seat_ratings(match: Match, seats) -> dict[int, SeatRating]:
             out[index] = SeatRating(elo.display(row.rating if row else elo.INITIAL_RATING, games))
         else:
             before, after = round(change.before), round(change.after)
-            out[index] = SeatRating(elo.display(change.before, max(games - 1, 0)), elo.display(change.after, games),
-                                    _signed(after - before))
+            out[index] = SeatRating(elo.display(change.before, max(games - 1, 0)),
+                                    elo.display(change.after, games), _signed(after - before))
     if match.is_over and not changes:
         return out  # not rated (yet): read again next time
     with _ratings_lock:

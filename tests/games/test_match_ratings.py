@@ -32,12 +32,14 @@ def played_out(match):
         if m.is_over:
             return m
         state = rules.load(m.state)
-        actions.play_move(m.public_id, users[rules.to_move(state)], str(rules.legal_moves(state)[0]), m.version)
+        move = str(rules.legal_moves(state)[0])
+        actions.play_move(m.public_id, users[rules.to_move(state)], move, m.version)
     raise AssertionError("the match did not end")
 
 
 def near_end(**kw):
-    return make_match(seats=("human", "human"), state=ludo_state(pieces=[[56, 56, 56, 50], [56, 56, 56, 50]]), **kw)
+    state = ludo_state(pieces=[[56, 56, 56, 50], [56, 56, 56, 50]])
+    return make_match(seats=("human", "human"), state=state, **kw)
 
 
 def seat_texts(html: str) -> list[str]:

@@ -12,16 +12,22 @@ from __future__ import annotations
 import functools
 import importlib
 import json
+import threading
 import time
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import NamedTuple
 
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.safestring import mark_safe
 
+from accounts import elo
+from accounts.models import Rating
 from games import marks, sites, themes
-from games.engine import CHANCE, game_package, get_rules
-from games.models import Match, Move
-from games.record import describe
+from games.engine import CHANCE, EngineError, game_package, get_rules
+from games.models import Match, Move, RatingChange
+from games.record import Turn, describe_record, number_lines, seat_labels, turns
 
 MOVE_LIST_LENGTH = 60  # lines shown on the page; the replay has all of them
 
@@ -55,6 +61,67 @@ def seat_names(seats) -> dict[int, str]:
     return {s.index: s.display_name for s in seats}
 
 
+@dataclass(frozen=True)
+class SeatRating:
+    """A seat's rating as the match page shows it (README "Ranked play"):
+    ``before``, the rating the match began with ("1500?" while provisional:
+    accounts.elo.display); once the match is rated, ``after`` and ``change``
+    ("+12", "−12": whole rating points, the difference of the two shown
+    values); "" until then."""
+
+    before: str
+    after: str = ""
+    change: str = ""
+
+
+_ratings: OrderedDict[tuple, dict] = OrderedDict()
+_ratings_lock = threading.Lock()
+
+
+def _signed(points: int) -> str:
+    return f"+{points}" if points >= 0 else f"−{-points}"
+
+
+def seat_ratings(match: Match, seats) -> dict[int, SeatRating]:
+    """Seat index -> SeatRating for a ranked match (``Match.rated``), {} for
+    any other. While the match is played: each player's current rating in
+    the game, which no other match changes (one ranked match at a time).
+    Once it is rated: its RatingChange rows, the provisional mark from the
+    games played before it. Read once per match and per process, and once
+    more when it ends (every frame of a move shows the seats; README
+    "How live play works")."""
+    if not match.rated:
+        return {}
+    key = (match.public_id, match.created_at, match.is_over)
+    with _ratings_lock:
+        found = _ratings.get(key)
+    if found is not None:
+        return found
+    users = {s.user_id: s.index for s in seats if s.user_id}
+    rows = {r.user_id: r for r in Rating.objects.filter(kind=match.kind, user_id__in=users)}
+    changes = {}
+    if match.is_over:
+        changes = {c.user_id: c for c in RatingChange.objects.filter(match=match)}
+    out = {}
+    for user_id, index in users.items():
+        row = rows.get(user_id)
+        games = row.games if row else 0
+        change = changes.get(user_id)
+        if change is None:
+            out[index] = SeatRating(elo.display(row.rating if row else elo.INITIAL_RATING, games))
+        else:
+            before, after = round(change.before), round(change.after)
+            out[index] = SeatRating(elo.display(change.before, max(games - 1, 0)),
+                                    elo.display(change.after, games), _signed(after - before))
+    if match.is_over and not changes:
+        return out  # not rated (yet): read again next time
+    with _ratings_lock:
+        _ratings[key] = out
+        while len(_ratings) > _TAILS_KEPT:
+            _ratings.popitem(last=False)
+    return out
+
+
 def public_context(match: Match, seats, state=None, last_move=None) -> dict:
     """Everything the public partials need, from the match row, its seats
     (with users) and its engine state (loaded from ``match.state`` if None).
@@ -77,16 +144,23 @@ def public_context(match: Match, seats, state=None, last_move=None) -> dict:
         seat_rows.append({"seat": s, "view": v, "name": names[s.index],
                           "profile_url": profile_url(s.user.username) if s.user_id else None,
                           "is_turn": view.get("turn") == s.index and match.status == Match.Status.ACTIVE})
+    colours = {r["seat"].index: r["view"].get("colour") for r in seat_rows}
+    ratings = seat_ratings(match, seats)
+    for r in seat_rows:
+        r["rating"] = ratings.get(r["seat"].index)
     to_move = rules.to_move(state)
     now_ms = int(time.time() * 1000)
     return {
         "match": match,
+        "state": state,
         "view": view,
         "board": board,
         "board_template": board_template,
         "last_move": last_move,
         "seat_rows": seat_rows,
         "names": names,
+        "labels": seat_labels(match.kind, names, colours),
+        "colours": colours,
         "to_move": to_move,
         "to_move_name": names.get(to_move) if isinstance(to_move, int) and to_move != CHANCE else None,
         "deadline_ms": int(match.deadline.timestamp() * 1000) if match.deadline else None,
@@ -95,31 +169,176 @@ def public_context(match: Match, seats, state=None, last_move=None) -> dict:
         "seconds_left": max(0, -(-(int(match.deadline.timestamp() * 1000) - now_ms) // 1000))
         if match.deadline else None,
         "winners": [r["name"] for r in seat_rows if r["seat"].rank == 1],
+        "rating_changes": [r for r in seat_rows if r["rating"] and r["rating"].change],
         "theme": themes.get(match.theme),  # cosmetic backdrop, kept out of the board's cached grid
         "game": sites.get_site(match.kind),  # the game's own words (GameSite)
     }
 
 
-def move_lines(match: Match, names: dict[int, str], moves=None, after: dict | None = None) -> list:
-    """Move-list lines: of ``moves`` if given, else the last MOVE_LIST_LENGTH
-    plies. ``after``: the public view after the last of them (games.record)."""
-    if moves is not None:
-        return describe(match.kind, moves, names, None, after)
-    # One ply more than is shown: when the shown plies begin with a die, the
-    # ply before says who rolled it (its own line, if any, is not shown).
-    recent = list(Move.objects.filter(match=match).order_by("-ply")[: MOVE_LIST_LENGTH + 2])[::-1]
-    first = recent[max(0, len(recent) - (MOVE_LIST_LENGTH + 1))].ply if recent else 0
-    return [line for line in describe(match.kind, recent, names, None, after) if line.ply >= first]
+@dataclass
+class _Tail:
+    """What the move list of one match read last (``_tails``): the record up
+    to ``ply`` (the last ply read, with ``notation``), the engine state
+    after it, how many turns it opened, and its last lines with their turn
+    numbers."""
+
+    ply: int
+    notation: str
+    state: object
+    turns: int
+    lines: list
 
 
-def public_frame(ctx: dict, new_moves=None) -> str:
+class ShownLine(NamedTuple):
+    """A move-list line as the page shows it: the RecordLine's ``ply``,
+    ``seat``, ``text`` and ``begins``, and the seat's ``colour`` ("" for none)."""
+
+    ply: int
+    seat: int | None
+    text: str
+    begins: str
+    colour: str
+
+
+def _shown(lines, colours: dict) -> list[ShownLine]:
+    return [
+        ShownLine(line.ply, line.seat, line.text, line.begins, colours.get(line.seat) or "") for line in lines
+    ]
+
+
+def _shown_turns(groups, colours: dict) -> list[Turn]:
+    return [Turn(g.number, g.setup, _shown(g.lines, colours)) for g in groups]
+
+
+_tails: OrderedDict[tuple, _Tail] = OrderedDict()
+_tails_lock = threading.Lock()
+_TAILS_KEPT = 512
+
+
+def _tail_key(match: Match) -> tuple:
+    # The id and the creation time: a test database may give a later match the same id.
+    return match.public_id, match.created_at
+
+
+def _tail_get(match: Match) -> _Tail | None:
+    with _tails_lock:
+        return _tails.get(_tail_key(match))
+
+
+def _tail_put(match: Match, tail: _Tail) -> None:
+    key = _tail_key(match)
+    with _tails_lock:
+        _tails[key] = tail
+        _tails.move_to_end(key)
+        while len(_tails) > _TAILS_KEPT:
+            _tails.popitem(last=False)
+
+
+def _extend(tail: _Tail | None, lines, last, state) -> _Tail:
+    """``tail`` (None: the record's start) with ``lines`` added, the record
+    now read up to the Move ``last``, ``state`` the position after it."""
+    before = tail.turns if tail else 0
+    numbered = (tail.lines if tail else []) + number_lines(lines, before)
+    opened = before + sum(1 for line in lines if line.begins == "turn")
+    return _Tail(last.ply, last.notation, state, opened, numbered[-MOVE_LIST_LENGTH:])
+
+
+def _record_tail(match: Match, labels: dict[int, str], state) -> _Tail:
+    """The move list's last MOVE_LIST_LENGTH lines, numbered by turn
+    (docs/rules.md "The move list"). The record is append-only, so what an
+    earlier read of this match kept (``_tails``, per process) is extended
+    with the plies since; otherwise the whole record is replayed from the
+    start (a page or snapshot, not a move, pays for that). ``state``: the
+    match's current engine state (kept when it is the record's last)."""
+    rules = get_rules(match.kind)
+    tail = _tail_get(match)
+    moves = None
+    if tail is not None:
+        moves = list(Move.objects.filter(match=match, ply__gte=tail.ply).order_by("ply"))
+        if not moves or moves[0].ply != tail.ply or moves[0].notation != tail.notation:
+            tail, moves = None, None  # not this record (a test rewrote it): read it all
+        else:
+            moves = moves[1:]
+    if tail is None:
+        moves = list(Move.objects.filter(match=match).order_by("ply"))
+        if not moves:
+            return _Tail(-1, "", None, 0, [])
+        before = rules.load(match.start_state)
+    else:
+        before = tail.state
+    if not moves:
+        return tail
+    lines = describe_record(match.kind, moves, labels, before)
+    new = _extend(tail, lines, moves[-1], state)
+    if state is not None and moves[-1].ply == match.ply_count - 1:  # else moves landed after the row was read
+        _tail_put(match, new)
+    return new
+
+
+def _before(match: Match, first_ply: int):
+    """The engine state before ply ``first_ply`` of ``match``, replayed from
+    its start (for callers that do not hold it); None when the record does
+    not replay."""
+    rules = get_rules(match.kind)
+    notations = (
+        Move.objects.filter(match=match, ply__lt=first_ply).order_by("ply").values_list("notation", flat=True)
+    )
+    try:
+        state = rules.load(match.start_state)
+        for notation in notations:
+            state = rules.play(state, notation)
+    except EngineError:
+        return None
+    return state
+
+
+def replay_turns(lines, colours: dict) -> list[Turn]:
+    """A whole record's lines (record.describe_record) as the replay lists
+    them: numbered turns of ShownLines, as on the match page."""
+    return _shown_turns(turns(number_lines(lines)), colours)
+
+
+def move_list(match: Match, ctx: dict) -> dict:
+    """The snapshot's move list, for ``games/match_parts.html#movelist``:
+    ``turns`` (record.Turn, the last MOVE_LIST_LENGTH lines grouped by turn)
+    and ``lines`` (those lines, for the announcement)."""
+    tail = _record_tail(match, ctx["labels"], ctx.get("state"))
+    groups = _shown_turns(turns(tail.lines), ctx["colours"])
+    return {"turns": groups, "lines": [line for line, _ in tail.lines]}
+
+
+def new_lines(match: Match, ctx: dict, new_moves, before=None) -> dict:
+    """An update's move-list lines, for ``#public_frame``: ``lines`` (of
+    ``new_moves``, the Move rows the change added, played from ``before``,
+    the engine state before them; read from the record if None),
+    ``continued`` (the lines that belong to the turn the page's list ends
+    with) and ``opened`` (record.Turn, the turns they open; their numbers
+    follow on the page's own)."""
+    if not new_moves:
+        return {"lines": [], "continued": [], "opened": []}
+    if before is None:
+        before = _before(match, new_moves[0].ply)
+        if before is None:
+            return {"lines": [], "continued": [], "opened": []}
+    lines = describe_record(match.kind, new_moves, ctx["labels"], before)
+    tail = _tail_get(match)
+    if tail is not None and tail.ply == new_moves[0].ply - 1 and ctx.get("state") is not None:
+        _tail_put(match, _extend(tail, lines, new_moves[-1], ctx["state"]))
+    groups = _shown_turns(turns(number_lines(lines)), ctx["colours"])
+    continued = groups[0].lines if groups and lines[0].begins == "" else []
+    return {"lines": lines, "continued": continued, "opened": groups[1:] if continued else groups}
+
+
+def public_frame(ctx: dict, new_moves=None, before=None) -> str:
     """The public frame. ``new_moves``: the Move rows this change added (their
-    lines are appended to the list); None: a snapshot that replaces the list."""
+    lines are appended to the list), played from ``before`` (the engine
+    state before them, when the caller holds it); None: a snapshot that
+    replaces the list."""
     match = ctx["match"]
     if new_moves is None:
-        ctx = dict(ctx, lines=move_lines(match, ctx["names"], after=ctx["view"]), snapshot=True)
+        ctx = dict(ctx, **move_list(match, ctx), snapshot=True)
     else:
-        ctx = dict(ctx, lines=move_lines(match, ctx["names"], new_moves, ctx["view"]), snapshot=False)
+        ctx = dict(ctx, **new_lines(match, ctx, new_moves, before), snapshot=False)
     return render_to_string("games/match_parts.html#public_frame", ctx)
 
 

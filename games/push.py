@@ -54,7 +54,9 @@ def match_changed(match: Match, seats, new_moves, state, seat_indices, before=No
     """Send the frames of the change that made ``match.version`` (after commit),
     rendered from what the action already holds: the public frame once, and
     the controls of the human seats in ``seat_indices`` (those whose controls
-    may have changed) once each.
+    may have changed) once each. ``state``: the engine state after the
+    change; ``before``: the one before ``new_moves`` (their move-list lines
+    read it: captures, pieces home, whose turn), re-read from the record if None.
 
     A seat whose controls changed gets one message with both frames (the
     public one, then its controls), and its sockets skip the public message
@@ -65,7 +67,7 @@ def match_changed(match: Match, seats, new_moves, state, seat_indices, before=No
     seats = list(seats)
     last = marks.from_change(match.kind, before, new_moves, state) if before is not None else None
     ctx = fragments.public_context(match, seats, state, last_move=last)
-    public = fragments.public_frame(ctx, new_moves)
+    public = fragments.public_frame(ctx, new_moves, before)
     messages = [(match_group(match.public_id), public)]
     served = []
     for seat in seats:

@@ -1,9 +1,12 @@
 """The match record in words, for the move list, announcements and replays.
 
 Each game's folder says how its notation reads (``<game>/record.py``,
-``describe(moves, names, roller=, after=)``; see the game's rules page). Only the
-public notation is described: a record entry that hides something from some
-viewers must be filtered before it reaches here.
+``describe(moves, names, before)``: the moves played from the engine state
+``before``; see the game's rules page). Lines say only what every viewer may
+know: a game whose record hides something (Rondo's draws) words those lines
+without it. The move list numbers turns, not plies (docs/rules.md "The move
+list"): each line says whether it opens a turn (``RecordLine.begins``), and
+``turns`` groups lines into numbered turns.
 """
 
 from __future__ import annotations
@@ -17,7 +20,19 @@ from games import sites
 from games.engine import EngineError, game_package, get_rules
 from games.engine.base import RecordLine
 
-__all__ = ["Position", "RecordLine", "describe", "hidden_plies", "ply_text", "position_at"]
+__all__ = [
+    "Position",
+    "RecordLine",
+    "Turn",
+    "describe",
+    "describe_record",
+    "hidden_plies",
+    "number_lines",
+    "ply_text",
+    "position_at",
+    "seat_labels",
+    "turns",
+]
 
 
 @dataclass(frozen=True)
@@ -57,15 +72,15 @@ def position_at(match, moves, ply: int) -> Position:
 
 def ply_text(kind: str, move, lines: list[RecordLine], names: dict[int, str]) -> str:
     """What happened at ``move`` (a Move row of a ``kind`` match, or None for
-    the start), in words: its line among ``lines`` (``describe``'s, for the
-    whole record), else, for the game's chance step that reads with its
+    the start), in words: its lines among ``lines`` (``describe``'s, for the
+    whole record), joined, else, for the game's chance step that reads with its
     outcome's line (a roll with its die), "<name> rolls.", else its notation
     after the seat's name."""
     if move is None:
         return "The starting position."
-    line = next((line for line in lines if line.ply == move.ply), None)
-    if line is not None:
-        return line.text
+    texts = [line.text for line in lines if line.ply == move.ply]
+    if texts:
+        return " ".join(texts)
     who = names.get(move.seat, "") if move.seat is not None else ""
     step = sites.get_site(kind).chance_step if kind in sites.kinds() else None
     if move.notation == step:
@@ -73,18 +88,103 @@ def ply_text(kind: str, move, lines: list[RecordLine], names: dict[int, str]) ->
     return f"{who} {move.notation}".strip()
 
 
-def describe(kind: str, moves, names: dict[int, str], roller: int | None = None,
-             after: dict | None = None) -> list[RecordLine]:
+def describe(kind: str, moves, names: dict[int, str], before) -> list[RecordLine]:
     """Lines for ``moves`` (Move rows or objects with ply, actor, seat,
-    notation), in order. ``names`` maps seat index to a display name;
-    ``roller`` is the seat that rolled just before ``moves[0]`` if that is a
-    die outcome. A seat's roll and its die read as one line. ``after``: the
-    public engine view after the last of ``moves``, when known (a Ludo die at
-    the end then says whether the turn passed without a move)."""
+    notation, version_after), in order, played from the engine state
+    ``before`` (the position before ``moves[0]``). ``names`` maps seat
+    index to the label a line names its seat by ("ada (red)"). Raises the
+    engine's errors (``EngineError``) for a record it refuses."""
     module = _record_module(kind)
     if module is None:  # no words for its notation: the notation itself
         return [RecordLine(m.ply, m.seat, m.notation) for m in moves]
-    return module.describe(moves, names, roller=roller, after=after)
+    return module.describe(moves, names, before)
+
+
+def describe_record(kind: str, moves, names: dict[int, str], before) -> list[RecordLine]:
+    """``describe``, for a record that may not replay (a record edited by
+    hand, a rule that changed): the lines of the plies up to the first one
+    the engine refuses, then one line saying where the record stops
+    replaying (no later ply is worded, and no notation is echoed: it may
+    hold a hidden fact). Raises nothing for a refused record."""
+    try:
+        return describe(kind, moves, names, before)
+    except EngineError:
+        pass
+    moves = list(moves)
+    rules = get_rules(kind)
+    state, good = before, 0
+    for m in moves:
+        try:
+            state = rules.play(state, m.notation)
+        except EngineError:
+            break
+        good += 1
+    lines = describe(kind, moves[:good], names, before)
+    if good < len(moves):
+        bad = moves[good]
+        lines.append(RecordLine(bad.ply, None, f"The record does not replay from ply {bad.ply}.", "turn"))
+    return lines
+
+
+def seat_labels(kind: str, names: dict[int, str], colours: dict[int, str]) -> dict[int, str]:
+    """Seat index -> how a move-list line names the seat: its display name
+    (``names``) and colour (``colours``), "ada (red)", "Computer 2 (Strong,
+    blue)", so every line names who acted (docs/rules.md "The move list").
+    A game whose record module sets ``COLOURS_IN_LINES = False`` gets the
+    names alone (Rondo: its seat colours are tile colours' names, and "dealt
+    to ada (green)" would read as a green tile)."""
+    if not getattr(_record_module(kind), "COLOURS_IN_LINES", True):
+        return dict(names)
+    out = {}
+    for i, name in names.items():
+        colour = colours.get(i)
+        if not colour:
+            out[i] = name
+        elif name.endswith(")"):
+            out[i] = f"{name[:-1]}, {colour})"
+        else:
+            out[i] = f"{name} ({colour})"
+    return out
+
+
+@dataclass
+class Turn:
+    """One numbered turn of the move list (or the set-up before the first):
+    ``number`` 1, 2, ... (0 for the set-up), ``setup`` True for the set-up,
+    ``lines`` its RecordLines in order."""
+
+    number: int
+    setup: bool
+    lines: list
+
+
+def number_lines(lines: list[RecordLine], turns_before: int = 0) -> list[tuple[RecordLine, int]]:
+    """Each of ``lines`` with the number of the turn it belongs to:
+    ``turns_before`` turns were opened before ``lines[0]``; a line that
+    opens a turn ("turn") takes the next number, set-up lines take 0, and
+    every other line the number of the turn open before it."""
+    out = []
+    count = current = turns_before
+    for line in lines:
+        if line.begins == "turn":
+            count += 1
+            current = count
+        elif line.begins == "setup":
+            current = 0
+        out.append((line, current))
+    return out
+
+
+def turns(numbered: list[tuple[RecordLine, int]]) -> list[Turn]:
+    """``number_lines``'s pairs grouped into turns, in order: a new Turn at
+    each line that opens one, and at the first line (which may continue a
+    turn opened before it)."""
+    out: list[Turn] = []
+    for line, number in numbered:
+        if not out or line.begins:
+            out.append(Turn(number, line.begins == "setup" or (not line.begins and number == 0), []))
+        out[-1].lines.append(line)
+    return out
 
 
 @functools.cache

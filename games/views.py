@@ -66,7 +66,7 @@ def match_page(request, public_id):
     ctx = fragments.public_context(match, seats)
     my_seat = next((s for s in seats if request.user.is_authenticated and s.user_id == request.user.pk), None)
     ctx.update(
-        lines=fragments.move_lines(match, ctx["names"]),
+        **fragments.move_list(match, ctx),
         snapshot=True,
         frame_kind="snapshot",
         my_seat=my_seat,

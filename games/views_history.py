@@ -21,7 +21,7 @@ from django.views.decorators.http import require_safe
 
 from accounts.models import User
 from games import fragments, history, marks, record
-from games.engine import fair
+from games.engine import fair, get_rules
 from games.models import Match, Move, Seat
 from games.views import visible_match
 
@@ -78,10 +78,16 @@ def replay(request, public_id):
     position = record.position_at(match, moves, ply)
     if ply < total:
         seats = _seats_at(seats, position.left)
+    # The board and the seats through the live page's own context (fragments), so
+    # the replay draws each position, and its last move's marks, as the match page does.
     ctx = fragments.public_context(match, seats, state=position.state,
                                    last_move=marks.at(match, moves, ply, position.state) or {})
-    names = ctx["names"]
-    lines = record.describe(match.kind, moves, names)
+    if ply < total:  # the rating changes, like the places, wait for the end of the record
+        for row in ctx["seat_rows"]:
+            if row["rating"]:
+                row["rating"] = fragments.SeatRating(row["rating"].before)
+    names = ctx["labels"]
+    lines = record.describe_record(match.kind, moves, names, get_rules(match.kind).load(match.start_state))
     current = moves[ply - 1] if ply else None
     report = fair.verify_record(match.kind, match.seed, match.public_id, match.start_state,
                                 [m.notation for m in moves], match.seed_hash)
@@ -89,7 +95,7 @@ def replay(request, public_id):
         ply=ply, total=total, current=current, error=position.error, report=report, lines=lines,
         current_text=_describe_ply(match.kind, current, lines, names),
         first_ply=0, prev_ply=max(ply - 1, 0), next_ply=min(ply + 1, total),
-        step_lines=[(line, line.ply + 1) for line in lines],
+        turns=fragments.replay_turns(lines, ctx["colours"]),
         show_die="die" in ctx["view"] or "dice" in ctx["view"],  # the games that roll
     )
     return render(request, "games/replay.html", ctx)

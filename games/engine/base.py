@@ -31,11 +31,19 @@ SEAT_STATUSES = ("playing", "left", "done")
 class RecordLine:
     """One line of the move list: ``ply`` (0-based), the seat it concerns
     (or None), and ``text`` in English. Each game's ``record.describe``
-    makes these from its notation."""
+    makes these from its notation.
+
+    ``begins``: "turn" when the line opens a new numbered turn (a seat's roll
+    or decision that starts its turn), "setup" when it opens what comes
+    before the first turn (drawing the starting seat, a roll-off, the deal),
+    "" when it belongs to the turn already open (the die's moves, a capture,
+    a piece reaching home, a leave). The move list numbers turns, not plies
+    (docs/rules.md "The move list")."""
 
     ply: int
     seat: int | None
     text: str
+    begins: str = ""
 
 
 class EngineError(ValueError):

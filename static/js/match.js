@@ -298,13 +298,18 @@
   );
 
   /** Keep the move list scrolled to its newest line, and no longer than
-   *  MOVE_LINES_KEPT lines (a long match would grow the page without end;
+   *  MOVE_LINES_KEPT turns (a long match would grow the page without end;
    *  the replay has every line). */
   var MOVE_LINES_KEPT = 200;
   function showNewestMove() {
     var list = byId("move-list");
     if (!list) return;
-    while (list.children.length > MOVE_LINES_KEPT) list.removeChild(list.firstElementChild);
+    // One item per turn, numbered from the list's start: dropping the oldest
+    // moves the start on, so the turns left keep their numbers.
+    while (list.children.length > MOVE_LINES_KEPT) {
+      list.removeChild(list.firstElementChild);
+      list.start = list.start + 1;
+    }
     list.scrollTop = list.scrollHeight;
   }
 

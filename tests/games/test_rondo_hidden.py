@@ -213,33 +213,36 @@ def test_the_match_page_shows_each_viewer_only_what_it_may_see(
 
 
 def test_the_move_list_describes_draws_and_face_down_tiles_without_colour():
-    class M:
-        def __init__(self, ply, actor, seat, notation):
-            self.ply, self.actor, self.seat, self.notation = ply, actor, seat, notation
+    """A real record (the lines read the position before each ply: whose
+    deal or draw a tile is), with a face-down placement, a chain, a draw,
+    a missed turn and a leave."""
+    from types import SimpleNamespace
 
-    moves = [
-        M(0, "chance", None, "s1"),
-        M(1, "chance", None, "tile red"),
-        M(2, "chance", None, "tile green"),
-        M(3, "chance", None, "tile blue"),
-        M(4, "chance", None, "tile yellow"),
-        M(5, "seat", 1, "place I03 down purple"),
-        M(6, "seat", 1, "place I04 2"),
-        M(7, "seat", 1, "end"),
-        M(8, "chance", None, "tile purple"),
-        M(9, "seat", 0, "draw"),
-        M(10, "chance", None, "tile green"),
-        M(11, "server", 0, "timeout"),
-        M(12, "server", 1, "leave 1"),
-    ]
-    lines = describe("rondo", moves, {0: "ada", 1: "bo"})
+    rules = get_rules("rondo")
+    state = start = rules.new_match(2)
+    plies = [("chance", None, "s1"),
+             *[("chance", None, f"tile {c}") for c in ("red", "green", "blue", "yellow")]]
+    for _a, _s, n in plies:
+        state = rules.play(state, n)
+    down = next(m for m in rules.legal_moves(state) if m.kind == "place" and m.count == 0)
+    state = rules.play(state, down)
+    up = next(m for m in rules.legal_moves(state) if m.kind == "place")  # a second space of the chain
+    plies += [("seat", 1, str(down)), ("seat", 1, str(up)), ("seat", 1, "end"),
+              ("chance", None, "tile purple"), ("seat", 0, "draw"), ("chance", None, "tile green"),
+              ("chance", None, "tile red"),
+              ("server", 1, "timeout"), ("server", 1, "leave 1")]
+    moves = [SimpleNamespace(ply=i, actor=a, seat=s, notation=n, version_after=i)
+             for i, (a, s, n) in enumerate(plies)]
+    lines = describe("rondo", moves, {0: "ada", 1: "bo"}, start)
     texts = [line.text for line in lines]
-    assert texts[0] == "bo starts."
+    assert texts[0] == "Drawn to start: bo."
     assert texts[1:5] == ["A tile was dealt to bo."] * 2 + ["A tile was dealt to ada."] * 2
-    assert texts[5] == "bo placed a tile face down on I03."
-    assert texts[6] == "bo placed 2 tiles face up on I04."
+    assert texts[5] == f"bo placed a tile face down on {down.space}."
+    assert texts[6].startswith("bo placed ") and up.space in texts[6]
+    assert texts[7].startswith("bo ended the chain (")
     assert texts[8] == "bo drew a tile." and lines[8].seat == 1
-    assert texts[10] == "ada drew a tile."
+    assert texts[10:12] == ["ada drew a tile."] * 2
+    assert texts[-1] == "bo left the match."
     for line, m in zip(lines, moves, strict=True):
         hidden = m.notation.split()[-1] if m.notation.startswith("tile") or " down " in m.notation else None
         if hidden:

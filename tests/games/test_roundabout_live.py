@@ -47,26 +47,33 @@ def test_board_context_draws_every_dart_as_an_arrow_with_its_facing_and_marks():
 
 
 def test_the_record_reads_in_words():
-    class M:
-        def __init__(self, ply, notation, seat=None, actor="seat"):
-            self.ply, self.notation, self.seat, self.actor = ply, notation, seat, actor
+    """A real record, played from the start (the lines read the position
+    before each ply: who rolled, who moves after an accepted offer)."""
+    from types import SimpleNamespace
 
+    rules = get_rules("roundabout")
+    start = rules.new_match(3)
     names = {0: "ada", 1: "Computer", 2: "bob"}
-    moves = [M(0, "d5"), M(1, "roll", 0), M(2, "d3-4", None, "chance"), M(3, "offer 2 1", 0),
-             M(4, "decline", 2, "server"), M(5, "accept", 1), M(6, "0r3", 1), M(7, "2i4", 1),
-             M(8, "rev 3", 0), M(9, "pass", 0), M(10, "timeout", 2), M(11, "leave 2", 2)]  # fmt: skip
-    texts = [line.text for line in describe("roundabout", moves, names)]
-    assert texts == [
-        "Roll-off die: 5.",
-        "ada rolled 3 and 4.",
+    plies = [("chance", None, "d6"), ("chance", None, "d1"), ("chance", None, "d2"),
+             ("seat", 0, "roll"), ("chance", None, "d1-2"), ("seat", 0, "offer 2 1"),
+             ("server", 2, "decline"), ("seat", 1, "accept"),
+             ("seat", 1, "0r1"), ("seat", 1, "1r2"), ("seat", 1, "roll"), ("chance", None, "d3-3"),
+             ("seat", 1, "rev 1"), ("server", 2, "timeout"), ("server", 2, "leave 2")]
+    moves = [SimpleNamespace(ply=i, actor=a, seat=s, notation=n, version_after=i)
+             for i, (a, s, n) in enumerate(plies)]
+    texts = [line.text for line in describe("roundabout", moves, names, start)]
+    assert texts[:4] == ["Roll-off: ada rolled 6.", "Roll-off: Computer rolled 1.", "Roll-off: bob rolled 2.",
+                         "ada won the roll-off and starts."]
+    assert texts[4:] == [
+        "ada rolled 1 and 2.",
         "ada offered the roll to bob, then Computer.",
         "bob declined the roll (time ran out).",
         "Computer accepted the roll.",
-        "Computer moved dart 0 3 around the ring.",
-        "Computer moved dart 2 4 inward.",
-        "ada turned dart 3 around.",
-        "ada ended the turn.",
-        "bob ran out of time.",
+        "Computer moved dart 0 by 1 around the ring.",
+        "Computer moved dart 1 by 2 around the ring.",
+        "Computer rolled 3 and 3 (doubles).",
+        "Computer turned dart 1 around.",
+        "bob ran out of time: the turn passes.",
         "bob left the match.",
     ]
 

@@ -243,13 +243,7 @@
     b.className = "board-bar";
     b.setAttribute("role", "group");
     b.setAttribute("aria-label", "Move on the board");
-    var help = st.el.getAttribute("data-help");
-    if (help) {
-      var p = document.createElement("p");
-      p.className = "board-help";
-      p.textContent = help;
-      b.appendChild(p);
-    }
+    showHelp(st.el.getAttribute("data-help"));
     var say = document.createElement("p");
     say.id = "board-say";
     say.className = "board-say";
@@ -545,14 +539,31 @@
 
   document.addEventListener("keydown", onKey);
 
+  /** How to move on the board (the seat's choices' data-help): in the board's
+   *  keys box, so the decision itself stays one row under the board (a phone
+   *  fits the board and the decision on one screen: match.css "Layout"). */
+  function showHelp(text) {
+    var box = byId("board-keys");
+    if (!box || !text) return;
+    var p = byId("board-help");
+    if (!p) {
+      p = document.createElement("p");
+      p.id = "board-help";
+      p.className = "board-help";
+      box.insertBefore(p, box.children[1] || null);
+    }
+    p.textContent = text;
+  }
+
   function keyList() {
-    var here = stage();
-    if (!here || byId("board-keys")) return;
+    var here = byId("panel-device");
+    // Players only: the Settings tab holds their switch for the shortcuts.
+    if (!here || !stage() || byId("board-keys") || !document.querySelector("#device-settings [name=shortcuts]")) return;
     var box = document.createElement("details");
     box.id = "board-keys";
     box.className = "board-keys";
     var sum = document.createElement("summary");
-    sum.textContent = "Keyboard shortcuts (while the board has focus)";
+    sum.textContent = "Playing on the board, and its keyboard shortcuts (while the board has focus)";
     box.appendChild(sum);
     var dl = document.createElement("dl");
     KEYS.forEach(function (k) {
@@ -566,7 +577,7 @@
     box.appendChild(dl);
     var note = document.createElement("p");
     note.className = "help";
-    note.textContent = "Turn them off under Settings.";
+    note.textContent = "Turn the shortcuts off above.";
     box.appendChild(note);
     here.appendChild(box);
   }

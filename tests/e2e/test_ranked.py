@@ -68,20 +68,26 @@ def test_two_people_are_paired_play_to_the_end_and_replay_it(browser, live_serve
         expect(row).to_contain_text("rated")
         row.get_by_role("link", name="Replay").click()
         expect(page.locator("#replay-position")).to_have_text("Ply 0 of 3")
+        page.wait_for_load_state()  # replay.js (deferred) takes the next key
         expect(page.locator("#fairness-result")).to_contain_text(
             "Every chance outcome matches the revealed seed (1 checked)")
         page.keyboard.press("ArrowRight")
         expect(page.locator("#replay-position")).to_have_text("Ply 1 of 3")
+        page.wait_for_load_state()  # replay.js (deferred) takes the next key
         page.keyboard.press("ArrowRight")
         expect(page.locator("#replay-position")).to_have_text("Ply 2 of 3")
+        page.wait_for_load_state()  # replay.js (deferred) takes the next key
         expect(page.locator("#replay-move")).to_contain_text(f"rolled {die}")
         expect(page.locator("#dice")).to_contain_text(f"Last roll: {die}")
         page.keyboard.press("End")
         expect(page.locator("#replay-position")).to_have_text("Ply 3 of 3")
+        page.wait_for_load_state()  # replay.js (deferred) takes the next key
         expect(page.locator("#seats")).to_contain_text("Place 1")
         page.keyboard.press("ArrowLeft")
         expect(page.locator("#replay-position")).to_have_text("Ply 2 of 3")
+        page.wait_for_load_state()  # replay.js (deferred) takes the next key
         page.get_by_role("link", name="First").click()
         expect(page.locator("#replay-position")).to_have_text("Ply 0 of 3")
+        page.wait_for_load_state()  # replay.js (deferred) takes the next key
     for page in pages:
         page.context.close()

@@ -17,8 +17,8 @@ pytestmark = pytest.mark.django_db
 
 
 def board(html: str) -> str:
-    start = html.index('<div class="match-board">')
-    return re.sub(r">\s+<", "><", html[start : html.index('<div class="match-side">', start)].strip())
+    start = html.index('<div id="board"')
+    return re.sub(r">\s+<", "><", html[start : html.index("</svg>", start)].strip())
 
 
 def turn_texts(html: str, list_class: str) -> list[str]:

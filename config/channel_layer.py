@@ -119,9 +119,10 @@ class ResilientShard(RedisSingleShardConnection):
 
     ``subscribe`` raises what redis-py raises (``ConnectionError``) only when
     Redis is still unreachable after one rebuild; ``unsubscribe`` never
-    raises for a Redis failure: the channel is forgotten at once, and a
-    rebuild subscribes only to what the process still holds. While the shard
-    is stale, its receive task tries a rebuild every 0.1 to 2 seconds."""
+    raises for a failure of Redis (or of redis-py after one): the channel is
+    forgotten at once, and a rebuild subscribes only to what the process
+    still holds. While the shard is stale, its receive task tries a rebuild
+    every 0.1 to 2 seconds."""
 
     _stale = False
 
@@ -192,7 +193,7 @@ class ResilientShard(RedisSingleShardConnection):
                 return
             try:
                 await self._pubsub.unsubscribe(channel)
-            except REDIS_FAILURES:
+            except Exception:  # a Redis failure, or redis-py's state after one
                 self._stale = True  # the receive task rebuilds without it
 
     async def flush(self) -> None:
@@ -210,6 +211,8 @@ class ResilientShard(RedisSingleShardConnection):
     async def _do_receiving(self) -> None:
         delay = 0.1
         while True:
+            if not self._stale:
+                delay = 0.1  # a SUBSCRIBE may have rebuilt the connection meanwhile
             if self._stale:
                 try:
                     async with self._lock:

@@ -53,15 +53,20 @@ def axe_source():
     installed with ``npm ci`` into tests/e2e/node_modules the first time a
     test asks for it. A test evaluates it in the page (page.evaluate runs
     outside the page's Content-Security-Policy, which refuses injected script tags)."""
+    import fcntl
     import shutil
     import subprocess
 
-    if not os.path.exists(AXE):
-        npm = shutil.which("npm")
-        if npm is None:
-            pytest.fail("The contrast checks need axe-core from npm: install Node.js and npm "
-                        "(apt-get install npm), then run the tests again.", pytrace=False)
-        subprocess.run([npm, "ci", "--no-audit", "--no-fund", "--silent"], cwd=E2E_DIR, check=True,
-                       timeout=300)
-    with open(AXE, encoding="utf-8") as f:
-        return f.read()
+    # Test workers (pytest-xdist) install it one at a time: ``npm ci`` empties
+    # node_modules first, so a second worker must not read it meanwhile.
+    with open(os.path.join(E2E_DIR, ".npm-install.lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not os.path.exists(AXE):
+            npm = shutil.which("npm")
+            if npm is None:
+                pytest.fail("The contrast checks need axe-core from npm: install Node.js and npm "
+                            "(apt-get install npm), then run the tests again.", pytrace=False)
+            subprocess.run([npm, "ci", "--no-audit", "--no-fund", "--silent"], cwd=E2E_DIR, check=True,
+                           timeout=300)
+        with open(AXE, encoding="utf-8") as f:
+            return f.read()

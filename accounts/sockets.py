@@ -297,6 +297,18 @@ class ParlourConsumer(AsyncWebsocketConsumer):
         except asyncio.CancelledError:
             pass
 
+    async def layer_resubscribed(self, event):
+        """The channel layer rebuilt this process's Redis subscription after
+        Redis failed (config/channel_layer.py, RESUBSCRIBED): group messages
+        published meanwhile never arrived, so the socket catches up
+        (``resync``)."""
+        await self.resync()
+
+    async def resync(self) -> None:
+        """Bring the page up to date after group messages were lost. The
+        match socket sends a snapshot; the room and queue sockets do nothing
+        yet (their pages catch up with their next frame)."""
+
     async def sockets_evicted(self, event):
         log.info("ws %s: closed with %s (over the socket cap)", self.scope.get("path", "?"),
                  CLOSE_TOO_MANY_SOCKETS)

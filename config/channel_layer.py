@@ -109,6 +109,13 @@ def internals_problems(loop_layer: object | None = None) -> list[str]:
 #: What a pub/sub connection raises when Redis is gone or restarting.
 REDIS_FAILURES = (RedisError, OSError)
 
+#: The message every consumer of a web process gets after its shard's
+#: subscription was rebuilt (``ResilientShard._rebuild``): group messages
+#: published while Redis was away or before the rebuild were lost (Redis
+#: pub/sub keeps nothing), so the consumer catches up
+#: (accounts.sockets.ParlourConsumer.layer_resubscribed).
+RESUBSCRIBED = {"type": "layer.resubscribed"}
+
 
 class ResilientShard(RedisSingleShardConnection):
     """channels_redis's connection to one Redis host, whose pub/sub
@@ -165,7 +172,22 @@ class ResilientShard(RedisSingleShardConnection):
             await self._pubsub.subscribe(*needed)
         self._subscribed_to = set(needed)
         self._stale = False
+        self._tell_consumers()
         logger.warning("channel layer: pub/sub connection rebuilt, %d channel(s) subscribed", len(needed))
+
+    def _tell_consumers(self) -> None:
+        """Put RESUBSCRIBED in the queue of every channel of this process
+        that listens through this shard, on its own name or a group's."""
+        layer = self.channel_layer
+        told = {name for name in layer.channels if layer._get_shard(name) is self}
+        for group, members in layer.groups.items():
+            if layer._get_shard(group) is self:
+                told |= members
+        data = layer.channel_layer.serialize(RESUBSCRIBED)
+        for name in told:
+            queue = layer.channels.get(name)
+            if queue is not None:
+                queue.put_nowait(data)
 
     async def subscribe(self, channel: str) -> None:
         async with self._lock:

@@ -112,6 +112,10 @@ class MatchConsumer(sockets.ParlourConsumer):
     async def on_sync(self, data):
         await self.send_snapshot()
 
+    async def resync(self) -> None:
+        if self.groups_joined:  # past connect: a socket still connecting sends its own snapshot
+            await self.send_snapshot()
+
     async def on_move(self, data):
         if self.seat_index is None:
             await self.send_error("You are watching this match; only its players can move.")

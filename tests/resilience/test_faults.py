@@ -265,6 +265,45 @@ def test_redis_killed_as_sockets_close_never_leaves_a_server_deaf_or_its_handsha
         redis_proc.wait(10)
 
 
+def test_a_move_published_before_the_server_subscribed_again_still_reaches_its_sockets(transactional_db,
+                                                                                      django_db_blocker):
+    """Redis restarts and a move is played the moment it answers, before the
+    web process has subscribed again: Redis pub/sub keeps nothing, so the
+    move's frames are lost. Once the subscription is rebuilt, every socket of
+    that process gets a snapshot (config/channel_layer.py, RESUBSCRIBED), so
+    both seats see the move without reloading."""
+    from games.engine import get_rules
+
+    sock = services.LOG_DIR.parent / "redis-resync.sock"
+    env = {"PARLOUR_TEST_REDIS_URL": f"unix://{sock}"}
+    redis_proc = embedded_redis.start(sock)
+    with django_db_blocker.unblock():
+        server, base = services.start_daphne("daphne-redis-resync", **env)
+    rules = get_rules("ludo")
+    try:
+        match = make_match(seats=("human", "human"), state=ludo_state())
+        users = seat_users(match)
+        a = services.WsPlayer(base, users[0]).connect(match.public_id)
+        b = services.WsPlayer(base, users[1]).connect(match.public_id)
+        a.until_version(match.version)
+        b.until_version(match.version)
+        redis_proc.send_signal(signal.SIGKILL)
+        redis_proc.wait(10)
+        redis_proc = embedded_redis.start(sock)
+        embedded_redis.wait_until_up(env["PARLOUR_TEST_REDIS_URL"])
+        state = rules.load(match.state)
+        mover, other = (a, b) if rules.to_move(state) == 0 else (b, a)
+        mover.send(move=str(rules.legal_moves(state)[0]), version=str(match.version))
+        other.until_version(match.version + 1, timeout=15)
+        mover.until_version(match.version + 1, timeout=15)
+        a.close()
+        b.close()
+    finally:
+        server.stop()
+        redis_proc.terminate()
+        redis_proc.wait(10)
+
+
 def test_an_offline_client_is_brought_up_to_date_and_its_old_moves_refused(daphne_server, transactional_db):
     match = make_match(seats=("human", "human", "human"), state=ludo_state(3))
     users = seat_users(match)

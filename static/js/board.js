@@ -105,6 +105,7 @@
     if (!all.length) return null;
     return {
       el: el,
+      text: el.textContent,
       version: el.getAttribute("data-version"),
       all: all,
       steps: [],
@@ -284,7 +285,8 @@
         parts.push(c.l + "? Click it again or Confirm to move.");
       }
     } else if (level().length) {
-      parts.push(st.steps.length ? "Next: choose a dart for the other die, or Undo." : "Choose a highlighted piece.");
+      parts.push(st.steps.length ? "Next: choose a dart for the other die, or Undo."
+        : st.compose ? "Choose a highlighted dart." : "Choose a highlighted piece.");
       var last = lastStep();
       if (last && (last.e || last.x)) parts.push("Or Confirm to end the turn here.");
     } else if (st.steps.length) {
@@ -597,7 +599,10 @@
 
   function refresh() {
     var el = byId("board-choices");
-    if (!st || !el || st.el !== el || el.getAttribute("data-version") !== st.version) {
+    if (st && el && st.el !== el && !st.busy && el.getAttribute("data-version") === st.version
+        && el.textContent === st.text) {
+      st.el = el; // the same choices again (a snapshot after the first frame): keep what is composed
+    } else if (!st || !el || st.el !== el || el.getAttribute("data-version") !== st.version) {
       st = readChoices();
     } else if (st.busy) {
       st.busy = false; // an answer came, and the same choices stand (an error)

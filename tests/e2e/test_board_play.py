@@ -96,7 +96,8 @@ def test_ludo_one_turn_with_the_keyboard_only(page, live_server_url, celery_work
     page.keyboard.press("n")
     page.keyboard.press("Enter")
     expect(page.locator("#board .lm")).to_have_count(1, timeout=10_000)
-    assert any(n[0] == "p" for n in played(match, seat=0))  # a piece moved (a 6 rolls again)
+    record = list(Move.objects.filter(match=match).order_by("ply").values_list("notation", "actor", "seat"))
+    assert any(n[0] == "p" for n in played(match, seat=0)), record  # a piece moved (a 6 rolls again)
     assert page.evaluate("document.activeElement !== document.body")
 
 

@@ -46,6 +46,24 @@ class RecordLine:
     begins: str = ""
 
 
+def seat_label(names: dict[int, str], seat: int) -> str:
+    """How a record line names ``seat``: its label in ``names`` (seat index
+    -> text), else "Seat N"."""
+    return names.get(seat, f"Seat {seat}")
+
+
+def idled_out(moves, i: int) -> bool:
+    """True when ``moves[i]`` (a ``leave``) is the idle-out that follows its
+    seat's missed turn in the same change (docs/rules.md "Idle seats"): a
+    ``timeout`` of that seat just before it, recorded with the same version
+    when the moves carry one."""
+    if i == 0:
+        return False
+    prev, m = moves[i - 1], moves[i]
+    same_change = getattr(prev, "version_after", None) == getattr(m, "version_after", None)
+    return prev.notation == "timeout" and prev.seat == m.seat and same_change
+
+
 class EngineError(ValueError):
     """Base of every error the engine raises on bad input."""
 

@@ -8,27 +8,14 @@ text "Turn"), so a turn may hold several dice (docs/rules.md "The move list").
 from __future__ import annotations
 
 from games.engine import get_rules
-from games.engine.base import RecordLine
+from games.engine.base import RecordLine, idled_out
+from games.engine.base import seat_label as _label
 
 from .engine.board import BASE, HOME, PIECES_PER_SEAT
 
 _RULES = get_rules("ludo")
 
 
-def _label(names, seat) -> str:
-    return names.get(seat, f"Seat {seat}")
-
-
-def idled_out(moves, i: int) -> bool:
-    """True when ``moves[i]`` (a ``leave``) is the idle-out that follows its
-    seat's missed turn in the same change (docs/rules.md "Idle seats"): a
-    ``timeout`` of that seat just before it, recorded with the same version
-    when the moves carry one."""
-    if i == 0:
-        return False
-    prev, m = moves[i - 1], moves[i]
-    same_change = getattr(prev, "version_after", None) == getattr(m, "version_after", None)
-    return prev.notation == "timeout" and prev.seat == m.seat and same_change
 
 
 def leave_text(who: str, idle: bool) -> str:

@@ -11,7 +11,8 @@ starting seat and the deal come before the first turn (docs/rules.md
 from __future__ import annotations
 
 from games.engine import get_rules
-from games.engine.base import RecordLine
+from games.engine.base import RecordLine, idled_out
+from games.engine.base import seat_label as _label
 
 _RULES = get_rules("rondo")
 
@@ -21,18 +22,6 @@ _RULES = get_rules("rondo")
 COLOURS_IN_LINES = False
 
 
-def _label(names, seat) -> str:
-    return names.get(seat, f"Seat {seat}")
-
-
-def idled_out(moves, i: int) -> bool:
-    """True when ``moves[i]`` (a ``leave``) is the idle-out that follows its
-    seat's missed turn in the same change (docs/rules.md "Idle seats")."""
-    if i == 0:
-        return False
-    prev, m = moves[i - 1], moves[i]
-    same_change = getattr(prev, "version_after", None) == getattr(m, "version_after", None)
-    return prev.notation == "timeout" and prev.seat == m.seat and same_change
 
 
 def describe(moves, names, before):

@@ -9,7 +9,8 @@ and its answers. The roll-off comes before the first turn
 from __future__ import annotations
 
 from games.engine import get_rules
-from games.engine.base import RecordLine
+from games.engine.base import RecordLine, idled_out
+from games.engine.base import seat_label as _label
 
 from .engine.board import darts_per_seat
 
@@ -17,18 +18,6 @@ _RULES = get_rules("roundabout")
 _WAYS = {"r": "around the ring", "i": "inward", "o": "outward"}
 
 
-def _label(names, seat) -> str:
-    return names.get(seat, f"Seat {seat}")
-
-
-def idled_out(moves, i: int) -> bool:
-    """True when ``moves[i]`` (a ``leave``) is the idle-out that follows its
-    seat's missed turn in the same change (docs/rules.md "Idle seats")."""
-    if i == 0:
-        return False
-    prev, m = moves[i - 1], moves[i]
-    same_change = getattr(prev, "version_after", None) == getattr(m, "version_after", None)
-    return prev.notation == "timeout" and prev.seat == m.seat and same_change
 
 
 def describe(moves, names, before):

@@ -25,8 +25,8 @@
   "use strict";
 
   var NOTIFY_KEY = "parlour.notify";
-  var TURN_NOTES = [[660, 700], [880, 940], [1175, 1250]]; // rising: distinct from the move tone
-  var WARN_NOTES = [[440, 430], [440, 430], [440, 430]];
+  var TURN_TONES = [[660, 700], [880, 940], [1175, 1250]]; // rising: distinct from the move tone
+  var WARN_TONES = [[440, 430], [440, 430], [440, 430]];
 
   var match = document.getElementById("match");
   if (!match || match.getAttribute("data-my-seat") === "") return; // spectators: nothing to decide
@@ -119,7 +119,7 @@
     match.classList.add("is-my-turn");
     setTitle(true);
     if (quiet) return; // the page opened on this seat's turn: no alarm
-    sound(TURN_NOTES);
+    sound(TURN_TONES);
     notify("Your turn");
     announce("Your turn.");
     focusPrimary();
@@ -150,7 +150,7 @@
     if (clock.classList.contains("urgent") && warnedFor !== deadline) {
       warnedFor = deadline;
       if (warning) warning.hidden = false;
-      sound(WARN_NOTES);
+      sound(WARN_TONES);
       announce("10 seconds left.");
     } else if (!clock.classList.contains("urgent") && warning && !warning.hidden && warnedFor !== deadline) {
       warning.hidden = true;

@@ -6,6 +6,9 @@ why and do not reconnect. Each page that opens a socket renders its part of
 ``REFUSALS`` as a ``<script type="application/json" id="close-codes">``
 data block (``{% close_codes "match" %}``, accounts/templatetags/close_codes.py),
 which static/js/parlour.js reads for the page's script.
+
+The block also names ``CLOSE_TRY_AGAIN``, the one 4xxx code that is not a
+refusal: ``{"refusals": {code: text}, "try_again": 4013}``.
 """
 
 from __future__ import annotations
@@ -26,10 +29,11 @@ CLOSE_TOO_LARGE = 4009
 #: oldest, closed (accounts.sockets, "Sockets per person").
 CLOSE_TOO_MANY_SOCKETS = 4029
 
-#: 1013 (the WebSocket standard's "try again later"): the server lost its
-#: database connection twice over for this socket's request. Not a refusal:
-#: the pages reconnect as after any drop, and catch up.
-CLOSE_TRY_AGAIN = 1013
+#: 4013 "try again later": the server lost its database connection twice
+#: over for this socket's request. Not a refusal: the pages reconnect as after
+#: any drop, and catch up. (The standard's 1013 cannot be sent: autobahn, under
+#: daphne, sends only 1000 and 3000-4999, and closes with 1011 instead.)
+CLOSE_TRY_AGAIN = 4013
 
 _BANNED = "You are banned from playing."
 _FLOODING = "Disconnected: too many messages. Reload the page to continue."

@@ -18,6 +18,12 @@ CLOSE_TOO_MANY_SOCKETS (4029). So a socket whose client vanished without
 closing (still open as far as the server knows) never blocks a reconnect,
 and one person never holds more than the cap.
 
+Signing in (``SocketAuthMiddleware``): the handshake's session and user
+lookup runs once more on a fresh connection when the database ended its
+connection (``config.database.retry_if_connection_lost``); lost twice, the
+socket is accepted and closed with CLOSE_TRY_AGAIN (4013), after which the
+page reconnects, never an HTTP 500 to the handshake.
+
 Database calls (``ParlourConsumer.db``): a consumer's calls on Channels' one
 database thread (access checks, snapshots) go through a per-person gate of
 ``PARLOUR_WS_DB_CALLS_PER_USER`` at once in each process, so one person's
@@ -34,10 +40,12 @@ import weakref
 
 from aiolimiter import AsyncLimiter
 from asgiref.sync import async_to_sync
+from channels import auth as channels_auth
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
+from channels.sessions import CookieMiddleware, SessionMiddleware
 from django.conf import settings
 from limits import parse as parse_rate
 from redis import asyncio as aioredis
@@ -157,7 +165,7 @@ class SocketSlots:
         loop = asyncio.get_running_loop()
         entry = self._clients.get(loop)
         if entry is None:
-            client = aioredis.Redis.from_url(settings.REDIS_URL)
+            client = aioredis.Redis.from_url(settings.REDIS_URL, **settings.REDIS_CLIENT_TIMEOUTS)
             entry = (client, client.register_script(_ADMIT), client.register_script(_REFRESH))
             self._clients[loop] = entry
         return entry
@@ -236,6 +244,35 @@ def _retried(fn, *args):
     return database.retry_if_connection_lost(lambda: fn(*args))
 
 
+#: Set (True) in a handshake's scope whose user lookup lost its database
+#: connection twice (``SocketAuthMiddleware``).
+SCOPE_CONNECTION_LOST = "parlour_connection_lost"
+
+
+class SocketAuthMiddleware(channels_auth.AuthMiddleware):
+    """Channels' AuthMiddleware (``scope["user"]`` from the session cookie)
+    whose lookup is retried once on a fresh connection when the database
+    ended the connection (module docstring, "Signing in"). Lost twice:
+    ``scope["user"]`` is anonymous and ``scope[SCOPE_CONNECTION_LOST]`` is
+    True, and ``ParlourConsumer`` closes the socket with 4013."""
+
+    async def resolve_scope(self, scope):
+        try:
+            user = await database_sync_to_async(_retried)(channels_auth.get_user.func, scope)
+        except database.ConnectionLost as e:
+            log.warning("ws %s: %s while reading the session", scope.get("path", "?"), e)
+            from django.contrib.auth.models import AnonymousUser
+
+            user = AnonymousUser()
+            scope[SCOPE_CONNECTION_LOST] = True
+        scope["user"]._wrapped = user
+
+
+def SocketAuthStack(inner):  # noqa: N802 - named as channels' AuthMiddlewareStack
+    """Channels' AuthMiddlewareStack with ``SocketAuthMiddleware``."""
+    return CookieMiddleware(SessionMiddleware(SocketAuthMiddleware(inner)))
+
+
 class ParlourConsumer(AsyncWebsocketConsumer):
     """Base of Parlour's WebSocket consumers (match, room, queue): the groups
     a socket joined, left again on disconnect, the guard every received
@@ -270,7 +307,7 @@ class ParlourConsumer(AsyncWebsocketConsumer):
         runs once more on a fresh connection when the database ended its
         connection before a commit (``config.database.retry_if_connection_lost``);
         raises ``config.database.ConnectionLost`` when that did not help, which
-        ``dispatch`` turns into an error frame or a close with 1013."""
+        ``dispatch`` turns into an error frame or a close with 4013."""
         if self._db_gate is None:
             self._db_gate = _gate(socket_owner(self.scope))
         async with self._db_gate.semaphore:
@@ -296,6 +333,15 @@ class ParlourConsumer(AsyncWebsocketConsumer):
                 await slots.refresh(self.owner, self.channel_name)
         except asyncio.CancelledError:
             pass
+
+    async def websocket_connect(self, message):
+        """Accept and close with 4013 a handshake whose session could not be
+        read (``SocketAuthMiddleware``); else the consumer's ``connect``."""
+        if self.scope.get(SCOPE_CONNECTION_LOST):
+            await self.accept()
+            await self.close(CLOSE_TRY_AGAIN)
+            return
+        await super().websocket_connect(message)
 
     async def layer_resubscribed(self, event):
         """The channel layer rebuilt this process's Redis subscription after
@@ -329,7 +375,7 @@ class ParlourConsumer(AsyncWebsocketConsumer):
         except database.ConnectionLost as e:
             # The database ended this socket's connection, twice over (README
             # "Decisions"): say so to a socket that asked, else close with
-            # 1013 ("try again later"); the page reconnects and catches up.
+            # 4013 ("try again later"); the page reconnects and catches up.
             log.warning("ws %s: %s while handling %s", self.scope.get("path", "?"), e, message["type"])
             if message["type"] == "websocket.receive" and not self.refused:
                 try:

@@ -14,9 +14,9 @@ from django.core.asgi import get_asgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django_asgi_app = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
+from accounts.sockets import SocketAuthStack  # noqa: E402
 from config.origin import SameOriginValidator  # noqa: E402
 from config.proxy import ProxyHeaders  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
@@ -26,7 +26,7 @@ application = ProxyHeaders(
         {
             "http": django_asgi_app,
             "websocket": SameOriginValidator(
-                AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+                SocketAuthStack(URLRouter(websocket_urlpatterns))
             ),
         }
     )

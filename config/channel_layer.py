@@ -271,6 +271,17 @@ class LoopLayer(RedisPubSubLoopLayer):
         super().__init__(hosts=hosts, **kwargs)
         self._shards = [ResilientShard(host, self) for host in decode_hosts(hosts)]
 
+    async def _subscribe_to_channel(self, channel: str) -> None:
+        """Hold ``channel`` and subscribe to it, or raise what the shard
+        raises (Redis unreachable) and hold nothing: upstream keeps the
+        channel of a socket whose handshake failed here, and every later
+        rebuild subscribed to it again."""
+        try:
+            await super()._subscribe_to_channel(channel)
+        except BaseException:
+            self.channels.pop(channel, None)
+            raise
+
 
 class PubSubChannelLayer(RedisPubSubChannelLayer):
     _checked = False

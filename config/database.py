@@ -14,6 +14,14 @@ still holds them and would hand them out dead. Two defences:
   during or after its commit (it may have been saved) or twice raises
   ``ConnectionLost``, which callers turn into a clear refusal.
 
+And one way to tell, anywhere later, that an error was a lost connection
+(``connection_lost``): every new connection gets an execute wrapper
+(``_mark_lost``, connected to ``connection_created`` here) that marks a
+statement's error when the statement's own connection is closed after it.
+The error may be handled in another thread than the statement's (Django
+runs a view's exception handling in a worker thread of its own, whose
+connection is not the view's), so the mark travels with the error.
+
 Nothing here imports models: settings import this module.
 """
 
@@ -74,6 +82,37 @@ def _is_closed(raw) -> bool:
     """True when the driver connection ``raw`` is closed (psycopg's
     ``Connection.closed``: lost or ended); False for drivers without it."""
     return bool(getattr(raw, "closed", False))
+
+
+#: SQLSTATE classes of a lost connection: 08 connection exception; 57P01-57P03
+#: admin shutdown, crash shutdown, cannot connect now (the server ending it).
+_LOST_SQLSTATES = ("08", "57P0")
+
+
+def _lost_in_driver(error: BaseException | None) -> bool:
+    """True when ``error`` was raised from a psycopg ``OperationalError`` that
+    means the connection is gone: one the client raised itself (no SQLSTATE:
+    "connection socket closed", "server closed the connection unexpectedly"),
+    which it can raise before it marks the connection closed, or one of
+    ``_LOST_SQLSTATES``."""
+    try:
+        import psycopg
+    except ImportError:
+        return False
+    seen = set()
+    while error is not None and id(error) not in seen:
+        if isinstance(error, psycopg.OperationalError):
+            state = error.sqlstate
+            return state is None or state.startswith(_LOST_SQLSTATES)
+        seen.add(id(error))
+        error = error.__cause__ or error.__context__
+    return False
+
+
+def _lost(raw, error: BaseException | None) -> bool:
+    """True when ``error``, raised by a statement on driver connection
+    ``raw``, means that connection is gone."""
+    return _is_closed(raw) or _lost_in_driver(error)
 
 
 class _Watch:
@@ -139,7 +178,7 @@ def retry_if_connection_lost[T](call: Callable[[], T], using: str = "default") -
                 if isinstance(e, OperationalError):
                     raise ConnectionLost(outcome_known=True) from e
                 raise
-            if not _is_closed(watch.raw):
+            if not _lost(watch.raw, e):
                 raise
             _drop(connection)  # the next use, here or after, gets a fresh one
             if watch.committed or watch.error is None or not _raised_while_handling(e, watch.error):
@@ -153,14 +192,63 @@ def retry_if_connection_lost[T](call: Callable[[], T], using: str = "default") -
     raise AssertionError("unreachable")
 
 
+#: The attribute ``_mark_lost`` sets (True) on a statement's error when the
+#: statement's connection was closed after it.
+LOST_MARK = "parlour_connection_lost"
+
+
+def _mark_lost(execute, sql, params, many, context):
+    """An execute wrapper on every connection (``_watch_new_connection``):
+    runs the statement; when it raises and its connection's socket is closed
+    (the database ended it) or the driver says it is gone (``_lost``), marks
+    the error with ``LOST_MARK``."""
+    try:
+        return execute(sql, params, many, context)
+    except Exception as e:
+        if _lost(context["connection"].connection, e):
+            setattr(e, LOST_MARK, True)
+        raise
+
+
+def _watch_new_connection(sender, connection, **kwargs) -> None:
+    """``connection_created`` receiver: give ``connection`` (a Django
+    database wrapper, made again for each pooled connection it takes) the
+    ``_mark_lost`` wrapper once. Not on SQLite, whose file is never lost."""
+    if connection.vendor != "sqlite" and _mark_lost not in connection.execute_wrappers:
+        connection.execute_wrappers.insert(0, _mark_lost)
+
+
+def _install() -> None:
+    from django.db.backends.signals import connection_created
+
+    connection_created.connect(_watch_new_connection, dispatch_uid="config.database.mark_lost")
+
+
+_install()
+
+
+def _marked_lost(error: BaseException | None) -> bool:
+    """True when ``error``, or an error it was raised from or while handling,
+    carries ``LOST_MARK``."""
+    seen = set()
+    while error is not None and id(error) not in seen:
+        if getattr(error, LOST_MARK, False):
+            return True
+        seen.add(id(error))
+        error = error.__cause__ or error.__context__
+    return False
+
+
 def connection_lost(error: BaseException | None, using: str = "default") -> bool:
     """Whether ``error`` (an exception, or None) is the database ending the
-    connection of database ``using``: a ``ConnectionLost``, or a Django
-    ``OperationalError``/``InterfaceError`` while that connection's socket is
-    closed. False on SQLite, whose file is never lost."""
+    connection of database ``using``: a ``ConnectionLost``; an error of a
+    statement whose connection was closed after it (``LOST_MARK``), in
+    whichever thread it ran; or a Django ``OperationalError``/``InterfaceError``
+    while this thread's connection's socket is closed (a lost connect or
+    commit). False on SQLite, whose file is never lost."""
     from django.db import InterfaceError, OperationalError, connections
 
-    if isinstance(error, ConnectionLost):
+    if isinstance(error, ConnectionLost) or _marked_lost(error):
         return True
     if not isinstance(error, (OperationalError, InterfaceError)):
         return False
@@ -168,7 +256,7 @@ def connection_lost(error: BaseException | None, using: str = "default") -> bool
     if connection.vendor == "sqlite":
         return False
     raw = connection.connection
-    return raw is None or _is_closed(raw)
+    return raw is None or _lost(raw, error)
 
 
 def drop_connection(using: str = "default") -> None:

@@ -133,7 +133,11 @@ else:
         DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
             "min_size": env.int("DATABASE_POOL_MIN", default=2),
             "max_size": env.int("DATABASE_POOL_MAX", default=10),
-            "timeout": 10,
+            # Seconds a request or socket waits for a connection that works,
+            # then gives up (503 "try again", a socket's 4013): below daphne's
+            # 5 s WebSocket handshake timeout, so a handshake that cannot get
+            # one is told to try again rather than dropped unanswered.
+            "timeout": env.float("DATABASE_POOL_TIMEOUT", default=4),
             # Check each connection as the pool hands it out (one empty
             # query): after a database restart, failover or
             # pg_terminate_backend the pool still holds connections the
@@ -163,6 +167,13 @@ def _celery_url(redis_url: str, db: int = 1) -> str:
     return urlunsplit((parts.scheme, parts.netloc, f"/{db}", parts.query, ""))
 
 
+#: What every Redis client of a web process waits at most, in seconds: to
+#: connect, and for a reply. A connection whose transport broke as Redis
+#: restarted can otherwise leave a command waiting for good, and with it a
+#: WebSocket handshake (the channel layer, accounts.sockets.SocketSlots).
+REDIS_CLIENT_TIMEOUTS = {"socket_connect_timeout": 2, "socket_timeout": 5}
+
+
 def channel_layer_host(redis_url: str) -> dict:
     """The channel layer's host entry for the Redis at ``redis_url``.
 
@@ -175,7 +186,8 @@ def channel_layer_host(redis_url: str) -> dict:
     from redis.asyncio.retry import Retry
     from redis.backoff import ExponentialBackoff
 
-    return {"address": redis_url, "retry": Retry(ExponentialBackoff(cap=0.5, base=0.05), 2)}
+    return {"address": redis_url, "retry": Retry(ExponentialBackoff(cap=0.5, base=0.05), 2),
+            **REDIS_CLIENT_TIMEOUTS}
 
 
 CHANNEL_LAYERS = {

@@ -267,12 +267,12 @@ class WsPlayer:
         self.ws = None
         self.frames: list[str] = []
 
-    def connect(self, public_id: str):
+    def connect(self, public_id: str, open_timeout: float = 10):
         from websockets.sync.client import connect
 
         url = self.base_url.replace("http://", "ws://") + f"/ws/match/{public_id}/"
         self._connection = connect(url, origin=self.base_url, additional_headers=self.headers,
-                                   proxy=None, open_timeout=10)
+                                   proxy=None, open_timeout=open_timeout)
         self.ws = self._connection.__enter__()
         return self
 

@@ -6,7 +6,7 @@ import re
 import pytest
 from django.test import override_settings
 
-from accounts.close_codes import REFUSALS
+from accounts.close_codes import CLOSE_TRY_AGAIN, REFUSALS
 from tests.factories import make_match
 
 pytestmark = pytest.mark.django_db
@@ -77,7 +77,10 @@ def test_pages_with_a_socket_carry_their_close_codes_as_data_not_as_a_script(cli
         html = client.get(url).content.decode()
         found = re.search(r'<script id="close-codes" type="application/json">(.*?)</script>', html, re.S)
         assert found, url
-        assert json.loads(found.group(1)) == {str(code): text for code, text in REFUSALS[page].items()}
+        assert json.loads(found.group(1)) == {
+            "refusals": {str(code): text for code, text in REFUSALS[page].items()},
+            "try_again": CLOSE_TRY_AGAIN,
+        }
         # Every other script on the page is a file of the site's own.
         inline = re.findall(r"<script(?![^>]*src=)[^>]*>", html)
         assert inline == ['<script id="close-codes" type="application/json">'], url

@@ -12,14 +12,15 @@ Content Security Policy (``script-src 'self'``, config/settings.py) allows it.
 from django import template
 from django.utils.html import json_script
 
-from accounts.close_codes import REFUSALS
+from accounts.close_codes import CLOSE_TRY_AGAIN, REFUSALS
 
 register = template.Library()
 
 
 @register.simple_tag(name="close_codes")
 def close_codes_block(page: str):
-    """The data block of ``page``: ``{"4003": "You are banned from playing.", ...}``
-    (close code -> text; JSON object keys are strings). Raises KeyError for
-    a page that is not in the table."""
-    return json_script(REFUSALS[page], "close-codes")
+    """The data block of ``page``: ``{"refusals": {"4003": "You are banned
+    from playing.", ...}, "try_again": 4013}`` (refusal close code -> text,
+    JSON object keys are strings; the code after which the page reconnects).
+    Raises KeyError for a page that is not in the table."""
+    return json_script({"refusals": REFUSALS[page], "try_again": CLOSE_TRY_AGAIN}, "close-codes")

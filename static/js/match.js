@@ -19,7 +19,8 @@
  * Facts about ws.js 2.0.4 this relies on (read in its source):
  *   - it reconnects by itself only after close codes 1006, 1011, 1012, 1013, waiting
  *     htmx.config.wsReconnectDelay(retryCount) ms; every other close is final, so we
- *     reconnect after those ourselves (socketWrapper.reconnect), except 4000-4999;
+ *     reconnect after those ourselves (socketWrapper.reconnect), except the refusals
+ *     (4000-4999 but 4013, "try again later", accounts/close_codes.py);
  *   - it opens a socket whenever #match is processed and still has ws-connect, so on a
  *     refusal we remove that attribute;
  *   - htmx:wsBeforeMessage is cancelable (preventDefault: nothing is swapped);
@@ -32,6 +33,7 @@
 
   // What each refusal close code means (accounts/close_codes.py, README "Decisions").
   var REFUSED = window.Parlour.refusals();
+  var TRY_AGAIN = window.Parlour.tryAgainCode(); // 4013: reconnect, as after any drop
   var EXTENSION_RETRIES = [1006, 1011, 1012, 1013]; // ws.js reconnects after these itself
   var BACKOFF_BASE_MS = 500;
   var BACKOFF_CAP_MS = 10000;
@@ -136,7 +138,7 @@
     releaseForms();
     if (stopped) return;
     var code = closeEvent ? closeEvent.code : 1006;
-    if (code >= 4000 && code <= 4999) {
+    if (code >= 4000 && code <= 4999 && code !== TRY_AGAIN) {
       stop(elt, code, closeEvent.reason);
       return;
     }

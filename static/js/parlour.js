@@ -9,6 +9,12 @@
  *                            the page renders ({% close_codes "match" %} and so on),
  *                            <script type="application/json" id="close-codes">
  *                            (accounts/close_codes.py, the one table); {} without it.
+ *   Parlour.tryAgainCode()   the one 4xxx close code that is not a refusal (4013,
+ *                            "try again later"), from the same block.
+ *   Parlour.retryLater(evt)  for an htmx:wsClose with that code: reconnect after a
+ *                            jittered delay (htmx.config.wsReconnectDelay), which
+ *                            the ws extension does by itself only after 1006, 1011,
+ *                            1012 and 1013. True when it took the close in hand.
  *   Parlour.addCsrfTokens()  forms pushed over a socket were rendered without a
  *                            request, so their plain post forms have no
  *                            csrfmiddlewaretoken: from now on, add the page's token
@@ -18,13 +24,34 @@
 window.Parlour = (function () {
   "use strict";
 
-  function refusals() {
+  function closeCodes() {
     var el = document.getElementById("close-codes");
     try {
       return (el && JSON.parse(el.textContent)) || {};
     } catch (e) {
       return {}; // no table on the page: every refusal gets the page's fallback text
     }
+  }
+
+  function refusals() {
+    return closeCodes().refusals || {};
+  }
+
+  function tryAgainCode() {
+    return closeCodes().try_again || 4013;
+  }
+
+  function retryLater(evt) {
+    var closeEvent = evt.detail && evt.detail.event;
+    var wrapper = evt.detail && evt.detail.socketWrapper;
+    if (!closeEvent || closeEvent.code !== tryAgainCode() || !wrapper) return false;
+    var elt = evt.target;
+    var delay = window.htmx.config.wsReconnectDelay;
+    var ms = typeof delay === "function" ? delay(1) : 1000 + 1000 * Math.random();
+    setTimeout(function () {
+      if (document.body.contains(elt) && elt.hasAttribute("ws-connect")) wrapper.reconnect();
+    }, ms);
+    return true;
   }
 
   /** The CSRF token the page was rendered with (base.html puts it in hx-headers). */
@@ -57,5 +84,5 @@ window.Parlour = (function () {
     );
   }
 
-  return { refusals: refusals, addCsrfTokens: addCsrfTokens };
+  return { refusals: refusals, tryAgainCode: tryAgainCode, retryLater: retryLater, addCsrfTokens: addCsrfTokens };
 })();

@@ -23,6 +23,7 @@
   var REFUSED = window.Parlour.refusals();
   document.addEventListener("htmx:wsClose", function (evt) {
     var closeEvent = evt.detail && evt.detail.event;
+    if (window.Parlour.retryLater(evt)) return; // 4013 "try again later": not a refusal
     if (!closeEvent || !REFUSED[closeEvent.code]) return;
     evt.target.removeAttribute("ws-connect");
     var box = document.getElementById("queue-redirect");

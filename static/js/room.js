@@ -49,7 +49,9 @@
   document.addEventListener("htmx:wsClose", function (evt) {
     var closeEvent = evt.detail && evt.detail.event;
     var code = closeEvent ? closeEvent.code : 1006;
-    if (code >= 4000 && code <= 4999) {
+    if (!stopped && window.Parlour.retryLater(evt)) {
+      setStatus("Reconnecting…"); // 4013 "try again later": not a refusal
+    } else if (code >= 4000 && code <= 4999) {
       stopped = true;
       evt.target.removeAttribute("ws-connect");
       setStatus(REFUSED[code] || "Disconnected by the server.");

@@ -44,6 +44,43 @@ def two_workers(transactional_db):
         svc.stop()
 
 
+class OwnRedis:
+    """A Redis of the test's own (the embedded redis-server on a unix
+    socket), which it kills and starts again, empty."""
+
+    def __init__(self, name: str):
+        self.sock = services.LOG_DIR.parent / f"redis-{name}.sock"
+        self.url = f"unix://{self.sock}"
+        self.proc = embedded_redis.start(self.sock)
+
+    def kill(self) -> None:
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(10)
+
+    def start(self, wait: bool = True) -> None:
+        """Start it again; ``wait``: until it answers."""
+        self.proc = embedded_redis.start(self.sock)
+        if wait:
+            embedded_redis.wait_until_up(self.url)
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        self.proc.wait(10)
+
+
+@pytest.fixture
+def own_redis_server(request, transactional_db, django_db_blocker):
+    """(OwnRedis, the base URL of a daphne whose channel layer uses it);
+    both are stopped after the test."""
+    name = request.node.name.removeprefix("test_")[:24]
+    own = OwnRedis(name)
+    with django_db_blocker.unblock():
+        server, base = services.start_daphne(f"daphne-{name}", PARLOUR_TEST_REDIS_URL=own.url)
+    yield own, base
+    server.stop()
+    own.stop()
+
+
 def test_two_servers_two_workers_one_match(two_servers, two_workers):
     url1, url2 = two_servers
     match = make_match(seats=("human", "human"), state=ludo_state(), turn_seconds=3)
@@ -165,52 +202,39 @@ def test_redis_restart_mid_match_recovers_by_itself(transactional_db, django_db_
         redis_proc.wait(10)
 
 
-def test_after_a_redis_restart_an_idle_servers_first_socket_opens_and_hears_moves(transactional_db,
-                                                                                   django_db_blocker):
+def test_after_a_redis_restart_an_idle_servers_first_socket_opens_and_hears_moves(own_redis_server):
     """A web process with no socket open while Redis restarts holds a dead
     pub/sub connection that nothing reads; the next handshake's SUBSCRIBE
     finds it dead. It opens anyway (config/settings.py, channel_layer_host:
     one retry on a new connection), and moves reach it."""
     from games.engine import get_rules
 
-    sock = services.LOG_DIR.parent / "redis-idle.sock"
-    env = {"PARLOUR_TEST_REDIS_URL": f"unix://{sock}"}
-    redis_proc = embedded_redis.start(sock)
-    with django_db_blocker.unblock():
-        server, base = services.start_daphne("daphne-redis-idle", **env)
-    try:
-        match = make_match(seats=("human", "human"), state=ludo_state())
-        users = seat_users(match)
-        first = services.WsPlayer(base, users[1]).connect(match.public_id)
-        first.until_version(match.version)
-        first.close()  # the server's pub/sub connection stays, subscribed to nothing
-        idle = redis.Redis.from_url(env["PARLOUR_TEST_REDIS_URL"])
-        services.wait_for(lambda: not idle.pubsub_channels(), 10,
-                          what="the server to unsubscribe from everything (the socket closed)")
-        idle.close()
+    own, base = own_redis_server
+    match = make_match(seats=("human", "human"), state=ludo_state())
+    users = seat_users(match)
+    first = services.WsPlayer(base, users[1]).connect(match.public_id)
+    first.until_version(match.version)
+    first.close()  # the server's pub/sub connection stays, subscribed to nothing
+    idle = redis.Redis.from_url(own.url)
+    services.wait_for(lambda: not idle.pubsub_channels(), 10,
+                      what="the server to unsubscribe from everything (the socket closed)")
+    idle.close()
 
-        redis_proc.send_signal(signal.SIGKILL)
-        redis_proc.wait(10)
-        redis_proc = embedded_redis.start(sock)
-        embedded_redis.wait_until_up(env["PARLOUR_TEST_REDIS_URL"])
+    own.kill()
+    own.start()
 
-        b = services.WsPlayer(base, users[1]).connect(match.public_id)  # was: HTTP 500
-        b.until_version(match.version)
-        a = services.WsPlayer(base, users[0]).connect(match.public_id)
-        a.until_version(match.version)
-        rules = get_rules("ludo")
-        a.send(move=str(rules.legal_moves(rules.load(match.state))[0]), version=str(match.version))
-        b.until_version(match.version + 1)
-        a.close()
-        b.close()
-    finally:
-        server.stop()
-        redis_proc.terminate()
-        redis_proc.wait(10)
+    b = services.WsPlayer(base, users[1]).connect(match.public_id)  # was: HTTP 500
+    b.until_version(match.version)
+    a = services.WsPlayer(base, users[0]).connect(match.public_id)
+    a.until_version(match.version)
+    rules = get_rules("ludo")
+    a.send(move=str(rules.legal_moves(rules.load(match.state))[0]), version=str(match.version))
+    b.until_version(match.version + 1)
+    a.close()
+    b.close()
 
 
-def test_redis_killed_as_sockets_close_never_leaves_a_server_deaf_or_its_handshakes_stuck(transactional_db,
-                                                                                        django_db_blocker):
+def test_redis_killed_as_sockets_close_never_leaves_a_server_deaf_or_its_handshakes_stuck(own_redis_server):
     """Redis is SIGKILLed right after a socket's disconnect, while the
     server is unsubscribing, and is back 0.05 to 0.15 s later, several
     times. Each time, the next handshake opens (a try or two may be refused
@@ -221,52 +245,41 @@ def test_redis_killed_as_sockets_close_never_leaves_a_server_deaf_or_its_handsha
     (config/channel_layer.py, ResilientShard)."""
     from games.engine import get_rules
 
-    sock = services.LOG_DIR.parent / "redis-unsubscribing.sock"
-    env = {"PARLOUR_TEST_REDIS_URL": f"unix://{sock}"}
-    redis_proc = embedded_redis.start(sock)
-    with django_db_blocker.unblock():
-        server, base = services.start_daphne("daphne-redis-unsubscribing", **env)
+    own, base = own_redis_server
     rules = get_rules("ludo")
-    try:
-        match = make_match(seats=("human", "human"), state=ludo_state())
-        users = seat_users(match)
-        for trial in range(6):
-            m = current(match)
-            leaving = services.WsPlayer(base, users[1]).connect(match.public_id)
-            leaving.until_version(m.version)
-            leaving.close()
-            redis_proc.send_signal(signal.SIGKILL)
-            redis_proc.wait(10)
-            time.sleep(0.05 + 0.05 * (trial % 3))
-            redis_proc = embedded_redis.start(sock)
-            for _attempt in range(3):
-                started = time.monotonic()
-                try:
-                    b = services.WsPlayer(base, users[1]).connect(match.public_id)
-                    b.until_version(m.version)
-                    break
-                except Exception:
-                    # Refused while Redis was away is fine; hanging is not.
-                    assert time.monotonic() - started < 3, f"trial {trial}: a handshake hung"
-                    time.sleep(0.2)
-            else:
-                raise AssertionError(f"trial {trial}: no socket opened after the restart")
-            a = services.WsPlayer(base, users[0]).connect(match.public_id)
-            a.until_version(m.version)
-            state = rules.load(m.state)
-            mover, other = (a, b) if rules.to_move(state) == 0 else (b, a)
-            mover.send(move=str(rules.legal_moves(state)[0]), version=str(m.version))
-            other.until_version(m.version + 1, timeout=5)  # was: never heard
-            a.close()
-            b.close()
-    finally:
-        server.stop()
-        redis_proc.terminate()
-        redis_proc.wait(10)
+    match = make_match(seats=("human", "human"), state=ludo_state())
+    users = seat_users(match)
+    for trial in range(6):
+        m = current(match)
+        leaving = services.WsPlayer(base, users[1]).connect(match.public_id)
+        leaving.until_version(m.version)
+        leaving.close()
+        own.kill()
+        time.sleep(0.05 + 0.05 * (trial % 3))
+        own.start(wait=False)
+        for _attempt in range(3):
+            started = time.monotonic()
+            try:
+                b = services.WsPlayer(base, users[1]).connect(match.public_id)
+                b.until_version(m.version)
+                break
+            except Exception:
+                # Refused while Redis was away is fine; hanging is not.
+                assert time.monotonic() - started < 3, f"trial {trial}: a handshake hung"
+                time.sleep(0.2)
+        else:
+            raise AssertionError(f"trial {trial}: no socket opened after the restart")
+        a = services.WsPlayer(base, users[0]).connect(match.public_id)
+        a.until_version(m.version)
+        state = rules.load(m.state)
+        mover, other = (a, b) if rules.to_move(state) == 0 else (b, a)
+        mover.send(move=str(rules.legal_moves(state)[0]), version=str(m.version))
+        other.until_version(m.version + 1, timeout=5)  # was: never heard
+        a.close()
+        b.close()
 
 
-def test_a_move_published_before_the_server_subscribed_again_still_reaches_its_sockets(transactional_db,
-                                                                                      django_db_blocker):
+def test_a_move_published_before_the_server_subscribed_again_still_reaches_its_sockets(own_redis_server):
     """Redis restarts and a move is played the moment it answers, before the
     web process has subscribed again: Redis pub/sub keeps nothing, so the
     move's frames are lost. Once the subscription is rebuilt, every socket of
@@ -274,34 +287,65 @@ def test_a_move_published_before_the_server_subscribed_again_still_reaches_its_s
     both seats see the move without reloading."""
     from games.engine import get_rules
 
-    sock = services.LOG_DIR.parent / "redis-resync.sock"
-    env = {"PARLOUR_TEST_REDIS_URL": f"unix://{sock}"}
-    redis_proc = embedded_redis.start(sock)
-    with django_db_blocker.unblock():
-        server, base = services.start_daphne("daphne-redis-resync", **env)
+    own, base = own_redis_server
     rules = get_rules("ludo")
-    try:
-        match = make_match(seats=("human", "human"), state=ludo_state())
-        users = seat_users(match)
-        a = services.WsPlayer(base, users[0]).connect(match.public_id)
-        b = services.WsPlayer(base, users[1]).connect(match.public_id)
-        a.until_version(match.version)
-        b.until_version(match.version)
-        redis_proc.send_signal(signal.SIGKILL)
-        redis_proc.wait(10)
-        redis_proc = embedded_redis.start(sock)
-        embedded_redis.wait_until_up(env["PARLOUR_TEST_REDIS_URL"])
-        state = rules.load(match.state)
-        mover, other = (a, b) if rules.to_move(state) == 0 else (b, a)
-        mover.send(move=str(rules.legal_moves(state)[0]), version=str(match.version))
-        other.until_version(match.version + 1, timeout=15)
-        mover.until_version(match.version + 1, timeout=15)
-        a.close()
-        b.close()
-    finally:
-        server.stop()
-        redis_proc.terminate()
-        redis_proc.wait(10)
+    match = make_match(seats=("human", "human"), state=ludo_state())
+    users = seat_users(match)
+    a = services.WsPlayer(base, users[0]).connect(match.public_id)
+    b = services.WsPlayer(base, users[1]).connect(match.public_id)
+    a.until_version(match.version)
+    b.until_version(match.version)
+    own.kill()
+    own.start()
+    state = rules.load(match.state)
+    mover, other = (a, b) if rules.to_move(state) == 0 else (b, a)
+    mover.send(move=str(rules.legal_moves(state)[0]), version=str(match.version))
+    other.until_version(match.version + 1, timeout=15)
+    mover.until_version(match.version + 1, timeout=15)
+    a.close()
+    b.close()
+
+
+def test_handshakes_that_failed_while_redis_was_away_leave_nothing_subscribed(own_redis_server):
+    """While Redis is away, every handshake fails in the channel layer's
+    SUBSCRIBE. Once it is back and the subscription rebuilt, the server is
+    subscribed to what its open sockets need, and not to those handshakes'
+    channels (before, each was held for good, and every rebuild subscribed
+    to it again: config/channel_layer.py, LoopLayer._subscribe_to_channel)."""
+    own, base = own_redis_server
+    match = make_match(seats=("human", "human"), state=ludo_state())
+    users = seat_users(match)
+    watcher = services.WsPlayer(base, users[0]).connect(match.public_id)
+    watcher.until_version(match.version)
+    probe = redis.Redis.from_url(own.url)
+    held = set(probe.pubsub_channels())
+    assert held, "the open socket's channels are subscribed"
+
+    own.kill()
+    refused = 0
+    for _ in range(20):
+        try:
+            services.WsPlayer(base, users[1]).connect(match.public_id, open_timeout=5).close()
+        except Exception:  # noqa: BLE001 - refused or dropped: Redis is away
+            refused += 1
+    assert refused == 20
+    own.start()
+    probe = redis.Redis.from_url(own.url)
+    services.wait_for(lambda: set(probe.pubsub_channels()) == held, 15,
+                      what=f"the rebuilt subscription to be the open socket's {len(held)} channel(s)")
+    # And the server works: a new socket opens and hears a move.
+    other = services.WsPlayer(base, users[1]).connect(match.public_id)
+    other.until_version(match.version)
+    from games.engine import get_rules
+
+    rules = get_rules("ludo")
+    state = rules.load(match.state)
+    mover, hearer = (watcher, other) if rules.to_move(state) == 0 else (other, watcher)
+    mover.send(move=str(rules.legal_moves(state)[0]), version=str(match.version))
+    hearer.until_version(match.version + 1, timeout=15)
+    watcher.close()
+    other.close()
+    probe.close()
 
 
 def test_an_offline_client_is_brought_up_to_date_and_its_old_moves_refused(daphne_server, transactional_db):

@@ -297,3 +297,58 @@ def test_a_posted_move_whose_connection_is_lost_mid_transaction_is_played_once_m
     assert after.version == match.version + 1
     rows = list(Move.objects.filter(match=match).values_list("ply", flat=True))
     assert len(rows) == len(set(rows)) == after.ply_count
+
+
+def test_sockets_connecting_while_the_database_ends_connections_over_and_over_open_or_try_again(
+        pooled_server):
+    """Every server session is ended every 50 ms while one person opens 40
+    sockets in turn. Each handshake opens (before: HTTP 500 when the sign-in
+    lookup lost its connection), and each socket then gets its snapshot or
+    closes with 4013 "try again later", after which the page reconnects
+    (before: 1011, as daphne cannot send the 1013 the consumer asked for).
+    A handshake waits at most the pool's 4 s timeout for a connection that
+    lives long enough (config/settings.py), below daphne's 5 s handshake
+    timeout: before, with 10 s, daphne dropped such a handshake unanswered."""
+    import collections
+    import threading
+
+    import psycopg
+    from websockets.exceptions import ConnectionClosed, InvalidStatus
+
+    from accounts.close_codes import CLOSE_TRY_AGAIN
+
+    match = make_match(seats=("human", "human"), state=ludo_state())
+    player = services.WsPlayer(pooled_server, _seats(match)[0])
+    stop = threading.Event()
+
+    def storm():
+        with psycopg.connect(services.test_database_url(), autocommit=True) as other:
+            while not stop.wait(0.05):
+                other.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                              "WHERE application_name = %s", [SERVER_APP])
+
+    ending = threading.Thread(target=storm, daemon=True)
+    ending.start()
+    outcomes = collections.Counter()
+    try:
+        for _ in range(40):
+            try:
+                player.connect(match.public_id, open_timeout=15)
+            except InvalidStatus as e:
+                outcomes[f"handshake HTTP {e.response.status_code}"] += 1
+                continue
+            try:
+                frame = player.receive(timeout=15)
+                outcomes["snapshot" if 'data-kind="snapshot"' in frame else "other frame"] += 1
+            except ConnectionClosed as e:
+                outcomes[f"closed {e.rcvd.code if e.rcvd else None}"] += 1
+            player.close()
+    finally:
+        stop.set()
+        ending.join(10)
+    assert set(outcomes) <= {"snapshot", f"closed {CLOSE_TRY_AGAIN}"}, outcomes
+    assert outcomes["snapshot"] > 0, outcomes
+    # And once the database stops ending connections, everything works.
+    player.connect(match.public_id)
+    player.until_version(match.version)
+    player.close()

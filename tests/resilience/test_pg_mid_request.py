@@ -11,6 +11,7 @@ import asyncio
 import psycopg
 import pytest
 from channels.testing import WebsocketCommunicator
+from django.conf import settings
 from django.db import connection
 from django.test import Client
 
@@ -87,6 +88,36 @@ def test_a_connection_lost_in_a_middleware_answers_503_with_debug_on(settings):
     assert client.get(f"/m/{match.public_id}/").status_code == 200
 
 
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_over_asgi_with_debug_on_every_lost_connection_answers_503(settings, monkeypatch):
+    """Through Django's ASGI handler, as under daphne: the view runs in one
+    thread and Django handles its exception in another, whose connection is
+    not the view's; DEBUG's error page opens one there. Each request whose
+    view lost its connection answers 503, not only the first (before, the
+    second was DEBUG's 500: config.database, LOST_MARK)."""
+    from asgiref.sync import sync_to_async
+    from django.test import AsyncClient
+
+    from games import history
+
+    settings.DEBUG = True
+    match = await sync_to_async(make_match)(seats=("human", "human"), state=ludo_state())
+    user = await sync_to_async(lambda: match.seats.get(index=0).user)()
+    real = history.history_rows
+
+    def ending(*args, **kwargs):
+        end_own_connection()  # in the view's thread, on its connection
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(history, "history_rows", ending)
+    client = AsyncClient(raise_request_exception=False)
+    statuses = [(await client.get(f"/u/{user.username}/matches/")).status_code for _ in range(3)]
+    assert statuses == [503, 503, 503]
+    monkeypatch.setattr(history, "history_rows", real)
+    assert (await client.get(f"/u/{user.username}/matches/")).status_code == 200
+
+
 @pytest.mark.django_db(transaction=True)
 def test_a_posted_move_whose_lookup_lost_its_connection_is_played_once():
     match = make_match(seats=("human", "human"), state=ludo_state())
@@ -152,3 +183,66 @@ def test_a_sockets_sync_that_loses_its_connection_twice_gets_an_error_frame(monk
     assert 'data-kind="snapshot"' in frames[0]["text"]
     assert frames[1]["type"] == "websocket.send", frames[1]  # not a close with 1011
     assert "lost its connection to the database" in frames[1]["text"]
+
+
+def _session_read_ending(monkeypatch, times: int) -> list:
+    """Make the next ``times`` session reads (the handshake's sign-in, on
+    Channels' database thread) end their connection first; returns the list
+    that gets one entry per read."""
+    from django.contrib.sessions.backends.db import SessionStore
+
+    real, reads = SessionStore._get_session_from_db, []
+
+    def read(self):
+        reads.append(1)
+        if len(reads) <= times:
+            end_own_connection()
+        return real(self)
+
+    monkeypatch.setattr(SessionStore, "_get_session_from_db", read)
+    return reads
+
+
+async def _signed_in_connect(public_id: str, cookie: str) -> list:
+    comm = WebsocketCommunicator(application, f"/ws/match/{public_id}/", headers=[
+        (b"host", b"localhost:8300"), (b"origin", b"http://localhost:8300"),
+        (b"cookie", f"{settings.SESSION_COOKIE_NAME}={cookie}".encode())])
+    connected, _ = await comm.connect(timeout=10)
+    assert connected
+    outputs = [await comm.receive_output(timeout=10)]  # the snapshot, or the close
+    await comm.disconnect()
+    return outputs
+
+
+def _cookie(user) -> str:
+    client = Client()
+    client.force_login(user)
+    return client.cookies[settings.SESSION_COOKIE_NAME].value
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_handshake_whose_session_read_loses_its_connection_reads_it_again(monkeypatch):
+    """Before, the sign-in lookup was not retried: the handshake got HTTP 500."""
+    match = make_match(seats=("human", "human"), state=ludo_state())
+    cookie = _cookie(match.seats.get(index=0).user)
+    reads = _session_read_ending(monkeypatch, 1)
+    outputs = asyncio.run(_signed_in_connect(match.public_id, cookie))
+    assert len(reads) == 2
+    assert [o["type"] for o in outputs] == ["websocket.send"]
+    assert 'data-kind="snapshot"' in outputs[0]["text"]
+    assert 'id="board-choices"' in outputs[0]["text"]  # signed in: the seat's own part
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_handshake_whose_session_read_loses_its_connection_twice_closes_with_4013(monkeypatch):
+    """4013 "try again later", which the pages reconnect after (not 1013:
+    daphne cannot send it and closes with 1011 instead)."""
+    from accounts.close_codes import CLOSE_TRY_AGAIN
+
+    match = make_match(seats=("human", "human"), state=ludo_state())
+    cookie = _cookie(match.seats.get(index=0).user)
+    reads = _session_read_ending(monkeypatch, 2)
+    outputs = asyncio.run(_signed_in_connect(match.public_id, cookie))
+    assert len(reads) == 2
+    assert outputs == [{"type": "websocket.close", "code": CLOSE_TRY_AGAIN}]
+    assert CLOSE_TRY_AGAIN == 4013

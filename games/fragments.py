@@ -366,7 +366,7 @@ def seat_frame(match: Match, seat, state=None, request=None, page: bool = False)
 
 
 def choices_json(choices: list) -> str:
-    """``choices`` (a seat's board choices: templates/games/board_choices.html) as
+    """``choices`` (a seat's board choices: games/templatetags/board_parts.py) as
     JSON safe to place as an element's text: ``<``, ``>`` and ``&`` escaped the
     way ``json_script`` does, quotes left alone (a tenth of the size of an
     attribute's ``&quot;``)."""

@@ -1,7 +1,7 @@
 /* Parlour: acting on the board (every game). Loaded with `defer` after match.js.
  *
  * The seat's legal choices travel ONLY in its own frame (the controls partial,
- * templates/games/board_choices.html), never in the public board:
+ * {% board_choices %}, games/templatetags/board_parts.py), never in the public board:
  *
  *   <div id="board-choices" hidden data-version="N" data-compose="1"? data-help="..."?>[...]</div>
  *

@@ -1,4 +1,4 @@
-"""The seat's board choices (templates/games/board_choices.html) and what a
+"""The seat's board choices (games/templatetags/board_parts.py) and what a
 deadline does to a turn composed on the board (Roundabout rules page, "Timers")."""
 
 import json

@@ -1,0 +1,57 @@
+"""``{% last_move_marks %}`` and ``{% board_choices %}``: two parts every game's
+board and controls share, built in Python rather than as included templates
+(an include cost about as much as the rest of a move's marks and choices
+together; docs/benchmarks.md).
+
+``{% last_move_marks last_move %}`` draws the last move's marks inside a
+board's SVG, the same for every viewer (games/marks.py): ``last_move`` is
+its marks (viewBox units), ``"keep"`` (this frame made no board move: the
+page keeps the marks it shows) or None (nothing). Drawn under the pieces.
+
+``{% board_choices match choices help=... compose=... %}`` is one seat's
+legal choices for static/js/board.js, inside that seat's controls only
+(never the public board: docs/adding-a-game.md). ``choices``: JSON text
+(games.fragments.choices_json; the game's shape: its controls template
+documents it); ``help``: the words shown above the labelled buttons when the
+page can act on the board; ``compose``: a turn of several steps, confirmed
+once (Roundabout).
+"""
+
+from django import template
+from django.utils.html import conditional_escape
+from django.utils.safestring import mark_safe
+
+from games.marks import KEEP
+
+register = template.Library()
+
+#: Each kind of circle mark, in drawing order, and its class.
+_CIRCLES = (("from", "lm-from"), ("to", "lm-to"), ("home", "lm-home"), ("capture", "lm-capture"))
+
+
+@register.simple_tag
+def last_move_marks(last_move) -> str:
+    """The marks' SVG group (module docstring); "" for None."""
+    if last_move == KEEP:
+        return mark_safe('<g class="lm lm-keep"></g>')
+    if not last_move:
+        return ""
+    parts = ['<g class="lm" aria-hidden="true">']
+    for p in last_move.get("paths", ()):
+        parts.append(f'<line class="lm-path" x1="{p["x1"]}" y1="{p["y1"]}" x2="{p["x2"]}" y2="{p["y2"]}"/>')
+    for key, cls in _CIRCLES:
+        for c in last_move.get(key, ()):
+            parts.append(f'<circle class="{cls}" cx="{c["x"]}" cy="{c["y"]}" r="{c["r"]}"/>')
+    parts.append("</g>")
+    return mark_safe("".join(parts))
+
+
+@register.simple_tag
+def board_choices(match, choices, help="", compose=False) -> str:  # noqa: A002 - the attribute's name
+    """The hidden ``<div id="board-choices">`` of one seat (module docstring)."""
+    attrs = f' data-version="{int(match.version)}"'
+    if compose:
+        attrs += ' data-compose="1"'
+    if help:
+        attrs += f' data-help="{conditional_escape(help)}"'
+    return mark_safe(f'<div id="board-choices" hidden{attrs}>{conditional_escape(choices)}</div>')

@@ -12,7 +12,8 @@
  *   Parlour.tryAgainCode()   the one 4xxx close code that is not a refusal (4013,
  *                            "try again later"), from the same block.
  *   Parlour.retryLater(evt)  for an htmx:wsClose with that code: reconnect after a
- *                            jittered delay (htmx.config.wsReconnectDelay), which
+ *                            jittered delay growing with each 4013 in a row (or
+ *                            htmx.config.wsReconnectDelay when a page sets one), which
  *                            the ws extension does by itself only after 1006, 1011,
  *                            1012 and 1013. True when it took the close in hand.
  *   Parlour.addCsrfTokens()  forms pushed over a socket were rendered without a
@@ -41,13 +42,22 @@ window.Parlour = (function () {
     return closeCodes().try_again || 4013;
   }
 
+  // 4013s in a row per socket element, reset when a socket opens: each retry waits
+  // longer (full jitter, 0.5 s plus up to 1, 2, 4, then 8 s).
+  var tries = new WeakMap();
+  document.addEventListener("htmx:wsOpen", function (evt) {
+    tries.delete(evt.target);
+  });
+
   function retryLater(evt) {
     var closeEvent = evt.detail && evt.detail.event;
     var wrapper = evt.detail && evt.detail.socketWrapper;
     if (!closeEvent || closeEvent.code !== tryAgainCode() || !wrapper) return false;
     var elt = evt.target;
+    var n = (tries.get(elt) || 0) + 1;
+    tries.set(elt, n);
     var delay = window.htmx.config.wsReconnectDelay;
-    var ms = typeof delay === "function" ? delay(1) : 1000 + 1000 * Math.random();
+    var ms = typeof delay === "function" ? delay(n) : 500 + 1000 * Math.pow(2, Math.min(n - 1, 3)) * Math.random();
     setTimeout(function () {
       if (document.body.contains(elt) && elt.hasAttribute("ws-connect")) wrapper.reconnect();
     }, ms);

@@ -13,7 +13,11 @@ import sys
 #: room sockets refuse anything over PARLOUR_WS_MAX_FRAME (4 KB) with 4009;
 #: beyond this the server drops the connection before reading the message
 #: into memory (daphne: no close frame, the client sees 1006; uvicorn: 1009).
-WS_MAX_MESSAGE = 64 * 1024
+#: daphne (autobahn) also refuses to SEND a message over it, and drops the
+#: connection instead: the match socket packs its frames into messages of
+#: at most games.fragments.MESSAGE_BYTES (48 KB), one frame alone may be
+#: larger (a late Rondo board is about 50 KB), so this leaves room.
+WS_MAX_MESSAGE = 256 * 1024
 
 
 # Neither server is given --proxy-headers, behind a proxy too: daphne's takes

@@ -169,9 +169,8 @@ class MatchConsumer(sockets.ParlourConsumer):
         await self.send(text_data=fragments.error_frame(message, version))
 
     async def send_snapshot(self) -> None:
-        html = await self.db(_snapshot, self.public_id, self.seat_index)
-        if html:
-            await self.send(text_data=html)
+        for message in await self.db(_snapshot, self.public_id, self.seat_index):
+            await self.send(text_data=message)
 
 
 def _access(public_id: str, user) -> int | None | bool:
@@ -250,15 +249,17 @@ def _version(public_id: str) -> int:
     return Match.objects.filter(public_id=public_id).values_list("version", flat=True).first() or 0
 
 
-def _snapshot(public_id: str, seat_index: int | None) -> str:
-    """The full current view for one socket: public frame, and its seat's controls."""
+def _snapshot(public_id: str, seat_index: int | None) -> list[str]:
+    """The full current view for one socket, as its WebSocket messages
+    (``fragments.pack``: usually one): the public frame, and its seat's
+    controls. [] when the match is gone."""
     match = Match.objects.filter(public_id=public_id).first()
     if match is None:
-        return ""
+        return []
     seats = list(match.seats.select_related("user"))
     ctx = dict(fragments.public_context(match, seats), frame_kind="snapshot")
-    html = fragments.public_frame(ctx)
+    frames = [fragments.public_frame(ctx)]
     if seat_index is not None:
         seat = next(s for s in seats if s.index == seat_index)
-        html += fragments.seat_frame(match, seat)
-    return html
+        frames.append(fragments.seat_frame(match, seat))
+    return fragments.pack(frames)

@@ -365,6 +365,34 @@ def seat_frame(match: Match, seat, state=None, request=None, page: bool = False)
     )
 
 
+#: The most a pushed WebSocket message carries when it packs several frames
+#: (``pack``), in bytes of UTF-8. A frame larger than this travels alone; the
+#: transport's limit is config.servers.WS_MAX_MESSAGE (256 KB).
+MESSAGE_BYTES = 48 * 1024
+
+
+def pack(frames: list[str]) -> list[str]:
+    """``frames`` (HTML fragments, in order) as WebSocket messages: adjacent
+    frames joined while a message stays within ``MESSAGE_BYTES``, so a socket
+    usually gets one message per change (socket writes are much of a move's
+    cost: docs/benchmarks.md) yet never one the server cannot send (a
+    Roundabout seat's choices after a 2 and a 1, with the board, came to
+    70 KB). Empty frames are dropped."""
+    messages: list[str] = []
+    size = 0
+    for frame in frames:
+        if not frame:
+            continue
+        n = len(frame.encode())
+        if messages and size + n <= MESSAGE_BYTES:
+            messages[-1] += frame
+            size += n
+        else:
+            messages.append(frame)
+            size = n
+    return messages
+
+
 def choices_json(choices: list) -> str:
     """``choices`` (a seat's board choices: games/templatetags/board_parts.py) as
     JSON safe to place as an element's text: ``<``, ``>`` and ``&`` escaped the

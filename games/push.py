@@ -62,7 +62,9 @@ def match_changed(match: Match, seats, new_moves, state, seat_indices, before=No
     public one, then its controls), and its sockets skip the public message
     of that version (its ``seats`` list names them): one WebSocket frame per
     socket per change, as socket writes are a large part of a move's cost
-    (docs/benchmarks.md). ``before``: the state the change began from, for
+    (docs/benchmarks.md). When the two would pass ``fragments.MESSAGE_BYTES``
+    the seat's sockets take the public message and then their controls alone
+    (``fragments.pack``). ``before``: the state the change began from, for
     the last move's marks (games.marks); None: they are read from the record."""
     seats = list(seats)
     last = marks.from_change(match.kind, before, new_moves, state) if before is not None else None
@@ -72,9 +74,10 @@ def match_changed(match: Match, seats, new_moves, state, seat_indices, before=No
     served = []
     for seat in seats:
         if seat.user_id and seat.index in seat_indices:
-            frame = public + fragments.seat_frame(match, seat, state)
-            messages.append((seat_group(match.public_id, seat.index), frame))
-            served.append(seat.index)
+            packed = fragments.pack([public, fragments.seat_frame(match, seat, state)])
+            if len(packed) == 1:
+                served.append(seat.index)  # its sockets skip the public message
+            messages.append((seat_group(match.public_id, seat.index), packed[-1]))
     _dispatch(messages, match.version, served)
 
 

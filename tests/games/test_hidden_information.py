@@ -226,7 +226,7 @@ def check_pages(audit: Audit, clients: dict, users: dict, *, full: bool) -> None
         page = client.get(f"/m/{pid}/")
         assert page.status_code == 200
         audit.check(page.content.decode(), viewer, f"match page for {viewer}")
-        audit.check(consumers._snapshot(pid, viewer), viewer, f"snapshot for {viewer}")
+        audit.check("".join(consumers._snapshot(pid, viewer)), viewer, f"snapshot for {viewer}")
         if not full:
             continue
         replay = client.get(f"/m/{pid}/replay/")

@@ -79,3 +79,30 @@ def test_choices_and_previews_never_reach_the_public_frame():
     seats = list(match.seats.select_related("user"))
     public = fragments.public_frame(fragments.public_context(match, seats))
     assert "board-choices" not in public and "bd-" not in public
+
+
+def test_the_doubles_hint_offers_turning_darts_around_only_when_one_may_turn():
+    """Reversing doubles say "you may instead turn one or two darts around"
+    only when the engine allows a reversal now (not, say, at the start, with
+    every dart in its home territory)."""
+    import random
+
+    rng = random.Random(3)
+    seen = {True: False, False: False}
+    for _game in range(30):
+        state = RA.load(make_match("roundabout", ("human", "human")).state)
+        for _ply in range(200):
+            if RA.to_move(state) is None or all(seen.values()):
+                break
+            mover = RA.to_move(state)
+            view = RA.view(state, mover) if state.phase == "move" and mover >= 0 else None
+            if (view and len(state.unused) == 2 and view["dice"][0] == view["dice"][1]
+                    and not view["jumping"] and not view.get("reversed")):
+                match = make_match("roundabout", ("human", "human"), state=RA.dump(state))
+                html = fragments.seat_frame(match, match.seats.get(index=mover))
+                can = any(m.kind == "reverse" for m in RA.legal_moves(state))
+                if 'data-help="' in html:
+                    assert ("turn one or two darts around" in html) == can
+                    seen[can] = True
+            state = RA.play(state, rng.choice(RA.legal_moves(state)))
+    assert all(seen.values()), seen

@@ -71,7 +71,9 @@ def _dart_choices(rules, state, colour: str) -> tuple[list[dict], bool]:
     return out, can_pass
 
 
-def _help(view: dict) -> str:
+def _help(view: dict, can_reverse: bool) -> str:
+    """The composer's words for ``view`` (the seat's view, in its "move"
+    phase); ``can_reverse``: a dart may be turned around now (say so only then)."""
     a, b = view["dice"]
     if len(view["unused"]) == 1:
         return (f"The last step uses the {view['unused'][0]} left: pick a dart on the board, then a "
@@ -80,9 +82,13 @@ def _help(view: dict) -> str:
              "then the same for the second step; then Confirm. Undo takes a step back.")
     if a != b:
         return f"Step 1 uses one die, step 2 the other, in either order ({a} and {b}). {steps}"
-    extra = ("on jumping doubles a dart may also pass over blocks" if view["jumping"]
-             else "on reversing doubles you may instead turn one or two darts around (the buttons below)")
-    return f"Doubles: each step moves a dart {a} (no extra move, no doubled move); {extra}. {steps}"
+    if view["jumping"]:
+        extra = "; on jumping doubles a dart may also pass over blocks"
+    elif can_reverse:
+        extra = "; on reversing doubles you may instead turn one or two darts around (the buttons below)"
+    else:
+        extra = ""
+    return f"Doubles: each step moves a dart {a} (no extra move, no doubled move){extra}. {steps}"
 
 
 @register.simple_tag
@@ -118,5 +124,6 @@ def roundabout_turns(seat_view: dict) -> dict:
             c["e"] = 1
     if not first:
         return {"choices": "", "help": ""}
-    return {"choices": choices_json({"choices": first, "table": table}), "help": _help(seat_view)}
+    can_reverse = any(m.kind == "reverse" for m in rules.legal_moves(state))
+    return {"choices": choices_json({"choices": first, "table": table}), "help": _help(seat_view, can_reverse)}
 

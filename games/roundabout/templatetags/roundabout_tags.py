@@ -125,5 +125,6 @@ def roundabout_turns(seat_view: dict) -> dict:
     if not first:
         return {"choices": "", "help": ""}
     can_reverse = any(m.kind == "reverse" for m in rules.legal_moves(state))
-    return {"choices": choices_json({"choices": first, "table": table}), "help": _help(seat_view, can_reverse)}
+    return {"choices": choices_json({"choices": first, "table": table}),
+            "help": _help(seat_view, can_reverse)}
 

@@ -66,3 +66,27 @@ def test_on_a_desktop_the_board_is_the_stage_beside_the_panel(browser, live_serv
     assert moves["y"] + moves["height"] <= 800, "the move list scrolls inside the panel"
     assert page.evaluate("document.documentElement.scrollHeight") <= 800 + 150  # the footer, at most
     context.close()
+
+
+def _finished_roundabout():
+    from tests.factories import make_match
+
+    match = make_match("roundabout", ("human", "human"))
+    match.status, match.end_reason = "finished", "last_player_standing"
+    match.save()
+    return match
+
+
+def test_on_a_phone_a_finished_match_says_its_result_across_the_panel(browser, live_server_url):
+    """The result, the seed and the links each take the status's whole width
+    (before, they were squeezed side by side into columns a word wide)."""
+    match = in_thread(_finished_roundabout)
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    log_in(context, match.seats.get(index=0).user, live_server_url)
+    page = context.new_page()
+    page.goto(f"{live_server_url}/m/{match.public_id}/")
+    status = page.locator("#status").bounding_box()
+    for part in (".result", ".seed", ".after-match"):
+        box = page.locator(f"#status {part}").bounding_box()
+        assert box["width"] > 0.6 * status["width"], (part, box, status)
+    context.close()

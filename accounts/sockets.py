@@ -20,9 +20,12 @@ and one person never holds more than the cap.
 
 Signing in (``SocketAuthMiddleware``): the handshake's session and user
 lookup runs once more on a fresh connection when the database ended its
-connection (``config.database.retry_if_connection_lost``); lost twice, the
-socket is accepted and closed with CLOSE_TRY_AGAIN (4013), after which the
-page reconnects, never an HTTP 500 to the handshake.
+connection (``config.database.retry_if_connection_lost``); lost twice, or
+not done within ``SIGN_IN_SECONDS`` (the database away: lookups queue on
+Channels' one database thread, each waiting for the pool), the socket is
+accepted and closed with CLOSE_TRY_AGAIN (4013), after which the page
+reconnects: never an HTTP 500, and never a handshake left unanswered until
+daphne drops it (5 s), which a proxy counts as the web process failing.
 
 Database calls (``ParlourConsumer.db``): a consumer's calls on Channels' one
 database thread (access checks, snapshots) go through a per-person gate of
@@ -245,22 +248,29 @@ def _retried(fn, *args):
 
 
 #: Set (True) in a handshake's scope whose user lookup lost its database
-#: connection twice (``SocketAuthMiddleware``).
+#: connection twice, or took too long (``SocketAuthMiddleware``).
 SCOPE_CONNECTION_LOST = "parlour_connection_lost"
+
+#: Seconds a handshake waits for its sign-in lookup before it is told to try
+#: again (4013): below daphne's 5 s handshake timeout.
+SIGN_IN_SECONDS = 3.0
 
 
 class SocketAuthMiddleware(channels_auth.AuthMiddleware):
     """Channels' AuthMiddleware (``scope["user"]`` from the session cookie)
     whose lookup is retried once on a fresh connection when the database
-    ended the connection (module docstring, "Signing in"). Lost twice:
+    ended the connection (module docstring, "Signing in"). Lost twice, or
+    over ``SIGN_IN_SECONDS``:
     ``scope["user"]`` is anonymous and ``scope[SCOPE_CONNECTION_LOST]`` is
     True, and ``ParlourConsumer`` closes the socket with 4013."""
 
     async def resolve_scope(self, scope):
         try:
-            user = await database_sync_to_async(_retried)(channels_auth.get_user.func, scope)
-        except database.ConnectionLost as e:
-            log.warning("ws %s: %s while reading the session", scope.get("path", "?"), e)
+            user = await asyncio.wait_for(
+                database_sync_to_async(_retried)(channels_auth.get_user.func, scope), SIGN_IN_SECONDS)
+        except (database.ConnectionLost, TimeoutError) as e:
+            log.warning("ws %s: %s while reading the session", scope.get("path", "?"),
+                        str(e) or f"no answer within {SIGN_IN_SECONDS} s")
             from django.contrib.auth.models import AnonymousUser
 
             user = AnonymousUser()

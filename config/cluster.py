@@ -28,7 +28,12 @@ def nginx_config(var: Path, listen: int, ports: list[int], proxy_secret: str) ->
     the web processes' TRUSTED_PROXY_SECRET, in X-Parlour-Proxy); returns its
     path. The file is readable by its owner only: it holds the secret."""
     template = Path(__file__).resolve().parent.parent / "deploy" / "nginx.conf.template"
-    upstreams = "\n".join(f"        server 127.0.0.1:{p};" for p in ports)
+    # max_fails=0: nginx never takes a web process out of the rotation for
+    # failed requests (by default one failure does, for 10 s). A handshake
+    # reset while the database was away took both out at once and the whole
+    # site answered 502 after the database was back. A process that is down
+    # refuses the connection at once and nginx tries the next.
+    upstreams = "\n".join(f"        server 127.0.0.1:{p} max_fails=0;" for p in ports)
     text = template.read_text().format(upstreams=upstreams, listen=f"127.0.0.1:{listen}", var=var,
                                        proxy_secret=proxy_secret)
     path = var / "nginx.conf"

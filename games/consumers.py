@@ -135,7 +135,7 @@ class MatchConsumer(sockets.ParlourConsumer):
             if resend:
                 try:
                     await self.send_snapshot()
-                except DatabaseError:
+                except (DatabaseError, database.ConnectionLost):
                     # The database is out of reach (the error frame said so):
                     # keep the socket; the page asks again on the next frame.
                     log.warning("ws %s: no snapshot after a refused move: database unavailable",
@@ -164,7 +164,7 @@ class MatchConsumer(sockets.ParlourConsumer):
     async def send_error(self, message: str) -> None:
         try:
             version = await self.db(_version, self.public_id)
-        except DatabaseError:
+        except (DatabaseError, database.ConnectionLost):
             version = 0  # the page shows an error frame whatever version it names
         await self.send(text_data=fragments.error_frame(message, version))
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 
 from channels.db import database_sync_to_async
 from django.conf import settings
@@ -24,6 +25,8 @@ from django.template.loader import render_to_string
 from accounts import sockets
 from accounts.close_codes import CLOSE_BANNED, CLOSE_NOT_ALLOWED
 from matchmaking import actions, push
+
+log = logging.getLogger(__name__)
 
 
 class QueueConsumer(sockets.ParlourConsumer):
@@ -66,10 +69,17 @@ class QueueConsumer(sockets.ParlourConsumer):
         await self.send(text_data=event["html"])
 
     async def _beat(self):
+        """Mark the entry seen every PARLOUR_QUEUE_HEARTBEAT_SECONDS while the
+        socket is open. A beat that fails (the database away: ``self.db``
+        retries once on a fresh connection first) is logged and the next one
+        tries again: the entry must not lapse while its socket is open."""
         with contextlib.suppress(asyncio.CancelledError):
             while True:
                 await asyncio.sleep(settings.PARLOUR_QUEUE_HEARTBEAT_SECONDS)
-                await database_sync_to_async(actions.mark_seen)(self.user)
+                try:
+                    await self.db(actions.mark_seen, self.user)
+                except Exception as e:  # noqa: BLE001 - the next beat tries again
+                    log.warning("queue heartbeat of %s failed: %s", self.user, e)
 
 
 def _snapshot(user):

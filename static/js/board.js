@@ -650,6 +650,9 @@
 
   function focusPrimary() {
     var here = stage();
+    if (here && keysOn() && here.contains(document.activeElement)) {
+      return true; // someone playing with the board's keys keeps the board (R rolls from there)
+    }
     if ((st || (adapter && adapter.active())) && here) {
       here.focus({ preventScroll: true });
       return true;

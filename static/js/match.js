@@ -334,8 +334,11 @@
   document.addEventListener("htmx:wsAfterSend", function (evt) {
     var form = evt.target;
     if (!isMoveForm(form)) return;
-    var home = form.closest("[id]");
-    focusHome = home ? home.id : null;
+    if (!onBoard(document.activeElement)) {
+      // Sent from the form itself (a shortcut on the board keeps the board's focus).
+      var home = form.closest("[id]");
+      focusHome = home ? home.id : null;
+    }
     var controls = form.querySelectorAll("button, input[type=submit]");
     for (var i = 0; i < controls.length; i++) {
       if (!controls[i].disabled) {
@@ -366,8 +369,22 @@
 
   // Keyboard users keep their place: a swap that replaces the focused move form
   // leaves focus on <body>; put it on the first control of what replaced it.
+  var BOARD_FOCUS = "board"; // focusHome when focus was on the board (static/js/board.js)
+
+  /** Whether el is the board's stage (the board's parent, which holds focus
+   *  for the board's shortcuts) or inside it. */
+  function onBoard(el) {
+    var board = byId("board");
+    var here = board && board.parentElement;
+    return !!(here && el && here.contains(el));
+  }
+
   function rememberFocus() {
     var active = document.activeElement;
+    if (onBoard(active)) {
+      focusHome = BOARD_FOCUS;
+      return;
+    }
     var form = active && active.closest ? active.closest("form") : null;
     if (isMoveForm(form)) {
       var home = form.closest("[id]");
@@ -380,6 +397,12 @@
     focusHome = null;
     var active = document.activeElement;
     if (!id || (active && active !== document.body)) return;
+    if (id === BOARD_FOCUS) {
+      // The board was swapped under the focus: back to the board (or, with
+      // nothing to choose there, its primary control).
+      if (window.parlourBoard) window.parlourBoard.focusPrimary();
+      return;
+    }
     var home = byId(id);
     var target = home && home.querySelector("button:not([disabled]), input[type=submit]:not([disabled])");
     if (target) target.focus({ preventScroll: true });

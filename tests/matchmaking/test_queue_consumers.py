@@ -1,6 +1,8 @@
 """The queue WebSocket with the real Redis channel layer: live numbers,
 the redirect when paired, leaving by closing the page, refusals."""
 
+import asyncio
+
 import pytest
 from asgiref.sync import sync_to_async
 from channels.routing import URLRouter
@@ -83,3 +85,34 @@ async def test_a_player_not_waiting_is_told_so_and_the_socket_closes():
     assert "not in a queue any more" in await comm.receive_from(timeout=5)
     output = await comm.receive_output(timeout=5)
     assert output["type"] == "websocket.close"
+
+
+async def test_a_failed_heartbeat_is_tried_again_so_the_entry_never_lapses(monkeypatch, settings):
+    """The database away for a beat (a restart): the next beat marks the entry
+    seen again. Before, the first failure ended the heartbeat task unlogged and
+    the sweep dropped a player whose page was still open."""
+    from django.db import OperationalError
+
+    settings.PARLOUR_QUEUE_HEARTBEAT_SECONDS = 0.05
+    user = await sync_to_async(make_user)()
+    await sync_to_async(actions.join_queue)(user, "ludo", 2)
+    real, calls = actions.mark_seen, []
+
+    def mark_seen(who):
+        calls.append(who)
+        if len(calls) in (2, 3):  # the first beats after the snapshot's own call
+            raise OperationalError("the database system is shutting down")
+        return real(who)
+
+    monkeypatch.setattr(actions, "mark_seen", mark_seen)
+    comm = await connect(user)
+    await comm.receive_from(timeout=5)
+    entry = await sync_to_async(QueueEntry.objects.get)(user=user)
+    for _ in range(100):
+        await asyncio.sleep(0.05)
+        if len(calls) >= 6:
+            break
+    assert len(calls) >= 6  # beats went on after the two that failed
+    later = await sync_to_async(QueueEntry.objects.get)(user=user)
+    assert later.seen_at > entry.seen_at
+    await comm.disconnect()

@@ -89,6 +89,15 @@ def _is_closed(raw) -> bool:
 _LOST_SQLSTATES = ("08", "57P0")
 
 
+def _chain(error: BaseException | None):
+    """``error``, then the error it was raised from or while handling, and so on."""
+    seen = set()
+    while error is not None and id(error) not in seen:
+        yield error
+        seen.add(id(error))
+        error = error.__cause__ or error.__context__
+
+
 def _lost_in_driver(error: BaseException | None) -> bool:
     """True when ``error`` was raised from a psycopg ``OperationalError`` that
     means the connection is gone: one the client raised itself (no SQLSTATE:
@@ -99,13 +108,9 @@ def _lost_in_driver(error: BaseException | None) -> bool:
         import psycopg
     except ImportError:
         return False
-    seen = set()
-    while error is not None and id(error) not in seen:
-        if isinstance(error, psycopg.OperationalError):
-            state = error.sqlstate
-            return state is None or state.startswith(_LOST_SQLSTATES)
-        seen.add(id(error))
-        error = error.__cause__ or error.__context__
+    for e in _chain(error):
+        if isinstance(e, psycopg.OperationalError):
+            return e.sqlstate is None or e.sqlstate.startswith(_LOST_SQLSTATES)
     return False
 
 
@@ -230,13 +235,7 @@ _install()
 def _marked_lost(error: BaseException | None) -> bool:
     """True when ``error``, or an error it was raised from or while handling,
     carries ``LOST_MARK``."""
-    seen = set()
-    while error is not None and id(error) not in seen:
-        if getattr(error, LOST_MARK, False):
-            return True
-        seen.add(id(error))
-        error = error.__cause__ or error.__context__
-    return False
+    return any(getattr(e, LOST_MARK, False) for e in _chain(error))
 
 
 def connection_lost(error: BaseException | None, using: str = "default") -> bool:

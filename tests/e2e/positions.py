@@ -33,6 +33,9 @@ RA_DARTS_2 = {0: {0: (3, 14, "cw"), 1: (1, 2, "cw"), 2: (5, 7, "ccw")},
               1: {0: (5, 6, "cw"), 1: (2, 9, "ccw")}}
 RA_DARTS_4 = {0: {0: (3, 14, "cw"), 1: (1, 2, "cw")}, 1: {0: (5, 6, "cw")}, 2: {0: (2, 9, "ccw")},
               3: {0: (4, 3, "cw")}}
+#: Seat 0 with eight darts on the board (of which a 1-1 lets four turn around).
+RA_DARTS_8 = {0: {i: (i % 5 + 1, (i * 2 + 1) % 16, "cw" if i % 2 else "ccw") for i in range(8)},
+              1: {0: (5, 6, "cw")}, 2: {0: (2, 9, "ccw")}, 3: {0: (4, 3, "cw")}}
 
 
 def _rondo_state():
@@ -66,6 +69,7 @@ DECISIONS = {
     "roundabout-darts": ("roundabout", ("human", "easy"), lambda: _roundabout_rolled(2, RA_DARTS_2, (2, 5))),
     "roundabout-reversal": ("roundabout", ("human", "easy"),
                             lambda: _roundabout_rolled(2, RA_DARTS_2, (3, 3))),
+    "roundabout-reversal-eight": ("roundabout", FOUR, lambda: _roundabout_rolled(4, RA_DARTS_8, (1, 1))),
     "roundabout-offer": ("roundabout", FOUR, lambda: _roundabout_rolled(4, RA_DARTS_4, (2, 5))),
     "roundabout-accept": ("roundabout", ("human", "human", "easy", "easy"), _roundabout_offered),
     "rondo-place": ("rondo", ("human", "easy", "easy"), _rondo_state),

@@ -110,6 +110,15 @@ class Service:
         self._log.close()
 
 
+def http_status(url: str, timeout: float = 20) -> int:
+    """The HTTP status of a GET of ``url`` (an error status too, not raised)."""
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as r:
+            return r.status
+    except urllib.error.HTTPError as e:
+        return e.code
+
+
 def wait_for(predicate, timeout: float, interval: float = 0.1, what: str = "condition"):
     """Poll ``predicate`` until it returns a truthy value; raise AssertionError after ``timeout`` s."""
     deadline = time.monotonic() + timeout

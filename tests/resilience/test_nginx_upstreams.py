@@ -10,22 +10,12 @@ stopped (a request fails on both) and started again on the same port; the
 next request through nginx works."""
 
 import os
-import urllib.error
-import urllib.request
 
 import pytest
 
 from tests import services
 
 pytestmark = [pytest.mark.slow, pytest.mark.resilience]
-
-
-def _status(url: str) -> int:
-    try:
-        with urllib.request.urlopen(url, timeout=20) as r:
-            return r.status
-    except urllib.error.HTTPError as e:
-        return e.code
 
 
 def test_a_web_process_back_after_a_failure_gets_requests_again_at_once(transactional_db, django_db_blocker):
@@ -37,14 +27,14 @@ def test_a_web_process_back_after_a_failure_gets_requests_again_at_once(transact
         down = services.free_port()  # a web process that is down: nothing listens there
         proxy, base = services.start_nginx([port, down], name="nginx-upstream")
     try:
-        assert _status(f"{base}/healthz") == 200
+        assert services.http_status(f"{base}/healthz") == 200
         web.stop()
-        assert _status(f"{base}/healthz") == 502  # nginx saw the process fail
+        assert services.http_status(f"{base}/healthz") == 502  # nginx saw the process fail
         with django_db_blocker.unblock():
             web, direct = services.start_daphne("daphne-upstream-again", port, **services.behind_proxy())
-        assert _status(f"{direct}/healthz") == 200
+        assert services.http_status(f"{direct}/healthz") == 200
         # Before: 502 for the next 10 s (fail_timeout), though the process was back.
-        assert [_status(f"{base}/healthz") for _ in range(3)] == [200, 200, 200]
+        assert [services.http_status(f"{base}/healthz") for _ in range(3)] == [200, 200, 200]
     finally:
         web.stop()
         proxy.stop()

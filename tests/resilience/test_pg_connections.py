@@ -54,14 +54,6 @@ def pooled_server(pooled_daphne, transactional_db):
     return pooled_daphne
 
 
-def _get(url: str) -> int:
-    try:
-        with urllib.request.urlopen(url, timeout=20) as r:
-            return r.status
-    except urllib.error.HTTPError as e:
-        return e.code
-
-
 def _pages(base: str, match) -> list[str]:
     return [f"{base}/", f"{base}/m/{match.public_id}/", f"{base}/play/", f"{base}/healthz"]
 
@@ -109,7 +101,7 @@ def _warm(base, players, match) -> tuple[Match, list[int]]:
     """Page loads at once (several pooled connections) and a move; returns
     the match and the sessions the servers hold afterwards."""
     with ThreadPoolExecutor(8) as pool:
-        assert set(pool.map(_get, _pages(base, match) * 4)) == {200}
+        assert set(pool.map(services.http_status, _pages(base, match) * 4)) == {200}
     match = _play(players, match)
     return match, _backends()
 
@@ -149,7 +141,7 @@ def test_moves_and_pages_work_after_the_database_ends_every_connection(pooled_se
     # Page loads (more than the pool holds), after the move and right after
     # another ending of every connection: all 200s.
     for _ in range(2):
-        statuses = [_get(url) for url in _pages(pooled_server, match) * 4]
+        statuses = [services.http_status(url) for url in _pages(pooled_server, match) * 4]
         assert statuses == [200] * len(statuses)
         _terminate_all()
     for p in players.values():

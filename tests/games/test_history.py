@@ -5,10 +5,8 @@ import json
 import pytest
 
 from accounts.models import Rating
-from games import actions
-from games.engine import get_rules
-from games.models import Match, Move, RatingChange
-from tests.factories import ludo_state, make_match, make_user
+from games.models import Move, RatingChange
+from tests.factories import ludo_state, make_match, make_user, play_to_the_end
 
 
 @pytest.fixture(autouse=True)
@@ -27,18 +25,8 @@ def near_win(players=2):
 def played_out(**kw):
     """A two-player match played to its end through the actions, dice and all
     (each seat's last piece needs an exact 6 from progress 50)."""
-    match = make_match(seats=("human", "human"),
-                       state=ludo_state(pieces=[[56, 56, 56, 50], [56, 56, 56, 50]]), **kw)
-    rules = get_rules("ludo")
-    users = {s.index: s.user for s in match.seats.select_related("user")}
-    for _ in range(2000):
-        m = Match.objects.get(pk=match.pk)
-        if m.is_over:
-            return m
-        state = rules.load(m.state)
-        move = str(rules.legal_moves(state)[0])
-        actions.play_move(m.public_id, users[rules.to_move(state)], move, m.version)
-    raise AssertionError("the match did not end")
+    return play_to_the_end(make_match(seats=("human", "human"),
+                                      state=ludo_state(pieces=[[56, 56, 56, 50], [56, 56, 56, 50]]), **kw))
 
 
 @pytest.mark.django_db

@@ -10,10 +10,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from accounts.models import Rating
-from games import actions, fragments, push
-from games.engine import get_rules
-from games.models import Match, Move
-from tests.factories import ludo_state, make_match, make_user
+from games import fragments, push
+from games.models import Move
+from tests.factories import ludo_state, make_match, make_user, play_to_the_end
 
 pytestmark = pytest.mark.django_db
 
@@ -21,20 +20,6 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture(autouse=True)
 def _no_push(monkeypatch):
     monkeypatch.setattr(push, "match_changed", lambda *a, **k: None)
-
-
-def played_out(match):
-    """Play ``match`` (two humans, near the end) to its end through the actions."""
-    rules = get_rules("ludo")
-    users = {s.index: s.user for s in match.seats.select_related("user")}
-    for _ in range(2000):
-        m = Match.objects.get(pk=match.pk)
-        if m.is_over:
-            return m
-        state = rules.load(m.state)
-        move = str(rules.legal_moves(state)[0])
-        actions.play_move(m.public_id, users[rules.to_move(state)], move, m.version)
-    raise AssertionError("the match did not end")
 
 
 def near_end(**kw):
@@ -65,7 +50,7 @@ def test_a_casual_match_shows_no_ratings(client):
 
 
 def test_at_the_end_every_seat_s_rating_change_is_on_the_page_the_frame_and_the_replay(client):
-    match = played_out(near_end(users=[make_user("ada"), make_user("bo")], rated=True))
+    match = play_to_the_end(near_end(users=[make_user("ada"), make_user("bo")], rated=True))
     changes = {c.user.username: c for c in match.rating_changes.select_related("user")}
     assert len(changes) == 2
     html = client.get(f"/m/{match.public_id}/").content.decode()

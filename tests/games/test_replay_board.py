@@ -10,8 +10,8 @@ import re
 import pytest
 
 from games.models import Move
-from tests.factories import make_user
-from tests.games.test_match_ratings import _no_push, near_end, played_out  # noqa: F401 (_no_push: a fixture)
+from tests.factories import make_user, play_to_the_end
+from tests.games.test_match_ratings import _no_push, near_end  # noqa: F401 (_no_push: a fixture)
 
 pytestmark = pytest.mark.django_db
 
@@ -28,7 +28,7 @@ def turn_texts(html: str, list_class: str) -> list[str]:
 
 
 def test_the_replay_s_board_and_turns_are_the_match_page_s(client):
-    match = played_out(near_end(users=[make_user("ada"), make_user("bo")]))
+    match = play_to_the_end(near_end(users=[make_user("ada"), make_user("bo")]))
     total = Move.objects.filter(match=match).count()
     page = client.get(f"/m/{match.public_id}/").content.decode()
     replay = client.get(f"/m/{match.public_id}/replay/?ply={total}").content.decode()

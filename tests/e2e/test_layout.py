@@ -90,3 +90,22 @@ def test_on_a_phone_a_finished_match_says_its_result_across_the_panel(browser, l
         box = page.locator(f"#status {part}").bounding_box()
         assert box["width"] > 0.6 * status["width"], (part, box, status)
     context.close()
+
+
+def test_on_a_desktop_one_tab_panel_shows_at_a_time(browser, live_server_url):
+    """Choosing the Chat tab hides the move list (before, the Moves panel's
+    desktop display rule beat its hidden attribute, so the moves stayed above
+    the chat whatever tab was chosen)."""
+    match = in_thread(make_decision, "ludo-choose")
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    log_in(context, match.seats.get(index=0).user, live_server_url)
+    page = context.new_page()
+    page.goto(f"{live_server_url}/m/{match.public_id}/")
+    live(page)
+    for tab, shown in (("Chat", "#panel-chat"), ("Settings", "#panel-device"), ("Moves", "#panel-moves")):
+        page.get_by_role("tab", name=tab).click()
+        expect(page.locator(shown)).to_be_visible()
+        visible = page.evaluate("""() => [...document.querySelectorAll('.play-tabs [role=tabpanel]')]
+                                     .filter(p => p.getClientRects().length).map(p => p.id)""")
+        assert visible == [shown[1:]], (tab, visible)
+    context.close()

@@ -163,6 +163,7 @@ def public_context(match: Match, seats, state=None, last_move=None) -> dict:
         "colours": colours,
         "to_move": to_move,
         "to_move_name": names.get(to_move) if isinstance(to_move, int) and to_move != CHANCE else None,
+        "to_move_colour": colours.get(to_move) if isinstance(to_move, int) and to_move != CHANCE else None,
         "deadline_ms": int(match.deadline.timestamp() * 1000) if match.deadline else None,
         "server_now_ms": now_ms,
         # What the clock reads without JavaScript (whole seconds left, not the turn's length).

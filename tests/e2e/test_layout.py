@@ -28,6 +28,18 @@ def boxes_off_screen(page, selector, height):
         [selector, height])
 
 
+def status_cut(page):
+    """What the status line cuts: [] when its words (after the name, which may
+    end in an ellipsis beside the seat's colour) show whole, in at most two lines."""
+    return page.evaluate(
+        """() => { const t = document.querySelector('#status .turn');
+                   if (!t) return [];
+                   const lines = t.getClientRects().length ? Math.round(t.getBoundingClientRect().height /
+                                 parseFloat(getComputedStyle(t).lineHeight)) : 0;
+                   return (t.scrollWidth > t.clientWidth + 1 || lines > 2)
+                     ? [['status line cut', t.textContent.trim().slice(-40), lines]] : []; }""")
+
+
 def test_every_decision_fits_a_phone_screen_with_the_board(browser, live_server_url):
     context = browser.new_context(viewport={"width": 390, "height": 844})
     page = context.new_page()
@@ -42,8 +54,9 @@ def test_every_decision_fits_a_phone_screen_with_the_board(browser, live_server_
         assert page.evaluate("scrollY") == 0
         assert page.evaluate("document.documentElement.scrollWidth") <= 390, f"{name}: wider than the phone"
         off = boxes_off_screen(page, DECISION_CONTROLS, 844)
-        if off:
-            misfits[name] = off
+        cut = status_cut(page)
+        if off or cut:
+            misfits[name] = off + cut
     context.close()
     assert misfits == {}
 

@@ -295,7 +295,30 @@
     return parts.join(" ");
   }
 
+  /** Dims the dice the composed steps have used (#dice's data-die, one per die),
+   *  and marks the dice as the Roll control when this seat may roll. */
+  function markDice() {
+    var dice = byId("dice");
+    if (!dice) return;
+    var used = st ? st.steps.map(function (c) { return String(c.d); }) : [];
+    var faces = dice.querySelectorAll("[data-die]");
+    var seen = {};
+    for (var i = 0; i < faces.length; i++) {
+      var d = faces[i].getAttribute("data-die");
+      var n = (seen[d] = (seen[d] || 0) + (faces[i].classList.contains("die-pips") ? 1 : 0));
+      var count = used.filter(function (u) { return u === d; }).length;
+      faces[i].classList.toggle("is-used", n <= count && n > 0);
+    }
+    dice.classList.toggle("can-roll", !!rollButton());
+  }
+
+  function rollButton() {
+    var input = document.querySelector('#controls form input[name="move"][value="roll"]');
+    return input ? input.form.querySelector("button:not([disabled])") : null;
+  }
+
   function render() {
+    markDice();
     draw();
     var b = bar();
     if (!b) return;
@@ -480,6 +503,14 @@
     else select(hit.k);
   });
 
+  // A click on the dice rolls when this seat may roll (the Roll button stays the
+  // labelled control for keyboards and screen readers).
+  document.addEventListener("click", function (evt) {
+    var dice = evt.target && evt.target.closest ? evt.target.closest("#dice") : null;
+    var btn = dice && rollButton();
+    if (btn) btn.click();
+  });
+
   // --- Keyboard ------------------------------------------------------------------------
 
   function clickMove(move) {
@@ -611,6 +642,7 @@
     prepareStage();
     if (!st) {
       clearLayer();
+      markDice();
       return;
     }
     render();

@@ -13,7 +13,8 @@
  *   h   [cx, cy, r] hit circle          hr  [x, y, w, h] hit rectangle (optional)
  *   f   [x, y] the piece's centre (else h's)   g   symbol id of the preview's shape
  *   gt  the preview's transform (optional; else translate to t)   gc  its colour class
- *   d   the die it uses (optional)      w   words for the destination (optional)
+ *   d   the die it uses (optional)      w   the way it goes (optional; "turn": it turns
+ *                                           where it stands, drawn ↺: a Roundabout reversal)
  *   e   1: the decision may end here    x   a move sent after it to end there ("pass")
  *   n   the choices that follow it (a composed turn: Roundabout's second die)
  * Each game's controls template documents its own fields.
@@ -226,9 +227,9 @@
         // Drawn at the spot's size; a click picks the nearest within reach (pick()).
         node("circle", { class: "bd-spot", cx: c.t[0], cy: c.t[1], r: sel.h[2] * 0.55 }, d);
         if (chosen) ghost(c, layer, "is-preview");
-        if (c.d) {
+        if (c.d || c.w === "turn") {
           var label = node("text", { class: "bd-die", x: c.t[0], y: c.t[1] }, d);
-          label.textContent = String(c.d);
+          label.textContent = c.d ? String(c.d) : "↺"; // a reversal: the dart turns where it stands
         }
       });
     }
@@ -285,10 +286,14 @@
         parts.push(c.l + "? Click it again or Confirm to move.");
       }
     } else if (level().length) {
-      parts.push(st.steps.length ? "Next: choose a dart for the other die, or Undo."
-        : st.compose ? "Choose a highlighted dart." : "Choose a highlighted piece.");
       var last = lastStep();
-      if (last && (last.e || last.x)) parts.push("Or Confirm to end the turn here.");
+      if (last && last.w === "turn") {
+        parts.push("Next: turn another dart (it, then ↺), or Confirm to end the turn.");
+      } else {
+        parts.push(st.steps.length ? "Next: choose a dart for the other die, or Undo."
+          : st.compose ? "Choose a highlighted dart." : "Choose a highlighted piece.");
+        if (last && (last.e || last.x)) parts.push("Or Confirm to end the turn here.");
+      }
     } else if (st.steps.length) {
       parts.push("Confirm to send the turn, or Undo.");
     }

@@ -56,3 +56,32 @@ def test_one_person_plays_a_computer_to_the_result(page, live_server_url, celery
     expect(page.locator("#move-list")).to_contain_text("moved dart 0")
     expect(status).to_contain_text(m.seed)
     assert csp_violations == []
+
+
+def test_reversing_doubles_turn_a_dart_on_the_board(page, live_server_url, celery_worker):
+    """At 390x844: on 3-3 the player picks a dart, then its own spot (marked ↺):
+    the preview shows it turned; Confirm sends the reversal and the pass as one turn."""
+    from tests.e2e.positions import RA_DARTS_2, _roundabout_rolled
+    from tests.e2e.test_board_play import shot
+
+    match = in_thread(make_match, "roundabout", ("human", "easy"),
+                      state=_roundabout_rolled(2, RA_DARTS_2, (3, 3)), computer_speed="fast")
+    page.set_viewport_size({"width": 390, "height": 844})
+    log_in(page.context, match.seats.get(index=0).user, live_server_url)
+    page.goto(f"{live_server_url}/m/{match.public_id}/")
+    live(page)
+    expect(page.locator(".board-help")).to_contain_text("marked ↺")
+    page.locator('#board .bd-target[data-target="dart 0"]').click(force=True)
+    turn = page.locator("#board .bd-dest", has_text="↺")
+    expect(turn).to_have_count(1)
+    assert page.evaluate("document.documentElement.scrollTop") == 0
+    shot(page, "roundabout-390-reversal-spot")
+    turn.click(force=True)
+    expect(page.locator("#board-say")).to_contain_text("Step 1: Turn dart 0")
+    expect(page.locator("#board-say")).to_contain_text("turn another dart")
+    expect(page.locator("#board .bd-ghost.is-composed")).to_have_count(1)
+    shot(page, "roundabout-390-reversal-composed")
+    page.locator("#board-confirm").click()
+    expect(page.locator("#board .lm")).to_have_count(1, timeout=10_000)
+    rows = list(Move.objects.filter(match=match, actor="seat", seat=0).values_list("notation", "version_after"))
+    assert [n for n, _ in rows] == ["rev 0", "pass"] and rows[0][1] == rows[1][1], rows

@@ -106,3 +106,29 @@ def test_the_doubles_hint_offers_turning_darts_around_only_when_one_may_turn():
                     seen[can] = True
             state = RA.play(state, rng.choice(RA.legal_moves(state)))
     assert all(seen.values()), seen
+
+
+def test_reversing_doubles_are_board_choices_at_the_darts_own_spot_and_played_as_one_turn():
+    """On reversing doubles a dart's own spot turns it (w "turn", the preview the
+    dart facing the other way, no die); what may follow comes from the engine
+    (another reversal, or a pass), and the composed turn is played as one change."""
+    from tests.e2e.positions import RA_DARTS_2, _roundabout_rolled
+
+    match = make_match("roundabout", ("human", "human"), state=_roundabout_rolled(2, RA_DARTS_2, (3, 3)))
+    state = RA.load(match.state)
+    data = choices_of(fragments.seat_frame(match, match.seats.get(index=0)))
+    turns = [c for c in data["choices"] if c.get("w") == "turn"]
+    assert {c["m"] for c in turns} == {str(m) for m in RA.legal_moves(state) if m.kind == "reverse"} != set()
+    for c in turns:
+        assert "d" not in c and list(c["t"]) == c["h"][:2]  # its own spot
+        after = RA.play(state, c["m"])
+        assert c["x"] == "pass"  # one reversal may end the turn
+        assert {data["table"][i]["m"] for i in c["n"]} == {
+            str(m) for m in RA.legal_moves(after) if m.kind == "reverse"}
+    first = turns[0]
+    version = match.version
+    actions.play_move(match.public_id, match.seats.get(index=0).user,
+                      [first["m"], data["table"][first["n"][0]]["m"]], version)
+    rows = list(Move.objects.filter(match=match, actor="seat").values_list("notation", "version_after"))
+    assert [n for n, _ in rows] == [first["m"], data["table"][first["n"][0]]["m"]]
+    assert len({v for _, v in rows}) == 1  # one change

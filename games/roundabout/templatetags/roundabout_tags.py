@@ -8,7 +8,9 @@ allow). A turn of two dice is composed on the board and sent once
 first (blocks, jumps, the capture rule: docs/rules.md "Moving", "Blocks",
 "Captures"), so each first move lists what may follow it, from the engine
 (``Rules.play`` then ``Rules.legal_moves``); the page re-implements no rule.
-Reversals, Golden Rule offers, pass, accept and decline stay buttons.
+Reversals (reversing doubles) are choices too: a dart's spot is its own, the
+preview shows it facing the other way, and a second reversal or a pass may
+follow. Golden Rule offers, pass, accept and decline stay buttons.
 
 Shape (viewBox units 0..100, games/roundabout/svg.py): ``{"choices": [...],
 "table": [...]}``, the first die's choices and the second's (each once; a first
@@ -22,6 +24,10 @@ choice's "n" lists indices into the table), each::
      "e": 1,             # the turn ends after it (the second die cannot be used)
      "x": "pass",        # or: may end after it by passing (the second die is optional)
      "n": [3, 4, 9]}     # the second die's choices after it: indices into "table"
+
+A reversal: ``{"m": "rev 3", "k": "dart 3", "w": "turn", "t": the dart's own
+spot, "fs" its space (dimmed while the preview shows it turned), "gt": the
+dart turned round, ...}`` (no "d").
 """
 
 from __future__ import annotations
@@ -56,18 +62,34 @@ def _choice(d: dict, colour: str, facing: str) -> dict:
     }  # fmt: skip
 
 
+def _turn_choice(d: dict, at: int, colour: str, turned: str) -> dict:
+    """A reversal (reversing doubles) as a choice: its spot is the dart's own, and
+    the preview is the dart facing the other way ("w": "turn", no die)."""
+    x, y = _XY[at]
+    return {
+        "m": d["move"], "k": f"dart {d['dart']}", "kl": f"Dart {d['dart']} on {d['from_place']}",
+        "l": d["label"], "h": [x, y, HIT_RADIUS], "t": (x, y), "fs": at, "w": "turn", "g": f"ra-{colour}", "gc": colour,
+        "gt": _transform(at, turned),
+    }  # fmt: skip
+
+
 def _dart_choices(rules, state, colour: str) -> tuple[list[dict], bool]:
-    """The dart moves of ``state`` as choices, and whether "pass" is legal there."""
+    """The dart moves and reversals of ``state`` as choices, and whether "pass"
+    is legal there."""
     out, can_pass = [], False
     n = len(state.pos) // state.players
     for move in rules.legal_moves(state):
         if move is PASS:
             can_pass = True
-        if move.kind != "dart":
+        if move.kind not in ("dart", "reverse"):
             continue
         idx = state.mover * n + move.dart
         facing = "cw" if state.face[idx] == CW else "ccw"
-        out.append(_choice(describe_move(state, move), colour, facing))
+        if move.kind == "reverse":
+            out.append(_turn_choice(describe_move(state, move), state.pos[idx], colour,
+                                    "ccw" if facing == "cw" else "cw"))
+        else:
+            out.append(_choice(describe_move(state, move), colour, facing))
     return out, can_pass
 
 
@@ -85,7 +107,8 @@ def _help(view: dict, can_reverse: bool) -> str:
     if view["jumping"]:
         extra = "; on jumping doubles a dart may also pass over blocks"
     elif can_reverse:
-        extra = "; on reversing doubles you may instead turn one or two darts around (the buttons below)"
+        extra = ("; on reversing doubles you may instead turn one or two darts around: pick a dart, "
+                 "then its own spot (marked ↺)")
     else:
         extra = ""
     return f"Doubles: each step moves a dart {a} (no extra move, no doubled move){extra}. {steps}"
@@ -104,13 +127,13 @@ def roundabout_turns(seat_view: dict) -> dict:
     if len(state.unused) == 2:
         for c in first:
             after = rules.play(state, c["m"])
-            if rules.to_move(after) != mover or after.phase != "move" or after.reversed:
+            if rules.to_move(after) != mover or after.phase != "move":
                 c["e"] = 1
                 continue
             seconds, can_pass = _dart_choices(rules, after, colour)
             c["n"] = []
             for c2 in seconds:
-                key = (c2["m"], c2["fs"], c2["l"])
+                key = (c2["m"], c2.get("fs"), c2["l"])
                 if key not in index:
                     index[key] = len(table)
                     table.append(dict(c2, e=1))

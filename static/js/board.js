@@ -633,6 +633,13 @@
 
   // --- Frames ----------------------------------------------------------------------------
 
+  /** The kind of the last frame swapped in (#frame-version's data-kind: "update",
+   *  "snapshot", "seat" or "error"; static/js/match.js). */
+  function frameKind() {
+    var fv = byId("frame-version");
+    return fv ? fv.getAttribute("data-kind") : null;
+  }
+
   function refresh() {
     var el = byId("board-choices");
     if (st && el && st.el !== el && !st.busy && el.getAttribute("data-version") === st.version
@@ -640,10 +647,10 @@
       st.el = el; // the same choices again (a snapshot after the first frame): keep what is composed
     } else if (!st || !el || st.el !== el || el.getAttribute("data-version") !== st.version) {
       st = readChoices();
-    } else if (st.busy) {
-      st.busy = false; // an answer came, and the same choices stand (an error)
+    } else if (st.busy && frameKind() === "error") {
+      st.busy = false; // the answer was an error: the same choices stand
       st.steps = [];
-    }
+    } // else a public frame alone: the seat's own controls (the answer) are still on the way
     prepareStage();
     if (!st) {
       clearLayer();

@@ -247,6 +247,12 @@
 
   // --- Set up after every swap ---------------------------------------------------
 
+  /** The kind of the last frame swapped in (#frame-version's data-kind; match.js). */
+  function frameKind() {
+    var fv = byId("frame-version");
+    return fv ? fv.getAttribute("data-kind") : null;
+  }
+
   function setup() {
     var form = byId("rondo-chain-form");
     var board = byId("board");
@@ -273,9 +279,9 @@
       if (composer) composer.hidden = false;
       byId("rondo-undo").addEventListener("click", undo);
       byId("rondo-send").addEventListener("click", send);
-    } else if (st.sending) {
-      st.sending = false; // an answer came (an error leaves the same controls in place)
-    }
+    } else if (st.sending && frameKind() === "error") {
+      st.sending = false; // the answer was an error: the same controls stay in place
+    } // else a public frame alone: the seat's own controls (the answer) are still on the way
     render();
   }
 

@@ -1,0 +1,115 @@
+"""A move's answer in two WebSocket messages (fragments.pack splits the public
+frame and the seat's controls when together they would pass MESSAGE_BYTES):
+the public frame alone is not the answer. Until the seat's controls come (or an
+error), the composer stays "sent", so a second click cannot send the same move
+again against a version the server has left behind (found by the whole-match
+browser test: Rondo's chain went twice and the second was refused as stale).
+
+The real server answers; the test routes the socket through Playwright, cuts
+each packed answer in two at the seat's controls and holds the second part."""
+
+import re
+import threading
+
+from playwright.sync_api import expect
+
+from tests.e2e.test_board_play import open_match
+from tests.e2e.test_live_play import in_thread
+from tests.e2e.test_rondo_live import near_the_end as rondo_near_the_end
+from tests.factories import ludo_state, make_match
+
+CONTROLS = '<div id="controls"'
+
+
+def tap(page, selector):
+    """A click at the centre of the first ``selector`` on the board: by its place,
+    as a finger would, so a frame redrawing the layer in between cannot lose it."""
+    expect(page.locator(selector).first).to_be_visible()
+    x, y = page.evaluate("""(sel) => { const r = document.querySelector(sel).getBoundingClientRect();
+                                      return [r.x + r.width / 2, r.y + r.height / 2]; }""", selector)
+    page.mouse.click(x, y)
+
+
+class Splitter:
+    """Routes the match socket: server messages holding the public frame and the
+    seat's controls go to the page as two, the controls held until ``release()``;
+    ``sent`` counts the page's move messages."""
+
+    def __init__(self, page):
+        self.held = []
+        self.sent = []
+        self.hold = False
+        self.lock = threading.Lock()
+        page.route_web_socket(re.compile(r".*/ws/match/.*"), self._route)
+
+    def _route(self, ws):
+        server = ws.connect_to_server()
+        self.ws = ws
+
+        def to_server(message):
+            if isinstance(message, str) and '"move' in message:
+                self.sent.append(message)
+            server.send(message)
+
+        def to_page(message):
+            if self.hold and isinstance(message, str) and CONTROLS in message and message.index(CONTROLS) > 0:
+                at = message.index(CONTROLS)
+                ws.send(message[:at])
+                with self.lock:
+                    self.held.append(message[at:])
+                return
+            ws.send(message)
+
+        ws.on_message(to_server)
+        server.on_message(to_page)
+
+    def release(self):
+        self.hold = False
+        with self.lock:
+            held, self.held = self.held, []
+        for message in held:
+            self.ws.send(message)
+
+
+def test_a_ludo_move_is_not_sent_twice_while_its_controls_are_on_the_way(page, live_server_url,
+                                                                          celery_worker):
+    state = ludo_state(2, phase="move", die=5, pieces=[[10, 20, -1, -1], [-1, -1, -1, 30]],
+                       autoplay_forced=False)
+    match = in_thread(make_match, seats=("human", "easy"), state=state, computer_speed="slow")
+    split = Splitter(page)
+    open_match(page, live_server_url, match)
+    split.hold = True
+    tap(page, "#board .bd-target")
+    expect(page.locator("#board .bd-dest")).to_have_count(1)
+    tap(page, "#board .bd-dest")
+    expect(page.locator("#board .lm")).to_have_count(1, timeout=10_000)  # the public frame came
+    page.wait_for_timeout(300)
+    assert split.held, "the answer was not split"
+    expect(page.locator("#board .bd-layer.is-busy")).to_have_count(1)  # still sent, not open again
+    assert len(split.sent) == 1, split.sent
+    split.release()
+    expect(page.locator("#board .bd-layer.is-busy")).to_have_count(0, timeout=10_000)  # the new controls came
+    assert len(split.sent) == 1, split.sent
+
+
+def test_a_rondo_chain_is_not_sent_twice_while_its_controls_are_on_the_way(page, live_server_url,
+                                                                           celery_worker):
+    state, board, start, colour = rondo_near_the_end()
+    match = in_thread(make_match, "rondo", seats=("human", "easy", "normal"), state=state,
+                      computer_speed="slow")
+    split = Splitter(page)
+    open_match(page, live_server_url, match)
+    split.hold = True
+    page.locator(f"#rs-{board.ids[start]}").click()
+    page.locator("#rondo-picker button").first.click()
+    page.locator("#rondo-send").click()
+    expect(page.locator("#board .lm")).to_have_count(1, timeout=10_000)
+    page.wait_for_timeout(300)
+    assert split.held, "the answer was not split"
+    expect(page.locator("#rondo-send")).to_be_disabled()
+    page.locator("#rondo-send").click(force=True)
+    page.wait_for_timeout(300)
+    assert len(split.sent) == 1, split.sent
+    split.release()
+    expect(page.locator("#controls[data-my-turn]")).to_have_count(0, timeout=10_000)
+    assert len(split.sent) == 1, split.sent

@@ -1,8 +1,8 @@
 """Taps on a phone's board that could mean more than one target (static/js/board.js
-ask()): at 390x844 Roundabout's darts where a match starts are 20 px apart and
-Rondo's spaces 23 to 25 px, so a tap between two of them asks "Which one?" with a
-44 px button for each instead of guessing; a tap squarely on a target with no
-close neighbour acts at once."""
+ask()): at 390x844 Roundabout's darts where a match starts are 20 px apart, Rondo's
+spaces 23 to 25 px and Ludo's cells 24, so a tap between two of them asks "Which
+one?" with a 44 px button for each instead of guessing; a tap squarely on a target
+with no close neighbour acts at once."""
 
 from playwright.sync_api import expect
 
@@ -11,7 +11,7 @@ from tests.e2e.positions import make_decision
 from tests.e2e.test_board_play import roundabout_at
 from tests.e2e.test_live_play import in_thread, live, log_in
 from tests.engine.rondo_helpers import position as rondo_position
-from tests.factories import make_match
+from tests.factories import ludo_state, make_match
 
 PHONE = {"width": 390, "height": 844}
 
@@ -139,6 +139,27 @@ def test_a_tap_squarely_on_an_isolated_dart_selects_it_and_close_spots_ask(page,
     expect(page.locator(".bd-chooser")).to_have_count(0)
     expect(page.locator("#board-say")).to_contain_text("Step 1:")
     assert page.evaluate("document.activeElement !== document.body")
+
+
+def test_a_tap_between_two_ludo_pieces_on_neighbouring_cells_asks_which_one(page, live_server_url):
+    # Pieces 0 and 1 on cells 10 and 11 (24 px apart on a phone), a 6 rolled.
+    state = ludo_state(2, phase="move", die=6, pieces=[[10, 11, -1, -1], [-1, -1, -1, 30]],
+                       autoplay_forced=False)
+    match = in_thread(make_match, seats=("human", "easy"), state=state)
+    open_match(page, live_server_url, match)
+    p0, p1 = '#board .bd-target[data-target="p0"] .bd-ring', '#board .bd-target[data-target="p1"] .bd-ring'
+    x, y, apart = midpoint(page, p0, p1)
+    assert apart < 44, apart
+    page.mouse.click(x, y)
+    assert_chooser_fits(page, 2)
+    expect(page.locator(".bd-chooser")).to_contain_text("Move piece 0 from cell 10")
+    page.locator(".bd-chooser button", has_text="Move piece 1").click()
+    expect(page.locator('#board .bd-target.is-selected[data-target="p1"]')).to_have_count(1)
+    expect(page.locator("#board-say")).to_contain_text("Move piece 1 from cell 11")
+    # Squarely on piece 0, 24 px from piece 1: clearly piece 0.
+    page.mouse.click(*page.evaluate(CENTRE, p0))
+    expect(page.locator('#board .bd-target.is-selected[data-target="p0"]')).to_have_count(1)
+    expect(page.locator(".bd-chooser")).to_have_count(0)
 
 
 def _rondo_spaces(page):

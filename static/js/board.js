@@ -29,7 +29,7 @@
  * Clicks and taps pick the nearest target (or, once one is selected, the nearest
  * destination) within reach: its hit radius, at least 22 px. Where targets sit
  * closer together than 44 px on screen (a 390 px phone: darts 20 px apart,
- * Ludo cells 26 px) a tap that is not clearly nearer one of them (by 22 px) is
+ * Ludo cells 24 to 26 px) a tap that is not clearly nearer one of them (by 22 px) is
  * not guessed: it asks "Which one?" (ask() below), one 44 px button per
  * candidate, with their spots marked on the board (.is-asked); choosing one acts
  * as tapping it would, and Escape, a tap outside or a new frame change nothing.
@@ -66,7 +66,7 @@
   var st = null; // {el, version, all, steps, selected, cursor, dest, busy, compose}
   var adapter = null; // a game's own composer (rondo.js), when it is active
   var hadFocus = null; // before a frame: null, or {key} (board focus)
-  var asking = null; // the open chooser: {overlay, box, marks, stale, board} (ask())
+  var asking = null; // the open chooser: {overlay, box, marks, stale, board, width} (ask())
 
   function byId(id) {
     return document.getElementById(id);
@@ -628,6 +628,7 @@
         return false;
       },
       board: boardEl(),
+      width: document.documentElement.clientWidth,
     };
     paintAsked();
     box.querySelector("button").focus({ preventScroll: true });
@@ -702,8 +703,9 @@
   window.addEventListener("scroll", function () {
     if (asking) closeChooser(true);
   }, { passive: true });
+  // A phone turned (not its toolbar sliding, nor a pinch): the chooser would be out of place.
   window.addEventListener("resize", function () {
-    if (asking) closeChooser(true);
+    if (asking && asking.width !== document.documentElement.clientWidth) closeChooser(true);
   });
 
   // --- Keyboard ------------------------------------------------------------------------

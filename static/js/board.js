@@ -27,16 +27,25 @@
  * ws-send forms are); a composed turn is sent once, {"moves": [...]}; without a
  * socket the labelled form of its first move is posted. Every frame clears it.
  *
- * Clicks and taps pick the nearest target within its hit radius (at least
- * 22 px), so every target is at least 44 px wide on a 390 px phone even where
- * cells are 26 px; pieces sharing a square are one choice (merged server-side).
+ * Clicks and taps pick the nearest target (or, once one is selected, the nearest
+ * destination) within reach: its hit radius, at least 22 px. Where targets sit
+ * closer together than 44 px on screen (a 390 px phone: darts 20 px apart,
+ * Ludo cells 24 to 26 px) a tap that is not clearly nearer one of them (by 22 px) is
+ * not guessed: it asks "Which one?" (ask() below), one 44 px button per
+ * candidate, with their spots marked on the board (.is-asked); choosing one acts
+ * as tapping it would, and Escape, a tap outside or a new frame change nothing.
+ * Pieces sharing a square are one choice (merged server-side).
  *
  * Keyboard shortcuts act only while the board has focus and can be turned off
  * (WCAG 2.1.4: the Settings tab's switch, Parlour.setting("shortcuts"); the list is
  * shown under the board): see KEYS below.
  * window.parlourBoard: focusPrimary() (focus the board when it holds choices,
  * else the primary control; true if it focused something), register(adapter)
- * for a game script with its own composer (rondo.js), refresh().
+ * for a game script with its own composer (rondo.js), refresh(), and for such a
+ * script's own taps crowd(x, y, spots) (which of [{x, y, r}], client px, a tap
+ * at x, y may mean: [] none, one: act, several: ask) and ask(evt, items, stale)
+ * (the chooser: items [{label, cue?, mark, act}], mark a selector of the spot to
+ * highlight; stale() true closes it when a frame comes).
  */
 (function () {
   "use strict";
@@ -44,6 +53,7 @@
 
   var SVG = "http://www.w3.org/2000/svg";
   var MIN_HIT_PX = 22;
+  var CLOSE_PX = 44; // targets nearer each other than this on screen: a finger cannot tell them apart
   var KEYS = [
     ["R", "roll the dice (or die)"],
     ["N or →", "next piece or dart"],
@@ -57,6 +67,7 @@
   var st = null; // {el, version, all, steps, selected, cursor, dest, busy, compose}
   var adapter = null; // a game's own composer (rondo.js), when it is active
   var hadFocus = null; // before a frame: null, or {key} (board focus)
+  var asking = null; // the open chooser: {overlay, box, marks, stale, board, width} (ask())
 
   function byId(id) {
     return document.getElementById(id);
@@ -233,6 +244,7 @@
         }
       });
     }
+    paintAsked();
   }
 
   // --- The bar beside the labelled buttons --------------------------------------------
@@ -283,7 +295,7 @@
           ? "Choose where it goes (" + sel.choices.length + " places; T cycles): " + c.l + "?"
           : "Choose where it goes: " + c.l + "?");
       } else {
-        parts.push(c.l + "? Click it again or Confirm to move.");
+        parts.push(c.l + "? Pick it again or Confirm to move.");
       }
     } else if (level().length) {
       var last = lastStep();
@@ -452,51 +464,124 @@
 
   // --- Pointer: the nearest target within reach --------------------------------------
 
-  function toBoard(svg, evt) {
+  /** Board units (x, y) in client px, by the board's matrix ``m`` (getScreenCTM). */
+  function onScreen(m, x, y) {
+    return { x: m.a * x + m.c * y + m.e, y: m.b * x + m.d * y + m.f };
+  }
+
+  /** What a tap at client (x, y) may mean among ``spots`` ([{x, y, r, ...}], client
+   *  px; r the spot's own hit radius): those within reach (r, at least MIN_HIT_PX),
+   *  cut to the nearest and each other one nearer to it than CLOSE_PX that the tap
+   *  is not clearly nearer (by MIN_HIT_PX) than to it. Nearest first, each with
+   *  d (px from the tap) added: [] nothing, one item: act on it, several: ask. */
+  function crowd(x, y, spots) {
+    var found = [];
+    spots.forEach(function (s) {
+      var d = s.inside ? Math.min(s.r, Math.hypot(x - s.x, y - s.y)) : Math.hypot(x - s.x, y - s.y);
+      if (d <= Math.max(s.r, MIN_HIT_PX)) {
+        s.d = d;
+        found.push(s);
+      }
+    });
+    found.sort(function (a, b) {
+      return a.d - b.d;
+    });
+    var best = found[0];
+    return found.filter(function (s) {
+      return s === best || (s.d - best.d < MIN_HIT_PX && Math.hypot(s.x - best.x, s.y - best.y) < CLOSE_PX);
+    });
+  }
+
+  /** The board's targets (or, once one is selected, its destinations, when the tap
+   *  reaches one) a tap at ``evt`` may mean: crowd()'s list, items {dest: i} or {k}. */
+  function pick(svg, evt) {
     var m = svg.getScreenCTM();
-    if (!m) return null;
-    var p = svg.createSVGPoint();
-    p.x = evt.clientX;
-    p.y = evt.clientY;
-    var q = p.matrixTransform(m.inverse());
-    return { x: q.x, y: q.y, unit: 1 / Math.max(m.a, 1e-6) };
-  }
-
-  function near(pt, x, y, r) {
-    var reach = Math.max(r, MIN_HIT_PX * pt.unit);
-    var d = Math.sqrt((pt.x - x) * (pt.x - x) + (pt.y - y) * (pt.y - y));
-    return d <= reach ? d : -1;
-  }
-
-  function pick(pt) {
-    var best = null;
+    if (!m) return [];
+    var x = evt.clientX;
+    var y = evt.clientY;
+    var scale = Math.sqrt(Math.abs(m.a * m.d - m.b * m.c)); // px per board unit
     var sel = selectedTarget();
     if (sel) {
-      sel.choices.forEach(function (c, i) {
-        var d = near(pt, c.t[0], c.t[1], sel.h[2]);
-        if (d >= 0 && (!best || d < best.d)) best = { d: d, dest: i };
+      var dests = sel.choices.map(function (c, i) {
+        var p = onScreen(m, c.t[0], c.t[1]);
+        return { x: p.x, y: p.y, r: sel.h[2] * scale, dest: i };
       });
-      if (best) return best;
+      var hit = crowd(x, y, dests);
+      if (hit.length) return hit;
     }
-    targets().forEach(function (t) {
-      var d = near(pt, t.h[0], t.h[1], t.h[2]);
-      if (d < 0 && t.hr && pt.x >= t.hr[0] && pt.x <= t.hr[0] + t.hr[2] && pt.y >= t.hr[1] &&
-          pt.y <= t.hr[1] + t.hr[3]) {
-        d = t.h[2];
+    return crowd(x, y, targets().map(function (t) {
+      var p = onScreen(m, t.h[0], t.h[1]);
+      var spot = { x: p.x, y: p.y, r: t.h[2] * scale, k: t.k };
+      if (t.hr) {
+        // A hit rectangle (Ludo's base): a tap inside it reaches the target.
+        var a = onScreen(m, t.hr[0], t.hr[1]);
+        var b = onScreen(m, t.hr[0] + t.hr[2], t.hr[1] + t.hr[3]);
+        spot.inside = x >= Math.min(a.x, b.x) && x <= Math.max(a.x, b.x) && y >= Math.min(a.y, b.y) &&
+          y <= Math.max(a.y, b.y);
       }
-      if (d >= 0 && (!best || d < best.d)) best = { d: d, k: t.k };
+      return spot;
+    }));
+  }
+
+  /** A small picture for a chooser's button: the piece's own shape in its colour
+   *  (a choice's g, gc), or a destination's spot with the die it uses. */
+  function cue(c, dest) {
+    var pic = node("svg", { class: "bd-cue", "aria-hidden": "true", focusable: "false" });
+    if (dest) {
+      pic.setAttribute("viewBox", "-1 -1 2 2");
+      node("circle", { class: "bd-cue-spot", r: ".9" }, pic);
+      if (c.d) node("text", { class: "bd-cue-die" }, pic).textContent = String(c.d);
+      return pic;
+    }
+    var shape = c.g && byId(c.g);
+    var box = shape && shape.getBBox ? shape.getBBox() : null;
+    if (!box || !box.width) return null;
+    var pad = Math.max(box.width, box.height) * 0.15;
+    pic.setAttribute("viewBox", [box.x - pad, box.y - pad, box.width + 2 * pad, box.height + 2 * pad].join(" "));
+    pic.setAttribute("class", "bd-cue " + (c.gc || ""));
+    node("use", { href: "#" + c.g }, pic);
+    return pic;
+  }
+
+  function askWhich(evt, hits) {
+    var mine = st;
+    var sel = selectedTarget();
+    var ts = targets();
+    var items = hits.map(function (h) {
+      if (h.dest !== undefined) {
+        var c = sel.choices[h.dest];
+        return {
+          label: c.l,
+          cue: cue(c, true),
+          mark: '#board .bd-dest[data-dest="' + h.dest + '"]',
+          act: function () {
+            if (st === mine) chooseDest(h.dest);
+          },
+        };
+      }
+      var t = ts.filter(function (x) {
+        return x.k === h.k;
+      })[0];
+      return {
+        label: t.label,
+        cue: cue(t.choices[0], false),
+        mark: '#board .bd-target[data-target="' + CSS.escape(t.k) + '"]',
+        act: function () {
+          if (st === mine) select(h.k);
+        },
+      };
     });
-    return best;
+    ask(evt, items, function () {
+      return st !== mine || !st || st.busy;
+    });
   }
 
   document.addEventListener("click", function (evt) {
     if (!st || adapter) return;
     var svg = evt.target && evt.target.closest ? evt.target.closest("#board svg") : null;
     if (!svg) return;
-    var pt = toBoard(svg, evt);
-    if (!pt) return;
-    var hit = pick(pt);
-    if (!hit) {
+    var hits = pick(svg, evt);
+    if (!hits.length) {
       if (st.selected !== null) {
         st.selected = null;
         render();
@@ -504,8 +589,151 @@
       return;
     }
     evt.preventDefault();
-    if (hit.dest !== undefined) chooseDest(hit.dest);
-    else select(hit.k);
+    if (hits.length > 1) askWhich(evt, hits);
+    else if (hits[0].dest !== undefined) chooseDest(hits[0].dest);
+    else select(hits[0].k);
+  });
+
+  // --- Which one? A tap that may mean several asks instead of guessing ------------------
+
+  /** Ask which one a tap at ``evt`` (clientX, clientY) meant: a small dialog near it,
+   *  inside the viewport, one button (at least 44 px each way) per item
+   *  ({label, cue: an element or null, mark: a selector, act: function}); the marked
+   *  spots get .is-asked meanwhile. Choosing closes it, then acts; Escape, a tap
+   *  outside, scrolling, or a frame after which ``stale()`` is true (or the board
+   *  was swapped) close it and change nothing. Focus goes into it, and back to the
+   *  board's stage when it closes. Positioned without inline styles (the
+   *  Content-Security-Policy allows none): see place(). The overlay, fixed and the
+   *  size of the viewport, takes the taps outside it, so a tap that closes it
+   *  reaches nothing else. */
+  function ask(evt, items, stale) {
+    closeChooser(false);
+    var here = stage();
+    if (!here || !items.length) return false;
+    var overlay = document.createElement("div");
+    overlay.className = "bd-overlay";
+    var spacer = node("svg", { class: "bd-spacer", width: "0", height: "0", "aria-hidden": "true", focusable: "false" });
+    overlay.appendChild(spacer);
+    var box = document.createElement("div");
+    box.className = "bd-chooser";
+    box.setAttribute("role", "dialog");
+    box.setAttribute("aria-labelledby", "bd-chooser-title");
+    var title = document.createElement("p");
+    title.id = "bd-chooser-title";
+    title.className = "bd-chooser-title";
+    title.textContent = "Which one?";
+    box.appendChild(title);
+    items.forEach(function (it) {
+      var b = document.createElement("button");
+      b.type = "button";
+      b.className = "bd-choice";
+      if (it.cue) b.appendChild(it.cue);
+      var words = document.createElement("span");
+      words.textContent = it.label;
+      b.appendChild(words);
+      b.addEventListener("click", function (e) {
+        e.stopPropagation();
+        closeChooser(true);
+        it.act();
+      });
+      box.appendChild(b);
+    });
+    overlay.appendChild(box);
+    here.appendChild(overlay);
+    place(spacer, box, evt.clientX, evt.clientY);
+    overlay.addEventListener("click", function (e) {
+      e.stopPropagation();
+      if (!box.contains(e.target)) closeChooser(true);
+    });
+    box.addEventListener("keydown", chooserKey);
+    asking = {
+      overlay: overlay,
+      box: box,
+      marks: items.map(function (it) {
+        return it.mark;
+      }),
+      stale: stale || function () {
+        return false;
+      },
+      board: boardEl(),
+      width: document.documentElement.clientWidth,
+    };
+    paintAsked();
+    box.querySelector("button").focus({ preventScroll: true });
+    return true;
+  }
+
+  /** Put the chooser 36 px below the tap (above it if it does not fit), clear of
+   *  the spots it asks about, within the visible viewport (8 px in from its edges):
+   *  the overlay is a grid whose first cell, the spacer, is as wide and as tall as
+   *  the chooser's offset (SVG width and height attributes), the chooser in the next. */
+  function place(spacer, box, x, y) {
+    var vv = window.visualViewport;
+    var left = vv ? vv.offsetLeft : 0;
+    var top = vv ? vv.offsetTop : 0;
+    var right = left + (vv ? vv.width : document.documentElement.clientWidth);
+    var bottom = top + (vv ? vv.height : window.innerHeight);
+    var r = box.getBoundingClientRect();
+    var gap = 36;
+    var bx = Math.max(left + 8, Math.min(x - r.width / 2, right - 8 - r.width));
+    var by = y + gap;
+    if (by + r.height > bottom - 8) by = y - gap - r.height;
+    if (by < top + 8) by = Math.max(top + 8, Math.min(y + gap, bottom - 8 - r.height));
+    spacer.setAttribute("width", String(Math.max(0, Math.round(bx - r.left))));
+    spacer.setAttribute("height", String(Math.max(0, Math.round(by - r.top))));
+  }
+
+  function chooserKey(evt) {
+    if (!asking) return;
+    var buttons = Array.prototype.slice.call(asking.box.querySelectorAll("button"));
+    var at = buttons.indexOf(document.activeElement);
+    var step = 0;
+    if (evt.key === "Escape") {
+      closeChooser(true);
+    } else if (evt.key === "ArrowDown" || evt.key === "ArrowRight" || (evt.key === "Tab" && !evt.shiftKey)) {
+      step = 1;
+    } else if (evt.key === "ArrowUp" || evt.key === "ArrowLeft" || evt.key === "Tab") {
+      step = -1;
+    } else {
+      return; // Enter and Space press the button
+    }
+    if (step) buttons[(at + step + buttons.length) % buttons.length].focus({ preventScroll: true });
+    evt.preventDefault();
+    evt.stopPropagation();
+  }
+
+  function paintAsked() {
+    if (!asking) return;
+    asking.marks.forEach(function (sel) {
+      var els = document.querySelectorAll(sel);
+      for (var i = 0; i < els.length; i++) els[i].classList.add("is-asked");
+    });
+  }
+
+  /** Close the chooser (if open). Focus inside it, or ``refocus``: to the board's stage. */
+  function closeChooser(refocus) {
+    if (!asking) return;
+    var was = asking;
+    asking = null;
+    var marked = document.querySelectorAll(".is-asked");
+    for (var i = 0; i < marked.length; i++) marked[i].classList.remove("is-asked");
+    var inside = was.box.contains(document.activeElement);
+    if (was.overlay.parentNode) was.overlay.parentNode.removeChild(was.overlay);
+    var here = stage();
+    if ((refocus || inside) && here) here.focus({ preventScroll: true });
+  }
+
+  /** After a frame: a chooser whose board or choices were replaced closes. */
+  function checkChooser() {
+    if (asking && (asking.board !== boardEl() || asking.stale())) closeChooser(true);
+  }
+
+  window.addEventListener("scroll", function () {
+    if (asking) closeChooser(true);
+  }, { passive: true });
+  // A phone turned (not its toolbar sliding, nor a pinch): the chooser would be out of place.
+  window.addEventListener("resize", function () {
+    if (asking && asking.width !== document.documentElement.clientWidth) closeChooser(true);
   });
 
   // A click on the dice rolls when this seat may roll (the Roll button stays the
@@ -531,7 +759,7 @@
   function onKey(evt) {
     if (!keysOn() || evt.ctrlKey || evt.metaKey || evt.altKey) return;
     var here = stage();
-    if (!here || !here.contains(evt.target)) return;
+    if (!here || !here.contains(evt.target) || (asking && asking.box.contains(evt.target))) return;
     var key = evt.key;
     var lower = key.length === 1 ? key.toLowerCase() : key;
     var a = adapter || generic;
@@ -681,6 +909,7 @@
   document.addEventListener("htmx:wsAfterMessage", function () {
     keepMarks();
     refresh();
+    checkChooser();
     // Focus stays on the board: its targets were redrawn, the stage was not.
     var active = document.activeElement;
     if (hadFocus && (!active || active === document.body || !document.body.contains(active))) {
@@ -721,7 +950,15 @@
     targets: function () {
       return st ? targets() : [];
     },
+    crowd: crowd,
+    ask: ask,
+    /** Whether the chooser ("Which one?") is open. */
+    asking: function () {
+      return !!asking;
+    },
   };
+
+  document.addEventListener("htmx:afterSettle", checkChooser);
 
   function init() {
     refresh();

@@ -38,6 +38,17 @@ RA_DARTS_8 = {0: {i: (i % 5 + 1, (i * 2 + 1) % 16, "cw" if i % 2 else "ccw") for
               1: {0: (5, 6, "cw")}, 2: {0: (2, 9, "ccw")}, 3: {0: (4, 3, "cw")}}
 
 
+def _start_darts(players: int) -> dict:
+    """Every dart where a match of ``players`` starts, as roundabout_position takes them:
+    two darts a ring, on neighbouring bars (20 px apart on ring 1 on a 390 px phone)."""
+    from games.roundabout.engine.board import CW, bar_of, darts_per_seat, initial_darts, ring_of
+
+    spaces, facings = initial_darts(players)
+    n = darts_per_seat(players)
+    return {s: {i % n: (ring_of(spaces[i]), bar_of(spaces[i]), "cw" if facings[i] == CW else "ccw")
+                for i in range(s * n, (s + 1) * n)} for s in range(players)}
+
+
 def _rondo_state():
     rules = get_rules("rondo")
     board = rules.board("blue")
@@ -67,6 +78,7 @@ DECISIONS = {
     "roundabout-roll": ("roundabout", ("human", "easy"),
                         lambda: get_rules("roundabout").dump(roundabout_position(2, RA_DARTS_2, turn=0))),
     "roundabout-darts": ("roundabout", ("human", "easy"), lambda: _roundabout_rolled(2, RA_DARTS_2, (2, 5))),
+    "roundabout-start": ("roundabout", ("human", "easy"), lambda: _roundabout_rolled(2, _start_darts(2), (2, 5))),
     "roundabout-reversal": ("roundabout", ("human", "easy"),
                             lambda: _roundabout_rolled(2, RA_DARTS_2, (3, 3))),
     "roundabout-reversal-eight": ("roundabout", FOUR, lambda: _roundabout_rolled(4, RA_DARTS_8, (1, 1))),

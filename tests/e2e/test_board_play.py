@@ -121,15 +121,19 @@ def test_roundabout_turn_composed_on_the_board_and_sent_once(page, live_server_u
     dests = page.locator("#board .bd-dest")
     expect(dests.first).to_be_visible()
     shot(page, "roundabout-390-selected")
-    dests.first.click(force=True)  # step 1 (a click picks the nearest spot)
+    # Step 1: ring 1's spots are 20 px apart on a phone, so a tap on one asks which one
+    # (the nearest first).
+    dests.first.click(force=True)
+    page.locator(".bd-chooser button").first.click()
     expect(page.locator("#board-say")).to_contain_text("Step 1:")
     expect(page.locator("#board-confirm")).to_be_disabled()  # the other die must be used
     page.locator("#board-undo").click()  # the step is taken back
     expect(page.locator("#board .bd-ghost.is-composed")).to_have_count(0)
     page.locator('#board .bd-target[data-target="dart 1"]').click(force=True)
     page.locator("#board .bd-dest").first.click(force=True)
+    page.locator(".bd-chooser button").first.click()
     page.locator('#board .bd-target[data-target="dart 1"]').click(force=True)
-    page.locator("#board .bd-dest").first.click(force=True)  # step 2
+    page.locator("#board .bd-dest").first.click(force=True)  # step 2: its spots are far apart
     expect(page.locator("#board .bd-ghost.is-composed")).to_have_count(2)
     shot(page, "roundabout-390-composed")
     page.set_viewport_size({"width": 1280, "height": 800})

@@ -6,6 +6,7 @@ own colours in every mode)."""
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.e2e.positions import make_decision
 from tests.e2e.test_live_play import in_thread, live, log_in
@@ -18,8 +19,9 @@ MODES = {"light": {"color_scheme": "light"}, "dark": {"color_scheme": "dark"},
          "forced": {"color_scheme": "light", "forced_colors": "active"}}
 
 
-def contrast_violations(page, axe_source):
-    """axe-core's color-contrast findings on ``page``: [(selector, summary)].
+def contrast_violations(page, axe_source, within=None):
+    """axe-core's color-contrast findings on ``page`` (or only in what the selector
+    ``within`` matches): [(selector, summary)].
 
     Short texts count too (``ignoreLength``: a piece's number is one character).
     axe cannot find the background of an SVG text (it reports them "incomplete"),
@@ -27,7 +29,7 @@ def contrast_violations(page, axe_source):
     the fill of the shape it sits on (the shape before it in its group, else the
     board's background), with axe's own colour math, to AA's 4.5:1."""
     page.evaluate(axe_source)
-    found = page.evaluate(CHECK)
+    found = page.evaluate(CHECK, within)
     assert isinstance(found, list), "the check did not run"
     return found
 
@@ -47,4 +49,24 @@ def test_the_match_page_passes_axe_contrast_in_light_dark_and_forced_colours(
         bad = contrast_violations(page, axe_source)
         if bad:
             found[mode] = bad
+    assert found == {}
+
+
+def test_the_which_one_chooser_passes_axe_contrast_in_light_dark_and_forced_colours(
+        page, live_server_url, axe_source):
+    """The chooser a tap between two close targets opens (static/js/board.js ask()),
+    over the board on a phone: Roundabout's darts (their shapes) and Rondo's spaces
+    (their values in their colours). The chooser only (the page under it has its own test)."""
+    from tests.e2e.test_board_chooser import open_rondo_chooser, open_start_chooser
+
+    found = {}
+    for name, opener in (("roundabout", open_start_chooser), ("rondo", open_rondo_chooser)):
+        opener(page, live_server_url)
+        for mode, media in MODES.items():
+            page.emulate_media(**media)
+            expect(page.locator(".bd-chooser")).to_be_visible()
+            bad = contrast_violations(page, axe_source, ".bd-chooser")
+            if bad:
+                found[f"{name} {mode}"] = bad
+        page.emulate_media(color_scheme="light", forced_colors="none")
     assert found == {}

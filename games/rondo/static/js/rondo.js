@@ -2,12 +2,18 @@
  *
  * Without this file the seat's controls hold a plain form that posts the chain as
  * several "move" fields. With it, the player composes the chain on the board:
- * click (or tab to and press Enter on) a highlighted space, pick its tiles (a number
- * face up, or one tile face down), see the running score, undo the last placement,
- * then send the whole chain as ONE message over the match socket:
+ * tap or click (or tab to and press Enter on) a highlighted space, pick its tiles
+ * (a number face up, or one tile face down), see the running score, undo the last
+ * placement, then send the whole chain as ONE message over the match socket:
  *   {"moves": ["place I03 2", "place I04 down red", "end"], "version": "N"}
  * (window.Parlour.send, from match.js). The server checks the chain and applies it
  * all or nothing; when the socket is closed the plain form is filled and posted.
+ *
+ * A tap picks the nearest highlighted space within reach (at least 22 px); where
+ * highlighted spaces sit closer together than 44 px on screen (23 to 25 px apart
+ * on a 390 px phone) a tap between them asks "Which one?" instead of guessing
+ * (window.parlourBoard.crowd and ask, static/js/board.js): one button per space,
+ * in its words ("Place on I03, red 3"), and choosing one opens its tiles.
  *
  * Which spaces the chain may take next and which tiles each space takes are the
  * engine's, sent in the seat's own frame (#rondo-tree: a tree of the space paths
@@ -76,6 +82,12 @@
 
   // --- The board: highlight where the chain may go -------------------------------
 
+  /** A highlighted space's words: "Place on I03, red 3". */
+  function spaceWords(el) {
+    return "Place on " + el.getAttribute("data-space") + ", " + el.getAttribute("data-colour") + " " +
+      el.getAttribute("data-value");
+  }
+
   function clearMarks() {
     var marked = document.querySelectorAll("#board .rb-can, #board .rb-pending, #board .rb-selected");
     for (var i = 0; i < marked.length; i++) {
@@ -100,10 +112,7 @@
       el.classList.add("rb-can");
       el.setAttribute("tabindex", "0");
       el.setAttribute("role", "button");
-      el.setAttribute(
-        "aria-label",
-        "Place on " + id + ", " + el.getAttribute("data-colour") + " " + el.getAttribute("data-value")
-      );
+      el.setAttribute("aria-label", spaceWords(el));
     });
     if (st.selected) {
       var sel = spaceEl(st.selected);
@@ -290,9 +299,52 @@
     return g ? g.getAttribute("data-space") : null;
   }
 
+  /** The highlighted spaces as spots for parlourBoard.crowd: client px, each disc's radius. */
+  function spots() {
+    return spaces().map(function (el) {
+      var disc = el.querySelector(".rb-disc") || el;
+      var r = disc.getBoundingClientRect();
+      return { x: r.left + r.width / 2, y: r.top + r.height / 2, r: r.width / 2, el: el };
+    });
+  }
+
+  /** A space's picture for the chooser: its colour around its value, as on the board. */
+  function spaceCue(el) {
+    var cue = document.createElement("span");
+    cue.className = "bd-cue-space c-" + el.getAttribute("data-colour");
+    cue.setAttribute("aria-hidden", "true");
+    cue.textContent = el.getAttribute("data-value");
+    return cue;
+  }
+
   document.addEventListener("click", function (evt) {
-    var id = spaceFrom(evt.target);
-    if (id) choose(id);
+    var B = window.parlourBoard;
+    var onBoard = evt.target && evt.target.closest ? evt.target.closest("#board svg") : null;
+    if (!st || st.sending || !onBoard || !B || !B.crowd) {
+      var id = spaceFrom(evt.target);
+      if (id) choose(id);
+      return;
+    }
+    var hits = B.crowd(evt.clientX, evt.clientY, spots());
+    if (!hits.length) return;
+    if (hits.length === 1) {
+      choose(hits[0].el.getAttribute("data-space"));
+      return;
+    }
+    var mine = st;
+    B.ask(evt, hits.map(function (h) {
+      var id = h.el.getAttribute("data-space");
+      return {
+        label: spaceWords(h.el),
+        cue: spaceCue(h.el),
+        mark: "#rs-" + CSS.escape(id),
+        act: function () {
+          if (st === mine) choose(id);
+        },
+      };
+    }), function () {
+      return st !== mine || !mine.form.isConnected || mine.sending;
+    });
   });
 
   document.addEventListener("keydown", function (evt) {

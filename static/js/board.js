@@ -34,8 +34,9 @@
  * (WCAG 2.1.4: the Settings tab's switch, Parlour.setting("shortcuts"); the list is
  * shown under the board): see KEYS below.
  * window.parlourBoard: focusPrimary() (focus the board when it holds choices,
- * else the primary control; true if it focused something), register(adapter)
- * for a game script with its own composer (rondo.js), refresh().
+ * else the primary control; true if it focused something), register(adapter) for a game
+ * script with its own composer (rondo.js), help(text) (how to play on the board,
+ * in the keys box), refresh().
  */
 (function () {
   "use strict";
@@ -673,6 +674,8 @@
     register: function (a) {
       adapter = a;
     },
+    /** How to play on the board, at length: in the board's keys box. */
+    help: showHelp,
     /** For tests and game scripts: the current choices' targets, or []. */
     targets: function () {
       return st ? targets() : [];

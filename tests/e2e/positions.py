@@ -5,6 +5,8 @@ and four seats where the game allows them."""
 
 from __future__ import annotations
 
+from playwright.sync_api import expect
+
 from games.engine import get_rules
 from tests.engine.rondo_helpers import position as rondo_position
 from tests.engine.roundabout_helpers import position as roundabout_position
@@ -38,14 +40,36 @@ RA_DARTS_8 = {0: {i: (i % 5 + 1, (i * 2 + 1) % 16, "cw" if i % 2 else "ccw") for
               1: {0: (5, 6, "cw")}, 2: {0: (2, 9, "ccw")}, 3: {0: (4, 3, "cw")}}
 
 
-def _rondo_state():
+RONDO_COLOURS = ("yellow", "red", "purple", "blue", "green")
+
+
+def _rondo_start():
+    """The blue side's first start space: (its id, its colour)."""
+    board = get_rules("rondo").board("blue")
+    start = next(i for i in range(board.size) if board.start_mask >> i & 1)
+    return board.ids[start], RONDO_COLOURS[board.colour[start]]
+
+
+def _rondo_state(rack=None):
     rules = get_rules("rondo")
-    board = rules.board("blue")
-    colours = ("yellow", "red", "purple", "blue", "green")
-    starts = [i for i in range(board.size) if board.start_mask >> i & 1]
-    colour = colours[board.colour[starts[0]]]
-    racks = [[colour, colour, "red", "blue", "green"], ["red", "blue"], ["green", "yellow"]]
+    _, colour = _rondo_start()
+    racks = [rack or [colour, colour, "red", "blue", "green"], ["red", "blue"], ["green", "yellow"]]
     return rules.dump(rondo_position(rules, racks, turn=0, starter=0, scores=[10, 12, 9]))
+
+
+def _rondo_rack_of_five():
+    """Three tiles of the start space's colour and two others: that space offers
+    six placements (1, 2 or 3 face up; one of three colours face down)."""
+    _, colour = _rondo_start()
+    others = [c for c in RONDO_COLOURS if c != colour]
+    return _rondo_state([colour] * 3 + others[:2])
+
+
+def _open_rondo_picker(page):
+    """Click the start space: its tile picker opens under the board."""
+    space, _ = _rondo_start()
+    page.locator(f"#rs-{space}").click()
+    expect(page.locator("#rondo-picker button")).to_have_count(7)  # six placements and Cancel
 
 
 def _roundabout_offered() -> dict:
@@ -73,7 +97,12 @@ DECISIONS = {
     "roundabout-offer": ("roundabout", FOUR, lambda: _roundabout_rolled(4, RA_DARTS_4, (2, 5))),
     "roundabout-accept": ("roundabout", ("human", "human", "easy", "easy"), _roundabout_offered),
     "rondo-place": ("rondo", ("human", "easy", "easy"), _rondo_state),
+    "rondo-pick": ("rondo", ("human", "easy", "easy"), _rondo_rack_of_five),
 }
+
+#: name -> what the seat does on the page before it is measured or shown (the
+#: decision it then faces: "rondo-pick" is the tile picker of a space, open).
+ON_PAGE = {"rondo-pick": _open_rondo_picker}
 
 
 def make_decision(name: str, **options):

@@ -47,13 +47,13 @@ def test_a_solo_match_composed_on_the_board_to_its_result(page, live_server_url,
     # Keyboard: focus the space, Enter opens the tile picker.
     space.focus()
     page.keyboard.press("Enter")
-    page.locator("#rondo-picker button", has_text=f"2 {colour} face up").click()
+    page.locator("#rondo-picker").get_by_role("button", name=f"2 {colour} face up").click()
     value = board.value[start]
     expect(page.locator("#rondo-running")).to_have_text(str(2 * value))
     page.locator("#rondo-undo").click()
     expect(page.locator("#rondo-running")).to_have_text("0")
     space.click()
-    page.locator("#rondo-picker button", has_text=f"2 {colour} face up").click()
+    page.locator("#rondo-picker").get_by_role("button", name=f"2 {colour} face up").click()
     expect(page.locator("#rondo-chain-list li")).to_have_count(1)
     page.locator("#rondo-send").click()
     status = page.locator("#status")

@@ -102,7 +102,7 @@
       el.setAttribute("role", "button");
       el.setAttribute(
         "aria-label",
-        "Place on " + id + ", " + el.getAttribute("data-colour") + " " + el.getAttribute("data-value")
+        "Place on " + el.getAttribute("data-colour") + " " + el.getAttribute("data-value") + " (" + id + ")"
       );
     });
     if (st.selected) {
@@ -122,25 +122,85 @@
     return b;
   }
 
+  function plural(n, word) {
+    return n + " " + word + (n === 1 ? "" : "s");
+  }
+
+  function capital(text) {
+    return text.charAt(0).toUpperCase() + text.slice(1);
+  }
+
+  /** A space as the board shows it: "Purple 1" (its code after, for the curious). */
+  function spaceWords(id) {
+    var el = spaceEl(id);
+    return capital(el.getAttribute("data-colour")) + " " + el.getAttribute("data-value");
+  }
+
+  /** A placement in words: "2 purple face up (2 points)", "1 red face down (a bridge, 0 points)". */
+  function words(o) {
+    return o.d ? "1 " + o.c + " face down (a bridge, 0 points)" : o.n + " " + o.c + " face up (" + plural(o.p, "point") + ")";
+  }
+
+  /** One row of the picker: its words, then a 48 px button per placement. */
+  function pickRow(title, opts, face) {
+    var row = document.createElement("div");
+    row.className = "rondo-pick-row";
+    var name = document.createElement("span");
+    name.className = "rondo-pick-kind";
+    name.textContent = title;
+    row.appendChild(name);
+    opts.forEach(function (o) {
+      var b = button("", pick.bind(null, o), o.d ? "rondo-down c-" + o.c : "rondo-up");
+      b.setAttribute("aria-label", words(o));
+      b.title = words(o);
+      face(o).forEach(function (part, i) {
+        var span = document.createElement("span");
+        span.className = i ? "rondo-pick-small" : "rondo-pick-big";
+        span.textContent = part;
+        b.appendChild(span);
+      });
+      row.appendChild(b);
+    });
+    return row;
+  }
+
+  /** The tiles for the chosen space, shown in place of the help: face-up counts
+   *  in one row, face-down colours in the next, Cancel beside the space's name. */
   function renderPicker() {
     var picker = byId("rondo-picker");
     if (!picker) return;
     picker.textContent = "";
+    var controls = byId("rondo-controls");
+    if (controls) controls.classList.toggle("is-picking", !!st.selected);
+    picker.hidden = !st.selected;
     if (!st.selected) return;
-    var el = spaceEl(st.selected);
-    var colour = el.getAttribute("data-colour");
-    var value = el.getAttribute("data-value");
-    var label = document.createElement("p");
-    label.textContent = "Space " + st.selected + " (" + colour + " " + value + "):";
-    picker.appendChild(label);
-    affordable(st.selected).forEach(function (o) {
-      picker.appendChild(button(o.l, pick.bind(null, o), o.d ? "rondo-down" : "rondo-up"));
-    });
-    picker.appendChild(button("Cancel", function () {
+    var head = document.createElement("p");
+    head.className = "rondo-pick-head";
+    var what = document.createElement("span");
+    what.textContent = spaceWords(st.selected) + ": its tiles?";
+    what.title = "Space " + st.selected;
+    head.appendChild(what);
+    head.appendChild(button("Cancel", function () {
       st.selected = null;
       render();
-    }, "secondary"));
-    var first = picker.querySelector("button");
+      var back = spaceEl(st.lastChosen);
+      if (back && back.classList.contains("rb-can")) back.focus();
+    }, "secondary rondo-cancel"));
+    picker.appendChild(head);
+    var opts = affordable(st.selected);
+    var up = opts.filter(function (o) { return !o.d; });
+    var down = opts.filter(function (o) { return o.d; });
+    if (up.length) {
+      picker.appendChild(pickRow("Face up", up, function (o) {
+        return [String(o.n), plural(o.p, "pt")];
+      }));
+    }
+    if (down.length) {
+      picker.appendChild(pickRow("Face down, 0 pts", down, function (o) {
+        return [o.c.charAt(0).toUpperCase()];
+      }));
+    }
+    var first = picker.querySelector(".rondo-up, .rondo-down");
     if (first) first.focus();
   }
 
@@ -152,9 +212,8 @@
     st.chain.forEach(function (p) {
       var li = document.createElement("li");
       li.setAttribute("data-chain-space", p.space);
-      li.textContent = p.faceDown
-        ? p.space + ": 1 " + p.colour + " face down (0 points)"
-        : p.space + ": " + p.count + " " + p.colour + " face up (" + p.points + " points)";
+      li.title = "Space " + p.space;
+      li.textContent = spaceWords(p.space) + ": " + words({ d: p.faceDown, c: p.colour, n: p.count, p: p.points });
       list.appendChild(li);
       total += p.points;
     });
@@ -195,6 +254,7 @@
   function choose(id) {
     if (!st || st.sending || candidates().indexOf(id) < 0) return;
     st.selected = id;
+    st.lastChosen = id;
     render();
   }
 
@@ -271,6 +331,10 @@
       var composer = byId("rondo-composer");
       if (nojs) nojs.hidden = true;
       if (composer) composer.hidden = false;
+      var help = byId("rondo-help");
+      if (help && window.parlourBoard && window.parlourBoard.help) {
+        window.parlourBoard.help(help.getAttribute("data-more"));
+      }
       byId("rondo-undo").addEventListener("click", undo);
       byId("rondo-send").addEventListener("click", send);
     } else if (st.sending) {

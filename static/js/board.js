@@ -33,8 +33,9 @@
  * Keyboard shortcuts act only while the board has focus and can be turned off
  * (WCAG 2.1.4: the Settings tab's switch, Parlour.setting("shortcuts"); the list is
  * shown under the board): see KEYS below.
- * window.parlourBoard: focusPrimary() (focus the board when it holds choices,
- * else the primary control; true if it focused something), register(adapter) for a game
+ * window.parlourBoard: focusPrimary() (focus the board when it holds choices or
+ * the seat's controls mark a composer on it with data-board-primary, else the
+ * primary control; true if it focused something), register(adapter) for a game
  * script with its own composer (rondo.js), help(text) (how to play on the board,
  * in the keys box), refresh().
  */
@@ -654,7 +655,10 @@
     if (here && keysOn() && here.contains(document.activeElement)) {
       return true; // someone playing with the board's keys keeps the board (R rolls from there)
     }
-    if ((st || (adapter && adapter.active())) && here) {
+    // A game's own composer marks itself (rondo.js's chain form): its script may
+    // set up after this frame's other listeners, so its adapter is not active yet.
+    var composer = document.querySelector("#controls [data-board-primary]");
+    if ((st || composer || (adapter && adapter.active())) && here) {
       here.focus({ preventScroll: true });
       return true;
     }

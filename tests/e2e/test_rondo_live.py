@@ -5,6 +5,7 @@ import re
 
 from playwright.sync_api import expect
 
+from games import actions
 from games.engine import get_rules
 from games.models import Match, Move
 from tests.e2e.test_live_play import in_thread, live, log_in
@@ -68,3 +69,30 @@ def test_a_solo_match_composed_on_the_board_to_its_result(page, live_server_url,
     # Once over, every rack is shown on the board.
     expect(page.locator("#board [data-rack-seat]")).to_have_count(3)
     assert csp_violations == []
+
+
+def test_when_the_turn_comes_focus_is_on_the_board_not_on_draw(page, live_server_url):
+    """The other seat draws; the turn passes to this page's seat, whose controls
+    hold the chain composer and the Draw button: focus goes to the board (before,
+    it landed on Draw, and Enter by reflex drew instead of placing)."""
+    board = RONDO.board("blue")
+    start = next(i for i in range(board.size) if board.start_mask >> i & 1)
+    colour = COLOURS[board.colour[start]]
+    state = position(RONDO, [[colour, "red"], ["red", "blue"]], turn=1, starter=1)
+    match = in_thread(make_match, "rondo", seats=("human", "human"), state=RONDO.dump(state))
+    users = {s.index: s.user for s in match.seats.select_related("user")}
+    log_in(page.context, users[0], live_server_url)
+    page.goto(f"{live_server_url}/m/{match.public_id}/")
+    live(page)
+    expect(page.locator("#rondo-draw-button")).to_have_count(0)
+    in_thread(actions.play_move, match.public_id, users[1], "draw", Match.objects.get(pk=match.pk).version)
+    expect(page.locator("#controls")).to_have_attribute("data-my-turn", "")
+    expect(page.locator("#rondo-draw-button")).to_be_visible()
+    expect(page.locator(f"#rs-{board.ids[start]}")).to_have_class(re.compile(r"\brb-can\b"))
+    focus = page.evaluate("""() => { const a = document.activeElement;
+        return {stage: !!a.closest('.board-stage'), id: a.id, tag: a.tagName}; }""")
+    assert focus["stage"] and focus["id"] != "rondo-draw-button", focus
+    # Enter there starts the chain on the board (the first highlighted space), it does not draw.
+    page.keyboard.press("Enter")
+    assert page.evaluate("document.activeElement.classList.contains('rb-can')")
+    expect(page.locator("#rondo-draw-button")).to_be_visible()

@@ -355,8 +355,8 @@ def test_rondo_lines_say_who_did_what_in_words_with_the_space_as_the_board_shows
     nxt = next(m for m in rules.legal_moves(first) if m.kind == "place" and m.count == 0)
     plies = [(0, f"place {sid} 2"), (0, str(nxt)), (0, "end"), (None, "tile red"), (1, "draw"),
              (None, "tile green"), (None, "tile blue")]
-    moves = [SimpleNamespace(ply=i, actor="chance" if s is None else "seat", seat=s, notation=n, version_after=i)
-             for i, (s, n) in enumerate(plies)]
+    moves = [SimpleNamespace(ply=i, actor="chance" if s is None else "seat", seat=s, notation=n,
+                             version_after=i) for i, (s, n) in enumerate(plies)]
     lines = describe("rondo", moves, {0: "ada", 1: "bo"}, state)
     nb = board.index[nxt.space]
     gray = lambda i: ", a gray space," if board.gray[i] else ""  # noqa: E731

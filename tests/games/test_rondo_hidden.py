@@ -242,7 +242,8 @@ def test_the_move_list_describes_draws_and_face_down_tiles_without_colour():
     assert texts[5] == (f"bo placed a tile face down on a space worth {b.value[b.index[down.space]]}{gray}"
                         " (a bridge: no points).")
     assert lines[5].note == f"Space {down.space}"
-    assert texts[6].startswith("bo placed ") and up.space not in texts[6] and lines[6].note == f"Space {up.space}"
+    assert texts[6].startswith("bo placed ") and up.space not in texts[6]
+    assert lines[6].note == f"Space {up.space}"
     assert texts[7].startswith("bo ended the chain: ")
     assert texts[8] == "bo drew a tile." and lines[8].seat == 1
     assert texts[9] == "ada chose to draw instead of placing."

@@ -81,6 +81,38 @@ def _roundabout_offered() -> dict:
     return rules.dump(state)
 
 
+def _rondo_second_start():
+    board = get_rules("rondo").board("blue")
+    start = [i for i in range(board.size) if board.start_mask >> i & 1][1]
+    return board.ids[start], RONDO_COLOURS[board.colour[start]]
+
+
+def _rondo_before_a_chain():
+    """Two seats, seat 1 to move first (its chain is played by ``_rondo_chain_played``)."""
+    rules = get_rules("rondo")
+    _, mine = _rondo_start()
+    _, theirs = _rondo_second_start()
+    racks = [[mine, mine, "red", "blue", "green"], [theirs, theirs, "red"]]
+    return rules.dump(rondo_position(rules, racks, turn=1, starter=1, scores=[10, 12]))
+
+
+def _rondo_chain_played(match):
+    """Seat 1 places a chain of two (one tile face up, one face down) and draws:
+    seat 0 is to move with the last chain marked on the board."""
+    from games import actions
+    from games.models import Match
+
+    rules = get_rules("rondo")
+    state = rules.load(match.state)
+    space, _ = _rondo_second_start()
+    first = f"place {space} 1"
+    after = rules.play(state, first)
+    bridge = next(m for m in rules.legal_moves(after) if m.kind == "place" and m.count == 0)
+    user = match.seats.get(index=1).user
+    actions.play_move(match.public_id, user, [first, str(bridge), "end"], match.version)
+    return Match.objects.get(pk=match.pk)
+
+
 LUDO_PIECES = [[10, -1, -1, 30], [5, -1, -1, -1], [-1] * 4, [20, -1, -1, -1]]
 FOUR = ("human", "easy", "easy", "easy")
 
@@ -98,7 +130,11 @@ DECISIONS = {
     "roundabout-accept": ("roundabout", ("human", "human", "easy", "easy"), _roundabout_offered),
     "rondo-place": ("rondo", ("human", "easy", "easy"), _rondo_state),
     "rondo-pick": ("rondo", ("human", "easy", "easy"), _rondo_rack_of_five),
+    "rondo-after-chain": ("rondo", ("human", "human"), _rondo_before_a_chain),
 }
+
+#: name -> what happens after the match is made (the record the decision follows).
+THEN = {"rondo-after-chain": _rondo_chain_played}
 
 #: name -> what the seat does on the page before it is measured or shown (the
 #: decision it then faces: "rondo-pick" is the tile picker of a space, open).
@@ -110,4 +146,5 @@ def make_decision(name: str, **options):
     150-character name (other human seats get names as long). Returns the match."""
     kind, seats, state = DECISIONS[name]
     users = [_human("p") for s in seats if s == "human"]
-    return make_match(kind, seats, users=users, state=state(), **options)
+    match = make_match(kind, seats, users=users, state=state(), **options)
+    return THEN[name](match) if name in THEN else match

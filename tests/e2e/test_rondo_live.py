@@ -57,6 +57,9 @@ def test_a_solo_match_composed_on_the_board_to_its_result(page, live_server_url,
     page.locator("#rondo-picker").get_by_role("button", name=f"2 {colour} face up").click()
     expect(page.locator("#rondo-chain-list li")).to_have_count(1)
     page.locator("#rondo-send").click()
+    # The move list says it in words, the space as the board shows it; its code is the line's title.
+    line = page.locator(f'#move-list li[title="Space {board.ids[start]}"]')
+    expect(line).to_contain_text(f"placed 2 {colour} tiles on a {colour} {value}")
     status = page.locator("#status")
     expect(status).to_contain_text("Match over.", timeout=20_000)
     m = Match.objects.get(pk=match.pk)
@@ -96,3 +99,34 @@ def test_when_the_turn_comes_focus_is_on_the_board_not_on_draw(page, live_server
     page.keyboard.press("Enter")
     assert page.evaluate("document.activeElement.classList.contains('rb-can')")
     expect(page.locator("#rondo-draw-button")).to_be_visible()
+
+
+def test_the_last_chain_and_where_the_seat_may_place_look_different_in_every_mode(page, live_server_url):
+    """The other seat's last chain (a dashed ring and a numbered badge per space,
+    for everyone) and this seat's highlights (a solid glow, from its own frame)
+    were both black rings, which a new player could not tell apart."""
+    from tests.e2e.positions import make_decision
+    from tests.e2e.test_contrast import MODES
+
+    match = in_thread(make_decision, "rondo-after-chain")
+    log_in(page.context, match.seats.get(index=0).user, live_server_url)
+    page.goto(f"{live_server_url}/m/{match.public_id}/")
+    live(page)
+    expect(page.locator("#board .lm-label")).to_have_count(2)
+    expect(page.locator("#board .lm-label text")).to_have_text(["1", "2"])
+    expect(page.locator("#board .rb-can").first).to_be_visible()
+    for mode, media in MODES.items():
+        page.emulate_media(**media)
+        last, can = page.evaluate("""() => ['#board .lm-to', '#board .rb-can .rb-halo'].map(sel => {
+            const s = getComputedStyle(document.querySelector(sel));
+            return {stroke: s.stroke, dash: s.strokeDasharray, fill: s.fill};
+        })""")
+        assert last["dash"] not in ("", "none") and can["dash"] in ("", "none"), (mode, last, can)
+        assert last["stroke"] != can["stroke"], (mode, last, can)
+        assert can["fill"] not in ("none", ""), (mode, can)
+    # The public board never carries them: the highlights are drawn here, from the seat's frame.
+    anonymous = page.context.browser.new_page()
+    anonymous.goto(f"{live_server_url}/m/{match.public_id}/")
+    expect(anonymous.locator("#board .lm-label")).to_have_count(2)
+    expect(anonymous.locator("#board .rb-can, #board .rb-halo")).to_have_count(0)
+    anonymous.close()

@@ -75,8 +75,12 @@
   }
 
   // --- The board: highlight where the chain may go -------------------------------
+  // Only from this seat's own frame (#rondo-tree): where a seat may place face up
+  // tells its colours, so the public board never carries these highlights.
 
   function clearMarks() {
+    var halos = document.querySelectorAll("#board .rb-halo");
+    for (var h = 0; h < halos.length; h++) halos[h].parentNode.removeChild(halos[h]);
     var marked = document.querySelectorAll("#board .rb-can, #board .rb-pending, #board .rb-selected");
     for (var i = 0; i < marked.length; i++) {
       var el = marked[i];
@@ -98,6 +102,11 @@
       var el = spaceEl(id);
       if (!el) return;
       el.classList.add("rb-can");
+      // A glow behind the space (match.css): unlike the last chain's dashed, numbered rings.
+      var halo = document.createElementNS("http://www.w3.org/2000/svg", "circle");
+      halo.setAttribute("class", "rb-halo");
+      halo.setAttribute("r", "0.47");
+      el.insertBefore(halo, el.firstChild);
       el.setAttribute("tabindex", "0");
       el.setAttribute("role", "button");
       el.setAttribute(

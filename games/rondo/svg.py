@@ -22,8 +22,8 @@ from games.engine import get_rules
 EXTENT = 6.9
 RADIUS = 0.46
 #: The last chain's badges: how far right and up of a space's centre, and how big.
-BADGE_AT = 0.36
-BADGE_RADIUS = 0.19
+BADGE_AT = 0.38
+BADGE_RADIUS = 0.23
 #: A letter per tile colour, so a colour is never the only cue.
 LETTERS = {"yellow": "Y", "red": "R", "purple": "P", "blue": "B", "green": "G"}
 

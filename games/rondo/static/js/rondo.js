@@ -102,10 +102,10 @@
       var el = spaceEl(id);
       if (!el) return;
       el.classList.add("rb-can");
-      // A glow behind the space (match.css): unlike the last chain's dashed, numbered rings.
+      // A ring around the space (match.css): unlike the last chain's dashed, numbered rings.
       var halo = document.createElementNS("http://www.w3.org/2000/svg", "circle");
       halo.setAttribute("class", "rb-halo");
-      halo.setAttribute("r", "0.47");
+      halo.setAttribute("r", "0.5");
       el.insertBefore(halo, el.firstChild);
       el.setAttribute("tabindex", "0");
       el.setAttribute("role", "button");

@@ -174,7 +174,7 @@
   }
 
   /** The tiles for the chosen space, shown in place of the help: face-up counts
-   *  in one row, face-down colours in the next, Cancel beside the space's name. */
+   *  in one row, face-down colours in the next, Cancel (last) beside the space's name. */
   function renderPicker() {
     var picker = byId("rondo-picker");
     if (!picker) return;
@@ -186,15 +186,9 @@
     var head = document.createElement("p");
     head.className = "rondo-pick-head";
     var what = document.createElement("span");
-    what.textContent = spaceWords(st.selected) + ": its tiles?";
+    what.textContent = "On " + spaceWords(st.selected).toLowerCase() + ", place:";
     what.title = "Space " + st.selected;
     head.appendChild(what);
-    head.appendChild(button("Cancel", function () {
-      st.selected = null;
-      render();
-      var back = spaceEl(st.lastChosen);
-      if (back && back.classList.contains("rb-can")) back.focus();
-    }, "secondary rondo-cancel"));
     picker.appendChild(head);
     var opts = affordable(st.selected);
     var up = opts.filter(function (o) { return !o.d; });
@@ -209,6 +203,13 @@
         return [o.c.charAt(0).toUpperCase()];
       }));
     }
+    // Last in the tab order (after the tiles), shown beside the space's name (match.css).
+    picker.appendChild(button("Cancel", function () {
+      st.selected = null;
+      render();
+      var back = spaceEl(st.lastChosen);
+      if (back && back.classList.contains("rb-can")) back.focus();
+    }, "secondary rondo-cancel"));
     var first = picker.querySelector(".rondo-up, .rondo-down");
     if (first) first.focus();
   }

@@ -17,8 +17,10 @@
  *
  * DOM contract: #board with g.rb-space[data-space data-colour data-value];
  * #rondo-chain-form[data-version] holding #rondo-tree; #rondo-rack li[data-tile-colour];
- * #rondo-composer with #rondo-picker, #rondo-chain-list, #rondo-running, #rondo-undo,
- * #rondo-send. Only the seat's own controls carry its rack: nothing here reads another's.
+ * #rondo-composer with #rondo-help[data-more] (the long help, for the board's keys box),
+ * #rondo-picker, #rondo-chain-list, #rondo-running, #rondo-undo, #rondo-send;
+ * #rondo-controls.is-picking while the picker is open (match.css hides the rest).
+ * Only the seat's own controls carry its rack: nothing here reads another's.
  * Keyboard: window.parlourBoard's shortcuts (static/js/board.js) act here too.
  */
 (function () {
@@ -139,7 +141,7 @@
     return text.charAt(0).toUpperCase() + text.slice(1);
   }
 
-  /** A space as the board shows it: "Purple 1" (its code after, for the curious). */
+  /** A space as the board shows it: "Purple 1" (its code goes in a title). */
   function spaceWords(id) {
     var el = spaceEl(id);
     return capital(el.getAttribute("data-colour")) + " " + el.getAttribute("data-value");

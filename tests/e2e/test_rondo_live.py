@@ -130,3 +130,33 @@ def test_the_last_chain_and_where_the_seat_may_place_look_different_in_every_mod
     expect(anonymous.locator("#board .lm-label")).to_have_count(2)
     expect(anonymous.locator("#board .rb-can, #board .rb-halo")).to_have_count(0)
     anonymous.close()
+
+
+#: What a snapshot frame does to the seat's controls: the same markup, swapped in.
+SWAP_THE_SAME_CONTROLS = """() => {
+    const controls = document.getElementById('controls');
+    const again = document.createElement('div');
+    again.innerHTML = controls.outerHTML;
+    controls.replaceWith(again.firstElementChild);
+    document.dispatchEvent(new CustomEvent('htmx:wsAfterMessage'));
+}"""
+
+
+def test_the_socket_s_first_snapshot_keeps_the_open_picker_and_the_chain(page, live_server_url):
+    """The same decision swapped in again (the snapshot that follows the page's
+    load by a moment) keeps what the player composed: before, a space chosen in
+    that moment lost its tile picker."""
+    from tests.e2e.positions import ON_PAGE, make_decision
+
+    match = in_thread(make_decision, "rondo-pick")
+    log_in(page.context, match.seats.get(index=0).user, live_server_url)
+    page.goto(f"{live_server_url}/m/{match.public_id}/")
+    live(page)
+    ON_PAGE["rondo-pick"](page)
+    page.evaluate(SWAP_THE_SAME_CONTROLS)
+    expect(page.locator("#rondo-picker .rondo-up")).to_have_count(3)
+    page.locator("#rondo-picker .rondo-up").first.click()
+    expect(page.locator("#rondo-chain-list li")).to_have_count(1)
+    page.evaluate(SWAP_THE_SAME_CONTROLS)
+    expect(page.locator("#rondo-chain-list li")).to_have_count(1)
+    expect(page.locator("#rondo-send")).to_be_enabled()

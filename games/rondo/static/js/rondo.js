@@ -327,10 +327,19 @@
       clearMarks();
       return;
     }
-    if (!st || st.form !== form) {
+    var tree = byId("rondo-tree");
+    var text = tree ? tree.textContent : "";
+    if (st && st.form !== form && !st.sending && form.getAttribute("data-version") === st.version &&
+        text === st.text) {
+      // The same decision again (the socket's first snapshot, just after the page
+      // loaded): keep the chain composed so far and the open picker.
+      st.form = form;
+      prepare(form);
+    } else if (!st || st.form !== form) {
       st = {
         form: form,
         version: form.getAttribute("data-version"),
+        text: text,
         rack: readRack(),
         chain: [],
         selected: null,
@@ -339,20 +348,25 @@
       var data = readTree();
       st.tree = data.tree || {};
       st.options = data.options || {};
-      var nojs = form.querySelector(".rondo-nojs");
-      var composer = byId("rondo-composer");
-      if (nojs) nojs.hidden = true;
-      if (composer) composer.hidden = false;
-      var help = byId("rondo-help");
-      if (help && window.parlourBoard && window.parlourBoard.help) {
-        window.parlourBoard.help(help.getAttribute("data-more"));
-      }
-      byId("rondo-undo").addEventListener("click", undo);
-      byId("rondo-send").addEventListener("click", send);
+      prepare(form);
     } else if (st.sending) {
       st.sending = false; // an answer came (an error leaves the same controls in place)
     }
     render();
+  }
+
+  /** A new chain form: the composer in place of the plain form, its buttons wired. */
+  function prepare(form) {
+    var nojs = form.querySelector(".rondo-nojs");
+    var composer = byId("rondo-composer");
+    if (nojs) nojs.hidden = true;
+    if (composer) composer.hidden = false;
+    var help = byId("rondo-help");
+    if (help && window.parlourBoard && window.parlourBoard.help) {
+      window.parlourBoard.help(help.getAttribute("data-more"));
+    }
+    byId("rondo-undo").addEventListener("click", undo);
+    byId("rondo-send").addEventListener("click", send);
   }
 
   function spaceFrom(target) {

@@ -41,10 +41,12 @@ def _space(board, sid: str, *, colour: bool) -> str:
 
 
 def _final_round(state, after) -> str:
-    """Why the end began with this ply (docs/rules.md "Rondo": End), and what follows."""
+    """Why the end began with this ply (docs/rules.md "Rondo": End), and what
+    follows. It may share its ply with a hidden draw: no word holds a colour's
+    name ("covered" would hold "red")."""
     b = after.board
     if b.gray_mask and after.occ & b.gray_mask == b.gray_mask:
-        why = "The last gray space is covered"
+        why = "The last gray space is taken"
     elif sum(state.bag) < 2:  # a draw the bag could not fill
         why = "The bag ran out"
     else:

@@ -192,18 +192,21 @@ class _Tail:
 
 class ShownLine(NamedTuple):
     """A move-list line as the page shows it: the RecordLine's ``ply``,
-    ``seat``, ``text`` and ``begins``, and the seat's ``colour`` ("" for none)."""
+    ``seat``, ``text`` and ``begins``, the seat's ``colour`` ("" for none) and
+    the RecordLine's ``note`` (its title)."""
 
     ply: int
     seat: int | None
     text: str
     begins: str
     colour: str
+    note: str = ""
 
 
 def _shown(lines, colours: dict) -> list[ShownLine]:
     return [
-        ShownLine(line.ply, line.seat, line.text, line.begins, colours.get(line.seat) or "") for line in lines
+        ShownLine(line.ply, line.seat, line.text, line.begins, colours.get(line.seat) or "", line.note)
+        for line in lines
     ]
 
 

@@ -10,7 +10,8 @@ a game without them has no marks)::
 
     {"paths": [{"x1", "y1", "x2", "y2"}],   # viewBox units of the game's board
      "from": [{"x", "y", "r"}], "to": [{"x", "y", "r"}],
-     "capture": [{"x", "y", "r"}], "home": [{"x", "y", "r"}]}
+     "capture": [{"x", "y", "r"}], "home": [{"x", "y", "r"}],
+     "labels": [{"x", "y", "r", "text"}]}   # optional: small numbered badges (Rondo's chain order)
 
 ``KEEP`` (a frame whose change made no board move) tells the page to keep the
 marks it shows (static/js/board.js carries them over to the new board).

@@ -38,12 +38,16 @@ class RecordLine:
     before the first turn (drawing the starting seat, a roll-off, the deal),
     "" when it belongs to the turn already open (the die's moves, a capture,
     a piece reaching home, a leave). The move list numbers turns, not plies
-    (docs/rules.md "The move list")."""
+    (docs/rules.md "The move list").
+
+    ``note``: a detail the line's words leave out, shown as its title
+    (Rondo: the space's code, "Space I03"); public like the text."""
 
     ply: int
     seat: int | None
     text: str
     begins: str = ""
+    note: str = ""
 
 
 def seat_label(names: dict[int, str], seat: int) -> str:

@@ -21,6 +21,9 @@ from games.engine import get_rules
 #: Half the board's width in pitch units plus a margin (spaces lie within 6.0).
 EXTENT = 6.9
 RADIUS = 0.46
+#: The last chain's badges: how far right and up of a space's centre, and how big.
+BADGE_AT = 0.38
+BADGE_RADIUS = 0.23
 #: A letter per tile colour, so a colour is never the only cue.
 LETTERS = {"yellow": "Y", "red": "R", "purple": "P", "blue": "B", "green": "G"}
 
@@ -173,14 +176,17 @@ def is_board_move(notation: str) -> bool:
 
 def last_move(rules, before, notations: list[str], after) -> dict | None:
     """The marks of a chain's placements ``notations`` (games.marks documents
-    the shape; space pitches): each space of the chain and the links between
-    them. Only the spaces: a face-down tile's colour is nobody else's business
-    (docs/rules.md "Hidden information")."""
+    the shape; space pitches): each space of the chain (a dashed ring, and a
+    badge at its top right numbering the chain: 1, 2, ...) and the links
+    between them. Only the spaces: a face-down tile's colour is nobody
+    else's business (docs/rules.md "Hidden information")."""
     by_id = static_board(before.board.side)["by_id"]
     spaces = [by_id[n.split()[1]] for n in notations]
-    marks = {"paths": [], "from": [], "to": [], "capture": [], "home": []}
+    marks = {"paths": [], "from": [], "to": [], "capture": [], "home": [], "labels": []}
     for a, b in zip(spaces, spaces[1:], strict=False):
         marks["paths"].append({"x1": a["x"], "y1": a["y"], "x2": b["x"], "y2": b["y"]})
-    for s in spaces:
+    for n, s in enumerate(spaces, 1):
         marks["to"].append({"x": s["x"], "y": s["y"], "r": 0.5})
+        marks["labels"].append({"x": _num(float(s["x"]) + BADGE_AT), "y": _num(float(s["y"]) - BADGE_AT),
+                                "r": BADGE_RADIUS, "text": str(n)})
     return marks if spaces else None

@@ -5,8 +5,9 @@ together; docs/benchmarks.md).
 
 ``{% last_move_marks last_move %}`` draws the last move's marks inside a
 board's SVG, the same for every viewer (games/marks.py): ``last_move`` is
-its marks (viewBox units), ``"keep"`` (this frame made no board move: the
-page keeps the marks it shows) or None (nothing). Drawn under the pieces.
+its marks (viewBox units; labels: a badge each, a circle and its text),
+``"keep"`` (this frame made no board move: the page keeps the marks it
+shows) or None (nothing). Drawn under the pieces.
 
 ``{% board_choices match choices help=... compose=... %}`` is one seat's
 legal choices for static/js/board.js, inside that seat's controls only
@@ -42,6 +43,11 @@ def last_move_marks(last_move) -> str:
     for key, cls in _CIRCLES:
         for c in last_move.get(key, ()):
             parts.append(f'<circle class="{cls}" cx="{c["x"]}" cy="{c["y"]}" r="{c["r"]}"/>')
+    for b in last_move.get("labels", ()):
+        parts.append(
+            f'<g class="lm-label" transform="translate({b["x"]} {b["y"]})"><circle r="{b["r"]}"/>'
+            f"<text>{conditional_escape(b['text'])}</text></g>"
+        )
     parts.append("</g>")
     return mark_safe("".join(parts))
 

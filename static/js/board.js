@@ -39,13 +39,15 @@
  * Keyboard shortcuts act only while the board has focus and can be turned off
  * (WCAG 2.1.4: the Settings tab's switch, Parlour.setting("shortcuts"); the list is
  * shown under the board): see KEYS below.
- * window.parlourBoard: focusPrimary() (focus the board when it holds choices,
- * else the primary control; true if it focused something), register(adapter)
- * for a game script with its own composer (rondo.js), refresh(), and for such a
- * script's own taps crowd(x, y, spots) (which of [{x, y, r}], client px, a tap
- * at x, y may mean: [] none, one: act, several: ask) and ask(evt, items, stale)
- * (the chooser: items [{label, cue?, mark, act}], mark a selector of the spot to
- * highlight; stale() true closes it when a frame comes).
+ * window.parlourBoard: focusPrimary() (focus the board when it holds choices or
+ * the seat's controls mark a composer on it with data-board-primary, else the
+ * primary control; true if it focused something), register(adapter) for a game
+ * script with its own composer (rondo.js), help(text) (how to play on the board,
+ * in the keys box), refresh(), and for such a script's own taps crowd(x, y, spots)
+ * (which of [{x, y, r}], client px, a tap at x, y may mean: [] none, one: act,
+ * several: ask) and ask(evt, items, stale) (the chooser: items [{label, cue?, mark,
+ * act}], mark a selector of the spot to highlight; stale() true closes it when a
+ * frame comes).
  */
 (function () {
   "use strict";
@@ -926,7 +928,10 @@
     if (here && keysOn() && here.contains(document.activeElement)) {
       return true; // someone playing with the board's keys keeps the board (R rolls from there)
     }
-    if ((st || (adapter && adapter.active())) && here) {
+    // A game's own composer marks itself (rondo.js's chain form): its script may
+    // set up after this frame's other listeners, so its adapter is not active yet.
+    var composer = document.querySelector("#controls [data-board-primary]");
+    if ((st || composer || (adapter && adapter.active())) && here) {
       here.focus({ preventScroll: true });
       return true;
     }
@@ -946,6 +951,8 @@
     register: function (a) {
       adapter = a;
     },
+    /** How to play on the board, at length: in the board's keys box. */
+    help: showHelp,
     /** For tests and game scripts: the current choices' targets, or []. */
     targets: function () {
       return st ? targets() : [];

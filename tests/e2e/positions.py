@@ -5,6 +5,8 @@ and four seats where the game allows them."""
 
 from __future__ import annotations
 
+from playwright.sync_api import expect
+
 from games.engine import get_rules
 from tests.engine.rondo_helpers import position as rondo_position
 from tests.engine.roundabout_helpers import position as roundabout_position
@@ -49,14 +51,36 @@ def _start_darts(players: int) -> dict:
                 for i in range(s * n, (s + 1) * n)} for s in range(players)}
 
 
-def _rondo_state():
+RONDO_COLOURS = ("yellow", "red", "purple", "blue", "green")
+
+
+def _rondo_start():
+    """The blue side's first start space: (its id, its colour)."""
+    board = get_rules("rondo").board("blue")
+    start = next(i for i in range(board.size) if board.start_mask >> i & 1)
+    return board.ids[start], RONDO_COLOURS[board.colour[start]]
+
+
+def _rondo_state(rack=None):
     rules = get_rules("rondo")
-    board = rules.board("blue")
-    colours = ("yellow", "red", "purple", "blue", "green")
-    starts = [i for i in range(board.size) if board.start_mask >> i & 1]
-    colour = colours[board.colour[starts[0]]]
-    racks = [[colour, colour, "red", "blue", "green"], ["red", "blue"], ["green", "yellow"]]
+    _, colour = _rondo_start()
+    racks = [rack or [colour, colour, "red", "blue", "green"], ["red", "blue"], ["green", "yellow"]]
     return rules.dump(rondo_position(rules, racks, turn=0, starter=0, scores=[10, 12, 9]))
+
+
+def _rondo_rack_of_five():
+    """Three tiles of the start space's colour and two others: that space offers
+    six placements (1, 2 or 3 face up; one of three colours face down)."""
+    _, colour = _rondo_start()
+    others = [c for c in RONDO_COLOURS if c != colour]
+    return _rondo_state([colour] * 3 + others[:2])
+
+
+def _open_rondo_picker(page):
+    """Click the start space: its tile picker opens under the board."""
+    space, _ = _rondo_start()
+    page.locator(f"#rs-{space}").click()
+    expect(page.locator("#rondo-picker button")).to_have_count(7)  # six placements and Cancel
 
 
 def _roundabout_offered() -> dict:
@@ -66,6 +90,38 @@ def _roundabout_offered() -> dict:
     state = rules.play(state, "d2-5")
     state = rules.play(state, "offer 0")
     return rules.dump(state)
+
+
+def _rondo_second_start():
+    board = get_rules("rondo").board("blue")
+    start = [i for i in range(board.size) if board.start_mask >> i & 1][1]
+    return board.ids[start], RONDO_COLOURS[board.colour[start]]
+
+
+def _rondo_before_a_chain():
+    """Two seats, seat 1 to move first (its chain is played by ``_rondo_chain_played``)."""
+    rules = get_rules("rondo")
+    _, mine = _rondo_start()
+    _, theirs = _rondo_second_start()
+    racks = [[mine, mine, "red", "blue", "green"], [theirs, theirs, "red"]]
+    return rules.dump(rondo_position(rules, racks, turn=1, starter=1, scores=[10, 12]))
+
+
+def _rondo_chain_played(match):
+    """Seat 1 places a chain of two (one tile face up, one face down) and draws:
+    seat 0 is to move with the last chain marked on the board."""
+    from games import actions
+    from games.models import Match
+
+    rules = get_rules("rondo")
+    state = rules.load(match.state)
+    space, _ = _rondo_second_start()
+    first = f"place {space} 1"
+    after = rules.play(state, first)
+    bridge = next(m for m in rules.legal_moves(after) if m.kind == "place" and m.count == 0)
+    user = match.seats.get(index=1).user
+    actions.play_move(match.public_id, user, [first, str(bridge), "end"], match.version)
+    return Match.objects.get(pk=match.pk)
 
 
 LUDO_PIECES = [[10, -1, -1, 30], [5, -1, -1, -1], [-1] * 4, [20, -1, -1, -1]]
@@ -85,7 +141,16 @@ DECISIONS = {
     "roundabout-offer": ("roundabout", FOUR, lambda: _roundabout_rolled(4, RA_DARTS_4, (2, 5))),
     "roundabout-accept": ("roundabout", ("human", "human", "easy", "easy"), _roundabout_offered),
     "rondo-place": ("rondo", ("human", "easy", "easy"), _rondo_state),
+    "rondo-pick": ("rondo", ("human", "easy", "easy"), _rondo_rack_of_five),
+    "rondo-after-chain": ("rondo", ("human", "human"), _rondo_before_a_chain),
 }
+
+#: name -> what happens after the match is made (the record the decision follows).
+THEN = {"rondo-after-chain": _rondo_chain_played}
+
+#: name -> what the seat does on the page before it is measured or shown (the
+#: decision it then faces: "rondo-pick" is the tile picker of a space, open).
+ON_PAGE = {"rondo-pick": _open_rondo_picker}
 
 
 def make_decision(name: str, **options):
@@ -93,4 +158,5 @@ def make_decision(name: str, **options):
     150-character name (other human seats get names as long). Returns the match."""
     kind, seats, state = DECISIONS[name]
     users = [_human("p") for s in seats if s == "human"]
-    return make_match(kind, seats, users=users, state=state(), **options)
+    match = make_match(kind, seats, users=users, state=state(), **options)
+    return THEN[name](match) if name in THEN else match

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.positions import make_decision
+from tests.e2e.positions import ON_PAGE, make_decision
 from tests.e2e.test_live_play import in_thread, live, log_in
 
 SHOTS = Path(os.environ.get("PARLOUR_SHOTS", Path(__file__).resolve().parents[2] / "docs" / "screenshots"))
@@ -31,6 +31,8 @@ def test_screenshots(browser, live_server_url, name):
             page = context.new_page()
             page.goto(f"{live_server_url}/m/{match.public_id}/")
             live(page)
+            if name in ON_PAGE:
+                ON_PAGE[name](page)
             page.wait_for_timeout(300)
             page.screenshot(path=SHOTS / f"{name}-{size}-{scheme}.png")
             context.close()

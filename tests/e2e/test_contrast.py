@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.positions import make_decision
+from tests.e2e.positions import ON_PAGE, make_decision
 from tests.e2e.test_live_play import in_thread, live, log_in
 
 # The function of contrast.js, without its leading comment (page.evaluate calls a function source).
@@ -35,14 +35,17 @@ def contrast_violations(page, axe_source, within=None):
 
 
 @pytest.mark.parametrize("name,options", [("ludo-choose", {}), ("ludo-choose", {"theme": "europe"}),
-                                          ("roundabout-darts", {}), ("rondo-place", {})],
-                         ids=["ludo", "ludo-map", "roundabout", "rondo"])
+                                          ("roundabout-darts", {}), ("rondo-place", {}),
+                                          ("rondo-after-chain", {}), ("rondo-pick", {})],
+                         ids=["ludo", "ludo-map", "roundabout", "rondo", "rondo-last-chain", "rondo-picker"])
 def test_the_match_page_passes_axe_contrast_in_light_dark_and_forced_colours(
         page, live_server_url, axe_source, name, options):
     match = in_thread(make_decision, name, **options)
     log_in(page.context, match.seats.get(index=0).user, live_server_url)
     page.goto(f"{live_server_url}/m/{match.public_id}/")
     live(page)
+    if name in ON_PAGE:
+        ON_PAGE[name](page)
     found = {}
     for mode, media in MODES.items():
         page.emulate_media(**media)

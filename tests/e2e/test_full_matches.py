@@ -22,7 +22,7 @@ LIMIT_SECONDS = 600  # a generous bound on one match, not a speed claim
 SITUATION = """() => {
   const q = (s) => document.querySelector(s);
   const confirm = q('#board-confirm');
-  const chooser = q('#board-chooser:not([hidden]) button, .board-chooser:not([hidden]) button');
+  const chooser = q('.bd-chooser button');
   return {
     over: !!q('#status .result'),
     mine: !!q('#controls[data-my-turn]'),
@@ -43,7 +43,7 @@ def _step(page, s, acts):
     """One act on the board (or, with nothing there, the decision's button)."""
     board = page.locator("#board")
     if s["chooser"]:
-        page.locator("#board-chooser button, .board-chooser button").first.click()
+        page.locator(".bd-chooser button").first.click()
         acts["chooser"] += 1
     elif s["roll"]:
         page.locator("#dice").click()

@@ -418,3 +418,20 @@ def test_load_refuses_states_whose_tiles_do_not_add_up():
     with pytest.raises(InvalidStateError):
         RONDO.load({"game": "ludo"})
     assert json.loads(json.dumps(RONDO.dump(RONDO.new_match(4))))["players"] == 4
+
+
+def test_a_placement_s_label_names_the_space_as_the_board_shows_it():
+    """The no-JavaScript form's choices: "1 purple face up on purple 1, S000-1 (1 point)"
+    (it said "(1 points)" and named the space only by its code)."""
+    from games.rondo.engine.view import describe_move
+
+    board = RONDO.board("blue")
+    start = next(i for i in range(board.size) if board.start_mask >> i & 1)
+    sid, value = board.ids[start], board.value[start]
+    colour = COLOURS[board.colour[start]]
+    state = position(RONDO, [[colour, "red"], ["red"]])
+    labels = {str(m): describe_move(RONDO, state, m)["label"] for m in RONDO.placements(state, sid)}
+    points = f"{value} point{'s' if value != 1 else ''}"
+    assert labels[f"place {sid} 1"] == f"1 {colour} face up on {colour} {value}, {sid} ({points})"
+    down = labels[f"place {sid} down red"]
+    assert down == f"1 red face down on {colour} {value}, {sid} (a bridge, 0 points)"

@@ -13,6 +13,7 @@ appended to the page's list).
 from __future__ import annotations
 
 import random
+import re
 from types import SimpleNamespace
 
 import pytest
@@ -71,6 +72,15 @@ def playout(kind: str, players: int, seed: int, max_plies: int = 1200):
     return start, moves
 
 
+def final_round(line) -> bool:
+    """A Rondo line saying the final round began (or the match ended with it)."""
+    return line.seat is None and ("final round" in line.text or "the match ends" in line.text)
+
+
+def rules_board(state):
+    return state.board
+
+
 def labels(players: int) -> dict[int, str]:
     return {i: f"player{i} (c{i})" for i in range(players)}
 
@@ -99,8 +109,8 @@ def test_every_ply_yields_its_lines_once_each_naming_its_seat(kind, players, see
         got = by_ply.get(m.ply, [])
         if m.notation in SILENT[kind]:
             assert got == [], (m.notation, got)
-        elif kind == "rondo":
-            assert len(got) == 1, (m.notation, got)
+        elif kind == "rondo":  # one line, and the start of the final round one of its own
+            assert len([line for line in got if not final_round(line)]) == 1, (m.notation, got)
         else:
             assert got, f"ply {m.ply} ({m.notation}) has no line"
     assert len({(line.ply, line.text) for line in lines}) == len(lines), "a line twice"
@@ -111,10 +121,17 @@ def test_every_ply_yields_its_lines_once_each_naming_its_seat(kind, players, see
         if line.seat is not None:
             assert names[line.seat] in line.text, line
         else:
-            assert line.text.startswith("Roll-off tied:"), line
+            assert line.text.startswith("Roll-off tied:") or final_round(line), line
         assert "Seat " not in line.text
         if kind == "rondo":
-            assert not any(c in line.text.split() or f"{c}." in line.text for c in RONDO_TILE_COLOURS), line
+            # Only a face-up placement names a colour: its space's, which its tiles share (public).
+            named = {c for c in RONDO_TILE_COLOURS if re.search(rf"\b{c}\b", line.text)}
+            parts = moves[line.ply].notation.split()
+            if parts[0] == "place" and parts[2].isdigit():
+                b = rules_board(start)
+                assert named == {RONDO_TILE_COLOURS[b.colour[b.index[parts[1]]]]}, line
+            else:
+                assert not named, line
     assert lines[0].begins == "setup"
     for i, m in enumerate(moves):
         if m.notation.startswith("leave"):
@@ -312,11 +329,69 @@ def test_rondo_lines_never_name_a_drawn_or_face_down_colour():
     lines = describe("rondo", moves, {0: "ada", 1: "bo"}, start)
     dealt = [line.text for line in lines if line.text.startswith("A tile was dealt")]
     assert len(dealt) == 4
-    for line, m in zip(lines, moves, strict=True):
+    by_ply = {m.ply: m for m in moves}
+    for line in lines:
+        m = by_ply[line.ply]
         if m.notation.startswith("tile") or " down " in m.notation:
             assert m.notation.split()[-1] not in line.text
     assert any(" drew a tile." in line.text for line in lines)
     assert rules is not None
+
+
+def test_rondo_lines_say_who_did_what_in_words_with_the_space_as_the_board_shows_it():
+    """A player reads "ada placed 2 red tiles on a red 3: 6 points.", not a
+    space code ("S000-1": the line's note, its title); every line names who
+    acted, or is the set-up's, a deal's or the final round's."""
+    from tests.engine.rondo_helpers import position
+
+    rules = get_rules("rondo")
+    board = rules.board("blue")
+    start = next(i for i in range(board.size) if board.start_mask >> i & 1)
+    sid, value = board.ids[start], board.value[start]
+    colour = ("yellow", "red", "purple", "blue", "green")[board.colour[start]]
+    other = next(c for c in ("yellow", "red", "purple", "blue", "green") if c != colour)
+    state = position(rules, [[colour, colour, other], ["red"]], turn=0, starter=0)
+    first = rules.play(state, f"place {sid} 2")
+    nxt = next(m for m in rules.legal_moves(first) if m.kind == "place" and m.count == 0)
+    plies = [(0, f"place {sid} 2"), (0, str(nxt)), (0, "end"), (None, "tile red"), (1, "draw"),
+             (None, "tile green"), (None, "tile blue")]
+    moves = [SimpleNamespace(ply=i, actor="chance" if s is None else "seat", seat=s, notation=n,
+                             version_after=i) for i, (s, n) in enumerate(plies)]
+    lines = describe("rondo", moves, {0: "ada", 1: "bo"}, state)
+    nb = board.index[nxt.space]
+    gray = lambda i: ", a gray space," if board.gray[i] else ""  # noqa: E731
+    assert [line.text for line in lines] == [
+        f"ada placed 2 {colour} tiles on a {colour} {value}{gray(start)}: {2 * value} points.",
+        f"ada placed a tile face down on a space worth {board.value[nb]}{gray(nb)} (a bridge: no points).",
+        f"ada ended the chain: {2 * value} points this turn, {2 * value} in all.",
+        "ada drew a tile.",
+        "bo chose to draw instead of placing.",
+        "bo drew a tile.",
+        "bo drew a tile.",
+    ]
+    assert [line.note for line in lines[:2]] == [f"Space {sid}", f"Space {nxt.space}"]
+    code = re.compile(r"\b(S\d{3}-\d|I\d\d|O\d\d|L\d{3}-\d)\b")
+    start_state, played = playout("rondo", 3, 5)
+    for line in describe("rondo", played, {0: "ada", 1: "bo", 2: "cy"}, start_state):
+        assert not code.search(line.text), line.text
+        assert line.seat is None or any(n in line.text for n in ("ada", "bo", "cy")), line.text
+
+
+def test_rondo_the_final_round_is_a_line_of_its_own():
+    """The ply that covers the last gray space (or finds the bag short) is
+    followed by a line saying the final round has begun."""
+    for seed in range(4):
+        start, moves = playout("rondo", 2, seed)
+        lines = describe("rondo", moves, {0: "ada", 1: "bo"}, start)
+        finals = [line for line in lines if "final round" in line.text or "the match ends" in line.text]
+        if finals:
+            assert len(finals) == 1 and finals[0].seat is None
+            # It may share its ply with a hidden draw: not even part of a word names a colour.
+            assert not any(c in finals[0].text.lower() for c in RONDO_TILE_COLOURS), finals[0]
+            assert finals[0].text.split(":")[0] in ("The last gray space is taken", "The bag ran out",
+                                                  "Nobody can place or draw")
+            return
+    raise AssertionError("no playout reached its final round")
 
 
 def test_a_record_that_stops_replaying_says_where_and_echoes_no_notation():

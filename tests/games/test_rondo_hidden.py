@@ -237,10 +237,16 @@ def test_the_move_list_describes_draws_and_face_down_tiles_without_colour():
     texts = [line.text for line in lines]
     assert texts[0] == "Drawn to start: bo."
     assert texts[1:5] == ["A tile was dealt to bo."] * 2 + ["A tile was dealt to ada."] * 2
-    assert texts[5] == f"bo placed a tile face down on {down.space}."
-    assert texts[6].startswith("bo placed ") and up.space in texts[6]
-    assert texts[7].startswith("bo ended the chain (")
+    b = rules.board("blue")
+    gray = ", a gray space," if b.gray[b.index[down.space]] else ""
+    assert texts[5] == (f"bo placed a tile face down on a space worth {b.value[b.index[down.space]]}{gray}"
+                        " (a bridge: no points).")
+    assert lines[5].note == f"Space {down.space}"
+    assert texts[6].startswith("bo placed ") and up.space not in texts[6]
+    assert lines[6].note == f"Space {up.space}"
+    assert texts[7].startswith("bo ended the chain: ")
     assert texts[8] == "bo drew a tile." and lines[8].seat == 1
+    assert texts[9] == "ada chose to draw instead of placing."
     assert texts[10:12] == ["ada drew a tile."] * 2
     assert texts[-1] == "bo left the match."
     for line, m in zip(lines, moves, strict=True):

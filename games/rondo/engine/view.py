@@ -40,14 +40,15 @@ def describe_move(rules, state: RondoState, move) -> dict:
         return {"move": text, "label": text}
     b = state.board
     i = b.index[move.space]
+    where = f"{COLOURS[b.colour[i]]} {b.value[i]}, {move.space}"  # as the board shows it, and its code
     if move.count:
         c = b.colour[i]
         points = move.count * b.value[i]
-        label = f"{move.count} {COLOURS[c]} face up on {move.space} ({points} points)"
+        label = f"{move.count} {COLOURS[c]} face up on {where} ({points} point{'s' if points != 1 else ''})"
     else:
         c = move.colour
         points = 0
-        label = f"1 {COLOURS[c]} face down on {move.space} (a bridge, 0 points)"
+        label = f"1 {COLOURS[c]} face down on {where} (a bridge, 0 points)"
     return {
         "move": text,
         "label": label,

@@ -15,7 +15,7 @@ The composer's data is the engine's, so the page re-implements no rule
 
     {"tree": {"I03": {"I04": {...}, ...}, ...},   # the spaces the chain may take next,
                                                   # after each path of spaces so far
-     "options": {"I03": [{"m": "place I03 2", "l": "2 red face up on I03 (6 points)",
+     "options": {"I03": [{"m": "place I03 2", "l": "2 red face up on red 3, I03 (6 points)",
                           "c": "red", "n": 2,     # the tiles it uses (colour, how many)
                           "p": 6, "d": false}, ...]}}   # points; face down
 

@@ -23,8 +23,10 @@
  *
  * DOM contract: #board with g.rb-space[data-space data-colour data-value];
  * #rondo-chain-form[data-version] holding #rondo-tree; #rondo-rack li[data-tile-colour];
- * #rondo-composer with #rondo-picker, #rondo-chain-list, #rondo-running, #rondo-undo,
- * #rondo-send. Only the seat's own controls carry its rack: nothing here reads another's.
+ * #rondo-composer with #rondo-help[data-more] (the long help, for the board's keys box),
+ * #rondo-picker, #rondo-chain-list, #rondo-running, #rondo-undo, #rondo-send;
+ * #rondo-controls.is-picking while the picker is open (match.css hides the rest).
+ * Only the seat's own controls carry its rack: nothing here reads another's.
  * Keyboard: window.parlourBoard's shortcuts (static/js/board.js) act here too.
  */
 (function () {
@@ -81,14 +83,18 @@
   }
 
   // --- The board: highlight where the chain may go -------------------------------
+  // Only from this seat's own frame (#rondo-tree): where a seat may place face up
+  // tells its colours, so the public board never carries these highlights.
 
-  /** A highlighted space's words: "Place on I03, red 3". */
+  /** A highlighted space's words, as the board shows it: "Place on red 3 (I03)". */
   function spaceWords(el) {
-    return "Place on " + el.getAttribute("data-space") + ", " + el.getAttribute("data-colour") + " " +
-      el.getAttribute("data-value");
+    return "Place on " + el.getAttribute("data-colour") + " " + el.getAttribute("data-value") + " (" +
+      el.getAttribute("data-space") + ")";
   }
 
   function clearMarks() {
+    var halos = document.querySelectorAll("#board .rb-halo");
+    for (var h = 0; h < halos.length; h++) halos[h].parentNode.removeChild(halos[h]);
     var marked = document.querySelectorAll("#board .rb-can, #board .rb-pending, #board .rb-selected");
     for (var i = 0; i < marked.length; i++) {
       var el = marked[i];
@@ -110,6 +116,11 @@
       var el = spaceEl(id);
       if (!el) return;
       el.classList.add("rb-can");
+      // A ring around the space (match.css): unlike the last chain's dashed, numbered rings.
+      var halo = document.createElementNS("http://www.w3.org/2000/svg", "circle");
+      halo.setAttribute("class", "rb-halo");
+      halo.setAttribute("r", "0.5");
+      el.insertBefore(halo, el.firstChild);
       el.setAttribute("tabindex", "0");
       el.setAttribute("role", "button");
       el.setAttribute("aria-label", spaceWords(el));
@@ -131,25 +142,86 @@
     return b;
   }
 
+  function plural(n, word) {
+    return n + " " + word + (n === 1 ? "" : "s");
+  }
+
+  function capital(text) {
+    return text.charAt(0).toUpperCase() + text.slice(1);
+  }
+
+  /** A space as the board shows it: "Purple 1" (its code goes in a title). */
+  function spaceWords(id) {
+    var el = spaceEl(id);
+    return capital(el.getAttribute("data-colour")) + " " + el.getAttribute("data-value");
+  }
+
+  /** A placement in words: "2 purple face up (2 points)", "1 red face down (a bridge, 0 points)". */
+  function words(o) {
+    return o.d ? "1 " + o.c + " face down (a bridge, 0 points)" : o.n + " " + o.c + " face up (" + plural(o.p, "point") + ")";
+  }
+
+  /** One row of the picker: its words, then a 48 px button per placement. */
+  function pickRow(title, opts, face) {
+    var row = document.createElement("div");
+    row.className = "rondo-pick-row";
+    var name = document.createElement("span");
+    name.className = "rondo-pick-kind";
+    name.textContent = title;
+    row.appendChild(name);
+    opts.forEach(function (o) {
+      var b = button("", pick.bind(null, o), o.d ? "rondo-down c-" + o.c : "rondo-up");
+      b.setAttribute("aria-label", words(o));
+      b.title = words(o);
+      face(o).forEach(function (part, i) {
+        var span = document.createElement("span");
+        span.className = i ? "rondo-pick-small" : "rondo-pick-big";
+        span.textContent = part;
+        b.appendChild(span);
+      });
+      row.appendChild(b);
+    });
+    return row;
+  }
+
+  /** The tiles for the chosen space, shown in place of the help: face-up counts
+   *  in one row, face-down colours in the next, Cancel (last) beside the space's name. */
   function renderPicker() {
     var picker = byId("rondo-picker");
     if (!picker) return;
     picker.textContent = "";
+    var controls = byId("rondo-controls");
+    if (controls) controls.classList.toggle("is-picking", !!st.selected);
+    picker.hidden = !st.selected;
     if (!st.selected) return;
-    var el = spaceEl(st.selected);
-    var colour = el.getAttribute("data-colour");
-    var value = el.getAttribute("data-value");
-    var label = document.createElement("p");
-    label.textContent = "Space " + st.selected + " (" + colour + " " + value + "):";
-    picker.appendChild(label);
-    affordable(st.selected).forEach(function (o) {
-      picker.appendChild(button(o.l, pick.bind(null, o), o.d ? "rondo-down" : "rondo-up"));
-    });
+    var head = document.createElement("p");
+    head.className = "rondo-pick-head";
+    var what = document.createElement("span");
+    what.textContent = "On " + spaceWords(st.selected).toLowerCase() + ", place:";
+    what.title = "Space " + st.selected;
+    head.appendChild(what);
+    picker.appendChild(head);
+    var opts = affordable(st.selected);
+    var up = opts.filter(function (o) { return !o.d; });
+    var down = opts.filter(function (o) { return o.d; });
+    if (up.length) {
+      picker.appendChild(pickRow("Face up", up, function (o) {
+        return [String(o.n), plural(o.p, "pt")];
+      }));
+    }
+    if (down.length) {
+      picker.appendChild(pickRow("Face down, 0 pts", down, function (o) {
+        return [o.c.charAt(0).toUpperCase()];
+      }));
+    }
+    // Last in the tab order (after the tiles), shown beside the space's name (match.css).
     picker.appendChild(button("Cancel", function () {
       st.selected = null;
       render();
-    }, "secondary"));
-    var first = picker.querySelector("button");
+      var back = spaceEl(st.lastChosen);
+      if (back && back.classList.contains("rb-can")) back.focus();
+    }, "secondary rondo-cancel"));
+    var first = picker.querySelector(".rondo-up, .rondo-down");
     if (first) first.focus();
   }
 
@@ -161,9 +233,8 @@
     st.chain.forEach(function (p) {
       var li = document.createElement("li");
       li.setAttribute("data-chain-space", p.space);
-      li.textContent = p.faceDown
-        ? p.space + ": 1 " + p.colour + " face down (0 points)"
-        : p.space + ": " + p.count + " " + p.colour + " face up (" + p.points + " points)";
+      li.title = "Space " + p.space;
+      li.textContent = spaceWords(p.space) + ": " + words({ d: p.faceDown, c: p.colour, n: p.count, p: p.points });
       list.appendChild(li);
       total += p.points;
     });
@@ -204,6 +275,7 @@
   function choose(id) {
     if (!st || st.sending || candidates().indexOf(id) < 0) return;
     st.selected = id;
+    st.lastChosen = id;
     render();
   }
 
@@ -270,10 +342,19 @@
       clearMarks();
       return;
     }
-    if (!st || st.form !== form) {
+    var tree = byId("rondo-tree");
+    var text = tree ? tree.textContent : "";
+    if (st && st.form !== form && !st.sending && form.getAttribute("data-version") === st.version &&
+        text === st.text) {
+      // The same decision again (the socket's first snapshot, just after the page
+      // loaded): keep the chain composed so far and the open picker.
+      st.form = form;
+      prepare(form);
+    } else if (!st || st.form !== form) {
       st = {
         form: form,
         version: form.getAttribute("data-version"),
+        text: text,
         rack: readRack(),
         chain: [],
         selected: null,
@@ -282,16 +363,25 @@
       var data = readTree();
       st.tree = data.tree || {};
       st.options = data.options || {};
-      var nojs = form.querySelector(".rondo-nojs");
-      var composer = byId("rondo-composer");
-      if (nojs) nojs.hidden = true;
-      if (composer) composer.hidden = false;
-      byId("rondo-undo").addEventListener("click", undo);
-      byId("rondo-send").addEventListener("click", send);
+      prepare(form);
     } else if (st.sending && frameKind() === "error") {
       st.sending = false; // the answer was an error: the same controls stay in place
     } // else a public frame alone: the seat's own controls (the answer) are still on the way
     render();
+  }
+
+  /** A new chain form: the composer in place of the plain form, its buttons wired. */
+  function prepare(form) {
+    var nojs = form.querySelector(".rondo-nojs");
+    var composer = byId("rondo-composer");
+    if (nojs) nojs.hidden = true;
+    if (composer) composer.hidden = false;
+    var help = byId("rondo-help");
+    if (help && window.parlourBoard && window.parlourBoard.help) {
+      window.parlourBoard.help(help.getAttribute("data-more"));
+    }
+    byId("rondo-undo").addEventListener("click", undo);
+    byId("rondo-send").addEventListener("click", send);
   }
 
   function spaceFrom(target) {

@@ -195,9 +195,9 @@ def open_rondo_chooser(page, live_server_url):
     for space, colour in (("S000-1", "purple"), ("S000-2", "red"), ("I00", "green")):
         x, y = page.evaluate(CENTRE, f"#rs-{space} .rb-disc")
         page.mouse.click(x, y)
-        expect(page.locator("#rondo-picker")).to_contain_text(f"Space {space} (")
+        expect(page.locator("#rondo-picker")).to_contain_text(f"On {colour} ")
         expect(chooser).to_have_count(0)
-        page.locator("#rondo-picker button", has_text=f"1 {colour} face up").click()
+        page.locator("#rondo-picker").get_by_role("button", name=f"1 {colour} face up").click()
     expect(page.locator("#rondo-chain-list li")).to_have_count(3)
     # Next to I00: I01 (or I23) and L000-1 sit closer than 44 px.
     apart, a, b, x, y = _closest_pair(_rondo_spaces(page))
@@ -211,8 +211,8 @@ def test_a_tap_between_two_close_rondo_spaces_asks_which_one(page, live_server_u
     chooser = page.locator(".bd-chooser")
     expect(chooser).to_be_visible()
     assert_chooser_fits(page, 2)
-    expect(chooser.locator("button", has_text=f"Place on {a},")).to_have_count(1)
-    expect(chooser.locator("button", has_text=f"Place on {b},")).to_have_count(1)
+    expect(chooser.locator("button", has_text=f"({a})")).to_have_count(1)
+    expect(chooser.locator("button", has_text=f"({b})")).to_have_count(1)
     expect(page.locator(f"#rs-{a}.is-asked")).to_have_count(1)
     expect(page.locator(f"#rs-{b}.is-asked")).to_have_count(1)
     expect(page.locator("#rondo-picker button")).to_have_count(0)
@@ -225,9 +225,11 @@ def test_a_tap_between_two_close_rondo_spaces_asks_which_one(page, live_server_u
     assert focus_on_the_stage(page)
     # Choosing one opens that space's tiles.
     page.mouse.click(x, y)
-    chooser.locator("button", has_text=f"Place on {b},").click()
+    chooser.locator("button", has_text=f"({b})").click()
     expect(chooser).to_have_count(0)
-    expect(page.locator("#rondo-picker")).to_contain_text(f"Space {b} (")
+    space = page.locator(f"#rs-{b}")
+    expect(page.locator("#rondo-picker")).to_contain_text(
+        f"On {space.get_attribute('data-colour')} {space.get_attribute('data-value')}, place:")
     expect(page.locator(f"#rs-{b}.rb-selected")).to_have_count(1)
     expect(page.locator("#rondo-picker button").first).to_be_focused()
     assert csp_violations == []

@@ -87,7 +87,7 @@
   // tells its colours, so the public board never carries these highlights.
 
   /** A highlighted space's words, as the board shows it: "Place on red 3 (I03)". */
-  function spaceWords(el) {
+  function placeWords(el) {
     return "Place on " + el.getAttribute("data-colour") + " " + el.getAttribute("data-value") + " (" +
       el.getAttribute("data-space") + ")";
   }
@@ -123,7 +123,7 @@
       el.insertBefore(halo, el.firstChild);
       el.setAttribute("tabindex", "0");
       el.setAttribute("role", "button");
-      el.setAttribute("aria-label", spaceWords(el));
+      el.setAttribute("aria-label", placeWords(el));
     });
     if (st.selected) {
       var sel = spaceEl(st.selected);
@@ -425,7 +425,7 @@
     B.ask(evt, hits.map(function (h) {
       var id = h.el.getAttribute("data-space");
       return {
-        label: spaceWords(h.el),
+        label: placeWords(h.el),
         cue: spaceCue(h.el),
         mark: "#rs-" + CSS.escape(id),
         act: function () {

@@ -43,7 +43,8 @@ def _header_links_off_screen(page, width):
     return page.evaluate(
         """(w) => [...document.querySelectorAll('.site-header a, .site-header button, .site-header summary')]
              .filter(e => e.getClientRects().length)
-             .map(e => [e.textContent.trim(), e.getBoundingClientRect().left, e.getBoundingClientRect().right])
+             .map(e => [e.textContent.trim(), e.getBoundingClientRect().left,
+                        e.getBoundingClientRect().right])
              .filter(([, l, r]) => l < 0 || r > w)""", width)
 
 

@@ -35,8 +35,8 @@ def test_a_spectator_clicking_the_die_rolls_nothing(browser, live_server_url, ce
 
 def test_the_die_a_composed_step_uses_is_dimmed(page, live_server_url, celery_worker):
     darts = {0: {0: (3, 14, "cw"), 1: (1, 8, "cw")}, 1: {0: (5, 6, "cw")}}
-    match = in_thread(make_match, "roundabout", ("human", "easy"), state=roundabout_at(darts, "d2-3", {(0, 0)}),
-                      computer_speed="fast")
+    state = roundabout_at(darts, "d2-3", {(0, 0)})
+    match = in_thread(make_match, "roundabout", ("human", "easy"), state=state, computer_speed="fast")
     open_match(page, live_server_url, match)
     expect(page.locator("#dice .die-pips.is-used")).to_have_count(0)
     page.locator('#board .bd-target[data-target="dart 1"]').click(force=True)

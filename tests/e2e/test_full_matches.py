@@ -84,7 +84,8 @@ def play_to_the_result(page, match):
         s = page.evaluate(SITUATION)
         error = (page.locator("#match-error").text_content() or "").strip()
         if error:  # acting on the board never meets a refusal (a stale version, a move sent twice)
-            rows = Move.objects.filter(match=match).order_by("-ply").values_list("ply", "actor", "notation")[:6]
+            rows = (Move.objects.filter(match=match).order_by("-ply")
+                    .values_list("ply", "actor", "notation")[:6])
             raise AssertionError(f"error frame: {error!r} after {acts}; last moves {list(rows)}")
         if s["over"]:
             return acts

@@ -45,7 +45,8 @@ def test_a_solo_match_composed_on_the_board_to_its_result(page, live_server_url,
     expect(page.locator(".rondo-nojs")).to_be_hidden()
     # One short line under the board; the rest in the board's help box (the Settings tab).
     expect(page.locator("#rondo-help")).to_have_text("Choose a highlighted space, then its tiles.")
-    expect(page.locator("#board-keys #board-help")).to_contain_text("Each next space must touch the one before.")
+    expect(page.locator("#board-keys #board-help")).to_contain_text(
+        "Each next space must touch the one before.")
     space = page.locator(f"#rs-{board.ids[start]}")
     expect(space).to_have_class(re.compile(r"\brb-can\b"))
     # Keyboard: focus the space, Enter opens the tile picker.

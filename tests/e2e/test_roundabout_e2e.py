@@ -83,5 +83,6 @@ def test_reversing_doubles_turn_a_dart_on_the_board(page, live_server_url, celer
     shot(page, "roundabout-390-reversal-composed")
     page.locator("#board-confirm").click()
     expect(page.locator("#board .lm")).to_have_count(1, timeout=10_000)
-    rows = list(Move.objects.filter(match=match, actor="seat", seat=0).values_list("notation", "version_after"))
+    rows = list(Move.objects.filter(match=match, actor="seat", seat=0)
+                .values_list("notation", "version_after"))
     assert [n for n, _ in rows] == ["rev 0", "pass"] and rows[0][1] == rows[1][1], rows

@@ -68,7 +68,8 @@ def _turn_choice(d: dict, at: int, colour: str, turned: str) -> dict:
     x, y = _XY[at]
     return {
         "m": d["move"], "k": f"dart {d['dart']}", "kl": f"Dart {d['dart']} on {d['from_place']}",
-        "l": d["label"], "h": [x, y, HIT_RADIUS], "t": (x, y), "fs": at, "w": "turn", "g": f"ra-{colour}", "gc": colour,
+        "l": d["label"], "h": [x, y, HIT_RADIUS], "t": (x, y), "fs": at, "w": "turn",
+        "g": f"ra-{colour}", "gc": colour,
         "gt": _transform(at, turned),
     }  # fmt: skip
 

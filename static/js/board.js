@@ -38,7 +38,7 @@
  *
  * Keyboard shortcuts act only while the board has focus and can be turned off
  * (WCAG 2.1.4: the Settings tab's switch, Parlour.setting("shortcuts"); the list is
- * shown under the board): see KEYS below.
+ * shown under the board): see keys() below.
  * window.parlourBoard: focusPrimary() (focus the board when it holds choices or
  * the seat's controls mark a composer on it with data-board-primary, else the
  * primary control; true if it focused something), register(adapter) for a game
@@ -56,15 +56,31 @@
   var SVG = "http://www.w3.org/2000/svg";
   var MIN_HIT_PX = 22;
   var CLOSE_PX = 44; // targets nearer each other than this on screen: a finger cannot tell them apart
-  var KEYS = [
-    ["R", "roll the dice (or die)"],
-    ["N or →", "next piece or dart"],
-    ["P or ←", "previous piece or dart"],
-    ["T or ↓ ↑", "cycle the selected one's destinations"],
-    ["Enter or Space", "select, then confirm"],
-    ["U or Backspace", "undo the last step"],
-    ["Esc", "cancel"],
-  ];
+  /** The shortcuts as this game's page lists them (#match's data-game-name): the
+   *  same keys everywhere, named in the game's own words, and only those that act. */
+  function keys() {
+    var m = byId("match");
+    var game = m ? m.getAttribute("data-game-name") : "";
+    if (game === "Rondo") {
+      return [
+        ["N or →", "next space the chain may take"],
+        ["P or ←", "previous space"],
+        ["Enter or Space", "open a space's tiles, or send the chain"],
+        ["U or Backspace", "undo the last placement"],
+        ["Esc", "cancel the chain"],
+      ];
+    }
+    var one = game === "Ludo" ? "piece" : game === "Roundabout" ? "dart" : "piece or dart";
+    return [
+      ["R", game === "Ludo" ? "roll the die" : game === "Roundabout" ? "roll the dice" : "roll"],
+      ["N or →", "next " + one],
+      ["P or ←", "previous " + one],
+      ["T or ↓ ↑", "cycle the selected " + one + "'s destinations"],
+      ["Enter or Space", "select, then confirm"],
+      ["U or Backspace", "undo the last step"],
+      ["Esc", "cancel"],
+    ];
+  }
 
   var st = null; // {el, version, all, steps, selected, cursor, dest, busy, compose}
   var adapter = null; // a game's own composer (rondo.js), when it is active
@@ -834,7 +850,7 @@
     sum.textContent = "Playing on the board, and its keyboard shortcuts (while the board has focus)";
     box.appendChild(sum);
     var dl = document.createElement("dl");
-    KEYS.forEach(function (k) {
+    keys().forEach(function (k) {
       var dt = document.createElement("dt");
       dt.textContent = k[0];
       var dd = document.createElement("dd");

@@ -3,6 +3,7 @@ axe-core (tests/e2e/package.json) in a real Chromium: boards, pieces,
 highlights, dice, map backdrops and the panel (match.css: the boards keep their
 own colours in every mode)."""
 
+import os
 from pathlib import Path
 
 import pytest
@@ -72,4 +73,27 @@ def test_the_which_one_chooser_passes_axe_contrast_in_light_dark_and_forced_colo
             if bad:
                 found[f"{name} {mode}"] = bad
         page.emulate_media(color_scheme="light", forced_colors="none")
+    assert found == {}
+
+
+def test_a_composed_rondo_chain_passes_axe_contrast_in_light_dark_and_forced_colours(
+        page, live_server_url, axe_source):
+    """With three placements composed, the rack's used tiles (empty dashed slots,
+    their letters struck through) and the chain's list keep their contrast (a
+    faded tile did not)."""
+    from tests.e2e.test_board_chooser import open_rondo_chooser
+
+    open_rondo_chooser(page, live_server_url)
+    page.keyboard.press("Escape")
+    expect(page.locator("#rondo-rack .rb-used")).to_have_count(3)
+    found = {}
+    for mode, media in MODES.items():
+        page.emulate_media(**media)
+        bad = contrast_violations(page, axe_source, "#controls")
+        if bad:
+            found[mode] = bad
+        if os.environ.get("PARLOUR_SHOTS"):
+            shots = os.environ["PARLOUR_SHOTS"]
+            page.locator("#controls").screenshot(path=os.path.join(shots, f"rack-{mode}.png"))
+    page.emulate_media(color_scheme="light", forced_colors="none")
     assert found == {}

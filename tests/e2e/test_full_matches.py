@@ -67,7 +67,7 @@ def _step(page, s, acts):
         page.locator("#board-confirm").click()
         acts["confirm"] += 1
     else:
-        button = page.locator("#controls form[ws-send] button:visible").first
+        button = page.locator("#controls form[ws-send] button:visible:not([disabled])").first
         if button.count():
             button.click()
             acts["button"] += 1

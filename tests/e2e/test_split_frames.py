@@ -107,6 +107,7 @@ def test_a_rondo_chain_is_not_sent_twice_while_its_controls_are_on_the_way(page,
     page.wait_for_timeout(300)
     assert split.held, "the answer was not split"
     expect(page.locator("#rondo-send")).to_be_disabled()
+    expect(page.locator("#rondo-draw-button")).to_be_disabled()  # nor may a draw go after it
     page.locator("#rondo-send").click(force=True)
     page.wait_for_timeout(300)
     assert len(split.sent) == 1, split.sent

@@ -241,6 +241,9 @@
     byId("rondo-running").textContent = String(total);
     byId("rondo-undo").disabled = !st.chain.length || st.sending;
     byId("rondo-send").disabled = !st.chain.length || st.sending;
+    // While a chain is on its way, drawing instead would be refused as out of date.
+    var draw = byId("rondo-draw-button");
+    if (draw) draw.disabled = st.sending;
     // Dim the rack's tiles the chain uses (the last ones of each colour).
     var used = {};
     var chips = document.querySelectorAll("#rondo-rack [data-tile-colour]");

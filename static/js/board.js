@@ -310,7 +310,7 @@
       var c = sel.choices[st.dest];
       if (st.compose) {
         parts.push(sel.choices.length > 1
-          ? "Choose where it goes (" + sel.choices.length + " places; T cycles): " + c.l + "?"
+          ? "Choose where it goes (" + sel.choices.length + " places): " + c.l + "?"
           : "Choose where it goes: " + c.l + "?");
       } else {
         parts.push(c.l + "? Pick it again or Confirm to move.");

@@ -2,6 +2,7 @@
 static/js/match.js): the tab title, the announcement and the focus when a
 decision becomes the player's, and "Live" only while frames arrive."""
 
+import os
 import signal
 
 import pytest
@@ -45,9 +46,19 @@ def test_ten_seconds_left_on_the_own_clock_is_shown_and_announced(page, live_ser
     live(page)
     warning = page.locator("#time-warning")
     expect(warning).to_be_hidden()
+    where = ("() => ['#board', '#controls'].map(s => { const r = document.querySelector(s)"
+             ".getBoundingClientRect(); return [Math.round(r.x), Math.round(r.y)]; })")
+    before = page.evaluate(where)
     expect(warning).to_be_visible(timeout=8_000)
     expect(warning).to_have_text("10 seconds left to decide.")
     expect(page.locator("#attention")).to_have_text("10 seconds left.")
+    # The warning floats over the page: the board and the controls stay where the
+    # player is about to tap (it pushed them 36 px down before).
+    assert page.evaluate(where) == before
+    if os.environ.get("PARLOUR_SHOTS"):
+        page.screenshot(path=os.path.join(os.environ["PARLOUR_SHOTS"], "time-warning.png"))
+    box = warning.bounding_box()
+    assert box["y"] >= 0 and box["y"] + box["height"] <= page.viewport_size["height"]
 
 
 @pytest.mark.resilience

@@ -24,7 +24,7 @@
  * DOM contract: #board with g.rb-space[data-space data-colour data-value];
  * #rondo-chain-form[data-version] holding #rondo-tree; #rondo-rack li[data-tile-colour];
  * #rondo-composer with #rondo-help[data-more] (the long help, for the board's keys box),
- * #rondo-picker, #rondo-chain-list, #rondo-running, #rondo-undo, #rondo-send;
+ * #rondo-picker, #rondo-chain-list, #rondo-running (and #rondo-points, its word), #rondo-undo, #rondo-send;
  * #rondo-controls.is-picking while the picker is open (match.css hides the rest).
  * Only the seat's own controls carry its rack: nothing here reads another's.
  * Keyboard: window.parlourBoard's shortcuts (static/js/board.js) act here too.
@@ -239,6 +239,8 @@
       total += p.points;
     });
     byId("rondo-running").textContent = String(total);
+    var unit = byId("rondo-points");
+    if (unit) unit.textContent = total === 1 ? "point" : "points";
     byId("rondo-undo").disabled = !st.chain.length || st.sending;
     byId("rondo-send").disabled = !st.chain.length || st.sending;
     // While a chain is on its way, drawing instead would be refused as out of date.
@@ -461,6 +463,19 @@
     list[(at < 0 ? (dir > 0 ? 0 : list.length - 1) : at + dir + list.length) % list.length].focus();
   }
 
+  /** After a key took a placement back, focus stays on the board: the space that
+   *  held it lost its highlight (and its tabindex), which dropped focus to the page. */
+  function keepFocus() {
+    var active = document.activeElement;
+    if (active && active !== document.body && document.body.contains(active) && active.closest("#board, .board-stage")) {
+      return;
+    }
+    var next = document.querySelector("#board .rb-can");
+    var board = byId("board");
+    if (next) next.focus({ preventScroll: true });
+    else if (board && board.parentElement) board.parentElement.focus({ preventScroll: true });
+  }
+
   if (window.parlourBoard) {
     window.parlourBoard.register({
       active: function () {
@@ -475,12 +490,14 @@
       },
       undo: function () {
         if (st && !st.sending) undo();
+        keepFocus();
       },
       cancel: function () {
         if (!st || st.sending) return;
         while (st.chain.length) undo();
         st.selected = null;
         render();
+        keepFocus();
       },
     });
   }

@@ -48,3 +48,14 @@ def test_the_die_a_composed_step_uses_is_dimmed(page, live_server_url, celery_wo
     assert used.get_attribute("data-die") in step  # "uses the 2" / "the 3": the die the step named
     page.locator("#board-undo").click()
     expect(page.locator("#dice .die-pips.is-used")).to_have_count(0)
+
+
+def test_the_previous_turns_die_is_drawn_as_old_until_the_next_roll(page, live_server_url, celery_worker):
+    """Whose die is it? While a seat is to roll, the die shown is the previous
+    turn's (a computer's, say): drawn muted and dashed, never as the seat's own."""
+    state = ludo_state(2, phase="roll", die=1, pieces=[[10, 20, -1, -1], [-1, -1, -1, 30]])
+    match = in_thread(make_match, seats=("human", "easy"), state=state, computer_speed="fast")
+    open_match(page, live_server_url, match)
+    expect(page.locator("#dice.is-old .die-pips")).to_have_count(1)
+    page.locator("#dice").click()
+    expect(page.locator("#dice:not(.is-old) .die-pips")).to_have_count(1, timeout=10_000)

@@ -104,13 +104,20 @@ def _finished(match):
     return m
 
 
-def test_a_whole_ludo_match_played_on_the_board(page, live_server_url, celery_worker, csp_violations):
-    match = in_thread(make_match, "ludo", ("human", "strong"), computer_speed="fast")
+def _whole_match(page, live_server_url, kind):
+    """A ``kind`` match against a fast strong computer, played on the board at
+    1280x800 to its result: (the finished match, {act: count})."""
+    match = in_thread(make_match, kind, ("human", "strong"), computer_speed="fast")
     page.set_viewport_size(DESKTOP)
     open_match(page, live_server_url, match)
     acts = play_to_the_result(page, match)
     expect(page.locator("#status")).to_contain_text("Match over.")
     m = _finished(match)
+    return m, acts
+
+
+def test_a_whole_ludo_match_played_on_the_board(page, live_server_url, celery_worker, csp_violations):
+    m, acts = _whole_match(page, live_server_url, "ludo")
     assert acts["roll"] > 5 and acts["target"] > 0 and acts["destination"] > 0, acts
     assert acts["button"] == 0, acts  # Ludo has nothing off the board
     assert Move.objects.filter(match=m, actor="seat", seat=0, notation__startswith="p").exists()
@@ -118,12 +125,7 @@ def test_a_whole_ludo_match_played_on_the_board(page, live_server_url, celery_wo
 
 
 def test_a_whole_roundabout_match_played_on_the_board(page, live_server_url, celery_worker, csp_violations):
-    match = in_thread(make_match, "roundabout", ("human", "strong"), computer_speed="fast")
-    page.set_viewport_size(DESKTOP)
-    open_match(page, live_server_url, match)
-    acts = play_to_the_result(page, match)
-    expect(page.locator("#status")).to_contain_text("Match over.")
-    m = _finished(match)
+    m, acts = _whole_match(page, live_server_url, "roundabout")
     assert acts["roll"] > 5 and acts["destination"] > 0 and acts["confirm"] > 0, acts
     # Two dice composed and sent as one message: at least one of the seat's turns
     # played two moves that one change applied.
@@ -134,12 +136,7 @@ def test_a_whole_roundabout_match_played_on_the_board(page, live_server_url, cel
 
 
 def test_a_whole_rondo_match_played_on_the_board(page, live_server_url, celery_worker, csp_violations):
-    match = in_thread(make_match, "rondo", ("human", "strong"), computer_speed="fast")
-    page.set_viewport_size(DESKTOP)
-    open_match(page, live_server_url, match)
-    acts = play_to_the_result(page, match)
-    expect(page.locator("#status")).to_contain_text("Match over.")
-    m = _finished(match)
+    m, acts = _whole_match(page, live_server_url, "rondo")
     assert acts["space"] > 0 and acts["tile"] > 0 and acts["send"] > 0, acts
     assert Move.objects.filter(match=m, actor="seat", seat=0, notation__startswith="place").exists()
     assert csp_violations == []

@@ -74,13 +74,19 @@ def small_targets(page):
              .filter(([, w, h]) => w < 44 || h < 44)""")
 
 
-def test_on_a_desktop_the_board_is_the_stage_beside_the_panel(browser, live_server_url):
-    match = in_thread(make_decision, "ludo-choose")
+def _desktop_decision(browser, live_server_url, name):
+    """Seat 0's page of the decision ``name`` at 1280x800, live: (context, page)."""
+    match = in_thread(make_decision, name)
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     log_in(context, match.seats.get(index=0).user, live_server_url)
     page = context.new_page()
     page.goto(f"{live_server_url}/m/{match.public_id}/")
     live(page)
+    return context, page
+
+
+def test_on_a_desktop_the_board_is_the_stage_beside_the_panel(browser, live_server_url):
+    context, page = _desktop_decision(browser, live_server_url, "ludo-choose")
     # One evaluation, so that a frame swapping the board in between cannot split it.
     board, panel, moves = page.evaluate(
         """() => ['#board svg', '.play-panel', '#move-list'].map(sel => {
@@ -126,12 +132,7 @@ def test_on_a_desktop_one_tab_panel_shows_at_a_time(browser, live_server_url):
     """Choosing the Chat tab hides the move list (before, the Moves panel's
     desktop display rule beat its hidden attribute, so the moves stayed above
     the chat whatever tab was chosen)."""
-    match = in_thread(make_decision, "ludo-choose")
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
-    log_in(context, match.seats.get(index=0).user, live_server_url)
-    page = context.new_page()
-    page.goto(f"{live_server_url}/m/{match.public_id}/")
-    live(page)
+    context, page = _desktop_decision(browser, live_server_url, "ludo-choose")
     for tab, shown in (("Chat", "#panel-chat"), ("Settings", "#panel-device"), ("Moves", "#panel-moves")):
         page.get_by_role("tab", name=tab).click()
         expect(page.locator(shown)).to_be_visible()

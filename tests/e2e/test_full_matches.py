@@ -93,7 +93,11 @@ def play_to_the_result(page, match):
             page.wait_for_timeout(100)
             continue
         _step(page, s, acts)
-        page.wait_for_timeout(60)
+        # Act again only once the page has answered (a second click before the
+        # answer would send the same move twice, refused as out of date).
+        answered = time.monotonic() + 5
+        while time.monotonic() < answered and page.evaluate(SITUATION) == s:
+            page.wait_for_timeout(50)
     raise AssertionError(f"not over after {LIMIT_SECONDS} s: {acts}, {Match.objects.get(pk=match.pk).status}")
 
 

@@ -109,7 +109,7 @@
     // ws.js opens a new socket whenever the element is processed with ws-connect.
     elt.removeAttribute("ws-connect");
     elt.removeAttribute("data-ws-connect");
-    releaseForms();
+    releaseForms(true);
     setStatus("closed", REFUSED[code] || reason || "Disconnected by the server. Reload the page to try again.");
   }
 
@@ -135,7 +135,7 @@
     // A socket ws.js already replaced (it closes the old one on reconnect): not news.
     if (closeEvent && sock && closeEvent.target && closeEvent.target !== sock) return;
     live = false;
-    releaseForms();
+    releaseForms(true);
     if (stopped) return;
     var code = closeEvent ? closeEvent.code : 1006;
     if (code >= 4000 && code <= 4999 && code !== TRY_AGAIN) {
@@ -230,9 +230,16 @@
     }
   }
 
+  // Whether the message being swapped answers this page's sent move: only the
+  // seat's own controls, a snapshot or an error frame do. The public frame of a
+  // change, another seat's move or a chat line do not, so the sent form stays
+  // locked until its answer (a second Roll before it would be refused as stale).
+  var answered = false;
+
   document.addEventListener("htmx:wsBeforeMessage", function (evt) {
     var text = evt.detail && evt.detail.message;
     pending = null;
+    answered = false;
     frameArrived();
     if (text === HEARTBEAT) {
       evt.preventDefault(); // nothing to swap
@@ -246,15 +253,18 @@
       var t = tags[i];
       if (t.kind === "error") {
         // An error frame is for this socket only; show it whatever version it names.
+        answered = true;
         rememberFocus();
         return;
       }
       if (t.kind === "snapshot") {
         if (t.v < publicVersion) { evt.preventDefault(); return; }
         next.pub = t.v;
+        answered = true;
       } else if (t.kind === "seat") {
         if (t.v < seatVersion) { evt.preventDefault(); return; }
         next.seat = t.v;
+        answered = true;
       } else {
         // An update appends its moves: apply each version once, in order.
         if (t.v <= publicVersion) { evt.preventDefault(); return; }
@@ -280,7 +290,8 @@
       if (pending.sync && openSocket) openSocket.send(JSON.stringify({ type: "sync" }));
     }
     pending = null;
-    releaseForms();
+    releaseForms(answered);
+    answered = false;
     readClock(false);
     restoreFocus();
     showNewestMove();
@@ -362,9 +373,13 @@
     }
   }
 
-  function releaseForms() {
+  /** Unlocks the sent forms: all of them when the message answered this page's
+   *  move (see `answered`), else only those outside the seat's controls (chat). */
+  function releaseForms(all) {
     var forms = document.querySelectorAll("form[aria-busy]");
-    for (var i = 0; i < forms.length; i++) release(forms[i]);
+    for (var i = 0; i < forms.length; i++) {
+      if (all || !forms[i].closest("#controls")) release(forms[i]);
+    }
   }
 
   // Keyboard users keep their place: a swap that replaces the focused move form

@@ -114,3 +114,26 @@ def test_a_rondo_chain_is_not_sent_twice_while_its_controls_are_on_the_way(page,
     split.release()
     expect(page.locator("#controls[data-my-turn]")).to_have_count(0, timeout=10_000)
     assert len(split.sent) == 1, split.sent
+
+
+def test_a_roll_is_not_sent_twice_while_its_controls_are_on_the_way(page, live_server_url, celery_worker):
+    # The labelled Roll form and the dice: locked from the send until the seat's
+    # own answer, not unlocked by the public frame that comes first.
+    state = ludo_state(2, phase="roll", pieces=[[10, 20, -1, -1], [-1, -1, -1, 30]], autoplay_forced=False)
+    match = in_thread(make_match, seats=("human", "easy"), state=state, computer_speed="slow")
+    split = Splitter(page)
+    open_match(page, live_server_url, match)
+    split.hold = True
+    roll = page.locator('#controls form:has(input[name="move"][value="roll"]) button')
+    roll.click()
+    expect(page.locator("#dice:not(.is-old) .die-pips")).to_have_count(1, timeout=10_000)  # the public frame
+    page.wait_for_timeout(300)
+    assert split.held, "the answer was not split"
+    expect(roll).to_be_disabled()
+    page.locator("#dice").click(force=True)
+    roll.click(force=True)
+    page.wait_for_timeout(300)
+    assert len(split.sent) == 1, split.sent
+    split.release()
+    expect(page.locator('#controls input[name="move"][value="roll"]')).to_have_count(0, timeout=10_000)
+    assert len(split.sent) == 1, split.sent

@@ -324,6 +324,21 @@
       list.start = list.start + 1;
     }
     list.scrollTop = list.scrollHeight;
+    showLastMove(list);
+  }
+
+  /** Copies the move list's newest line into #last-move (above a phone's board). */
+  function showLastMove(list) {
+    var box = byId("last-move");
+    if (!box) return;
+    var lines = list.querySelectorAll(".move-line");
+    var line = lines[lines.length - 1];
+    var copies = [];
+    if (line) {
+      for (var n = line.firstChild; n; n = n.nextSibling) copies.push(n.cloneNode(true));
+      box.title = line.textContent.trim();
+    }
+    box.replaceChildren.apply(box, copies);
   }
 
   // --- Move forms --------------------------------------------------------------

@@ -140,3 +140,29 @@ def test_on_a_desktop_one_tab_panel_shows_at_a_time(browser, live_server_url):
                                      .filter(p => p.getClientRects().length).map(p => p.id)""")
         assert visible == [shown[1:]], (tab, visible)
     context.close()
+
+
+def test_on_a_phone_the_newest_move_shows_above_the_board(page, live_server_url, celery_worker):
+    # The move list is in a tab below the fold: its newest line is repeated above
+    # the board, which does not move down when it comes.
+    from tests.factories import ludo_state, make_match
+
+    state = ludo_state(2, pieces=[[10, 20, -1, -1], [-1, -1, -1, 30]], autoplay_forced=False)
+    match = in_thread(make_match, seats=("human", "easy"), state=state, computer_speed="slow")
+    page.set_viewport_size({"width": 390, "height": 844})
+    log_in(page.context, match.seats.get(index=0).user, live_server_url)
+    page.goto(f"{live_server_url}/m/{match.public_id}/")
+    live(page)
+    top = page.evaluate("document.querySelector('#board').getBoundingClientRect().top")
+    expect(page.locator("#last-move")).to_have_text("")
+    page.locator('#controls form:has(input[name="move"][value="roll"]) button').click()
+    expect(page.locator("#last-move")).to_contain_text("rolled", timeout=10_000)
+    newest, shown, box, board = page.evaluate(
+        """() => { const lines = document.querySelectorAll('#move-list .move-line');
+                   const last = document.querySelector('#last-move');
+                   return [lines[lines.length - 1].textContent.trim(), last.textContent.trim(),
+                           last.getBoundingClientRect().toJSON(),
+                           document.querySelector('#board').getBoundingClientRect().top]; }""")
+    assert shown == newest
+    assert box["bottom"] <= board and box["height"] > 0
+    assert board == top

@@ -190,6 +190,7 @@
   window.Parlour.send = function (obj) {
     if (!live || !openSocket) return false;
     openSocket.send(JSON.stringify(obj));
+    if (obj && (obj.move !== undefined || obj.moves !== undefined)) lockMoves();
     return true;
   };
 
@@ -365,6 +366,12 @@
       var home = form.closest("[id]");
       focusHome = home ? home.id : null;
     }
+    if (form.closest("#controls")) lockMoves();
+    else lock(form);
+  });
+
+  /** Disables a sent form's buttons until its answer (releaseForms) or BUSY_TIMEOUT_MS. */
+  function lock(form) {
     var controls = form.querySelectorAll("button, input[type=submit]");
     for (var i = 0; i < controls.length; i++) {
       if (!controls[i].disabled) {
@@ -373,10 +380,20 @@
       }
     }
     form.setAttribute("aria-busy", "true");
+    clearTimeout(form._parlourBusy);
     form._parlourBusy = setTimeout(function () {
       release(form);
     }, BUSY_TIMEOUT_MS);
-  });
+  }
+
+  /** A move was sent: every move form of the seat's controls waits for the answer
+   *  (one move per version: any other would be refused as out of date). */
+  function lockMoves() {
+    var forms = document.querySelectorAll("#controls form");
+    for (var i = 0; i < forms.length; i++) {
+      if (isMoveForm(forms[i])) lock(forms[i]);
+    }
+  }
 
   function release(form) {
     clearTimeout(form._parlourBusy);

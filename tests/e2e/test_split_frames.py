@@ -86,6 +86,9 @@ def test_a_ludo_move_is_not_sent_twice_while_its_controls_are_on_the_way(page, l
     page.wait_for_timeout(300)
     assert split.held, "the answer was not split"
     expect(page.locator("#board .bd-layer.is-busy")).to_have_count(1)  # still sent, not open again
+    # Nor may a labelled button send another move of the same version.
+    expect(page.locator("#controls form[ws-send] button")).to_have_count(2)
+    expect(page.locator("#controls form[ws-send] button:enabled")).to_have_count(0)
     assert len(split.sent) == 1, split.sent
     split.release()
     expect(page.locator("#board .bd-layer.is-busy")).to_have_count(0, timeout=10_000)  # the new controls came
@@ -123,6 +126,8 @@ def test_a_roll_is_not_sent_twice_while_its_controls_are_on_the_way(page, live_s
     match = in_thread(make_match, seats=("human", "easy"), state=state, computer_speed="slow")
     split = Splitter(page)
     open_match(page, live_server_url, match)
+    # The socket's first snapshot (it answers everything sent before it) has come.
+    expect(page.locator('#frame-version[data-kind="update"]')).to_have_count(0)
     split.hold = True
     roll = page.locator('#controls form:has(input[name="move"][value="roll"]) button')
     roll.click()

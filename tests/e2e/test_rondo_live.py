@@ -207,6 +207,9 @@ def test_on_a_phone_the_ring_of_a_space_the_seat_may_take_outweighs_every_public
         assert gray["fill"] != ring["stroke"], (mode, marks)
         for public in ("disc", "last"):
             assert ring["width"] > marks[public]["width"], (mode, public, marks)
+    page.set_viewport_size({"width": 1280, "height": 800})  # and on a desktop's larger board
+    marks = page.evaluate(MARKS)
+    assert marks["ring"]["width"] > max(marks["disc"]["width"], marks["last"]["width"]), marks
 
 
 #: Each space's value and colour letter at the page's size: the letter's font size in

@@ -24,12 +24,22 @@ RADIUS = 0.46
 #: The last chain's badges: how far right and up of a space's centre, and how big.
 BADGE_AT = 0.38
 BADGE_RADIUS = 0.23
+#: Half the side of a gray space's plate (a rounded square behind its disc).
+PLATE = 0.47
+#: A stack of face-up tiles: each tile under the top one peeks out this far
+#: right and down, at most ``STACK_SHOWN`` of them (a space takes up to 5 tiles).
+STACK_STEP = 0.07
+STACK_SHOWN = 3
 #: A letter per tile colour, so a colour is never the only cue.
 LETTERS = {"yellow": "Y", "red": "R", "purple": "P", "blue": "B", "green": "G"}
 
 
 def _num(x: float) -> str:
     return f"{x:.2f}".rstrip("0").rstrip(".") or "0"
+
+
+#: The under-tiles' top-left corners of a stack of 1, 2, ... tiles (the deepest first).
+_UNDER = [[_num(k * STACK_STEP - 0.34) for k in range(n, 0, -1)] for n in range(STACK_SHOWN + 1)]
 
 
 @cache
@@ -63,7 +73,8 @@ def static_board(side: str) -> dict:
     for sid in [s["id"] for s in spaces if s["start"]]:
         s = by_id[sid]
         edges.append({"a": "C", "b": sid, "kind": "radial", "x1": "0", "y1": "0", "x2": s["x"], "y2": s["y"]})
-    ctx = {"spaces": spaces, "edges": edges, "radius": RADIUS, "extent": _num(EXTENT)}
+    ctx = {"spaces": spaces, "edges": edges, "radius": RADIUS, "extent": _num(EXTENT),
+           "plate": _num(PLATE), "plate2": _num(2 * PLATE)}
     markup = render_to_string("games/rondo/board.html#static", ctx)
     return {"spaces": spaces, "by_id": by_id, "edges": edges, "markup": markup}
 
@@ -79,7 +90,9 @@ def board_context(view: dict) -> dict:
          "one_change": True,
          "tiles": [{"space": "I03", "x", "y", "face_down": bool, "count": n,
                     "colour": "purple" | None,   # None: face down and the match is live
-                    "letter": "P" | "", "owner": seat | None, "in_chain": bool}, ...],
+                    "letter": "P" | "", "owner": seat | None, "in_chain": bool,
+                    "under": ["-0.2", "-0.27"],  # the stack's other tiles' corners
+                    "words": "I03: 2 purple tiles face up"}, ...],
          "occupied": "I03 S000-1 ...",      # occupied space ids
          "chain": ["I03", ...], "chain_points": n,
          "seats": [{"seat", "colour", "score", "rack_size", "status", "turn": bool,
@@ -96,13 +109,20 @@ def board_context(view: dict) -> dict:
     for sid, t in view["tiles"].items():
         s = by_id[sid]
         colour = t["tile_colour"]
+        count = t["tiles"]
+        if t["face_down"]:
+            words = f"{sid}: a tile face down, a bridge" + (f" ({colour})" if colour else "")
+        else:
+            words = f"{sid}: {count} {colour} tile{'s' if count > 1 else ''} face up"
         tiles.append(
             {
                 "space": sid,
                 "x": s["x"],
                 "y": s["y"],
                 "face_down": t["face_down"],
-                "count": t["tiles"],
+                "count": count,
+                "under": _UNDER[max(1, min(count, STACK_SHOWN + 1)) - 1],
+                "words": words,
                 "colour": colour,
                 "letter": LETTERS.get(colour, "") if colour else "",
                 "owner": t["owner"],

@@ -67,7 +67,7 @@
         ["P or ←", "previous space"],
         ["Enter or Space", "open a space's tiles, or send the chain"],
         ["U or Backspace", "undo the last placement"],
-        ["Esc", "cancel the chain"],
+        ["Esc", "clear the chain (as Clear chain does)"],
       ];
     }
     var one = game === "Ludo" ? "piece" : game === "Roundabout" ? "dart" : "piece or dart";

@@ -165,7 +165,7 @@ class Audit:
 
 #: Classes static/js/board.js (and rondo.js) add to the board on the seat's page only:
 #: the public board must never carry them, nor the choices' data.
-PAGE_ONLY = re.compile(r"\b(bd-[\w-]+|rb-can|rb-selected|rb-pending|board-stage)\b")
+PAGE_ONLY = re.compile(r"\b(bd-[\w-]+|rb-can|rb-selected|rb-pending|rb-halos?|rb-preview|board-stage)\b")
 
 
 def check_board_choices(elements, viewer: int | None, where: str) -> None:
@@ -177,7 +177,8 @@ def check_board_choices(elements, viewer: int | None, where: str) -> None:
         ids = [p.get("id") for p in el.parents] + [el.attrs.get("id")]
         if "board" in ids:
             assert not PAGE_ONLY.search(el.attrs.get("class") or ""), f"{where}: the board shows {el.attrs}"
-            assert not {"data-choices", "data-first", "data-tree", "tabindex", "role"} & set(el.attrs) \
+            seat_only = {"data-choices", "data-first", "data-tree", "data-halo-space", "tabindex", "role"}
+            assert not seat_only & set(el.attrs) \
                 or el.attrs.get("role") == "img", f"{where}: the board carries a seat's choices: {el.attrs}"
             assert el.attrs.get("id") != "board-choices", f"{where}: choices inside the board"
         if el.attrs.get("id") == "board-choices" or "data-tree" in el.attrs:

@@ -154,3 +154,41 @@ def test_a_rondo_timeout_passes_the_turn_with_no_placement_and_no_draw():
         "timeout"
     ]
     assert match.seats.get(index=0).missed_turns == 1
+
+
+def _board_html(state, viewer=None) -> str:
+    from django.template.loader import render_to_string
+
+    from games.rondo.svg import board_context
+
+    return render_to_string("games/rondo/board.html", {"board": board_context(RONDO.view(state, viewer))})
+
+
+def test_tiles_are_drawn_as_tiles_a_stack_as_a_stack_a_face_down_tile_as_its_back():
+    """"R2" (two red tiles) read as a red 2 and "?" as a question: a tile face up is now
+    a square in its colour with its letter and nothing else, a stack shows its other
+    tiles under the top one, a face-down tile is its back (no text) until the end."""
+    from tests.hidden import parse
+
+    board = RONDO.board("blue")
+    colours = ("yellow", "red", "purple", "blue", "green")
+    one, two = board.ids[0], board.ids[1]
+    down = board.ids[2]
+    state = position(RONDO, [["red"], ["blue"]], tiles={one: 1, two: 3}, face_down={down: ("blue", 1)})
+    els = parse(_board_html(state, viewer=0))
+    tiles = {e.attrs["data-tile-space"]: e for e in els if "data-tile-space" in e.attrs}
+    assert set(tiles) == {one, two, down}
+
+    def inside(space, cls):
+        return [e for e in els if e.attrs.get("class") == cls and tiles[space].attrs in e.parents]
+
+    for space, count in ((one, 1), (two, 3)):
+        colour = colours[board.colour[board.ids.index(space)]]
+        assert tiles[space].text.startswith(colour[0].upper()), tiles[space].text
+        [letter] = inside(space, "rb-tl")
+        assert letter.text == colour[0].upper()
+        assert len(inside(space, "rb-under")) == count - 1
+        assert f"{count} {colour} tile" in tiles[space].text
+    assert not inside(down, "rb-tl") and len(inside(down, "rb-back")) == 2
+    assert "?" not in tiles[down].text and "blue" not in tiles[down].text
+    assert "a tile face down" in tiles[down].text

@@ -3,8 +3,9 @@
  * Without this file the seat's controls hold a plain form that posts the chain as
  * several "move" fields. With it, the player composes the chain on the board:
  * tap or click (or tab to and press Enter on) a highlighted space, pick its tiles
- * (a number face up, or one tile face down), see the running score, undo the last
- * placement, then send the whole chain as ONE message over the match socket:
+ * (a number face up, or one tile face down), see the running score and each
+ * placement's tiles drawn on its space, undo the last placement or clear the whole
+ * chain, then send the whole chain as ONE message over the match socket:
  *   {"moves": ["place I03 2", "place I04 down red", "end"], "version": "N"}
  * (window.Parlour.send, from match.js). The server checks the chain and applies it
  * all or nothing; when the socket is closed the plain form is filled and posted.
@@ -24,8 +25,13 @@
  * DOM contract: #board with g.rb-space[data-space data-colour data-value];
  * #rondo-chain-form[data-version] holding #rondo-tree; #rondo-rack li[data-tile-colour];
  * #rondo-composer with #rondo-help[data-more] (the long help, for the board's keys box),
- * #rondo-picker, #rondo-chain-list, #rondo-running (and #rondo-points, its word), #rondo-undo, #rondo-send;
+ * #rondo-picker, #rondo-chain-list, #rondo-running (and #rondo-points, its word), #rondo-undo,
+ * #rondo-clear (hidden while the chain is empty), #rondo-send;
  * #rondo-controls.is-picking while the picker is open (match.css hides the rest).
+ * On the board (this page only, never the public markup): .rb-can on the spaces the chain
+ * may take and their rings in g.rb-halos (circle.rb-halo[data-halo-space], .is-focus,
+ * .is-selected) under g.rb-spaces; .rb-pending on the chain's spaces, each holding its
+ * tiles' preview (g.rb-tile.rb-preview).
  * Only the seat's own controls carry its rack: nothing here reads another's.
  * Keyboard: window.parlourBoard's shortcuts (static/js/board.js) act here too.
  */
@@ -92,9 +98,43 @@
       el.getAttribute("data-space") + ")";
   }
 
+  var SVG = "http://www.w3.org/2000/svg";
+  var LETTERS = { yellow: "Y", red: "R", purple: "P", blue: "B", green: "G" };
+
+  function svgEl(tag, attrs) {
+    var el = document.createElementNS(SVG, tag);
+    Object.keys(attrs).forEach(function (k) {
+      el.setAttribute(k, attrs[k]);
+    });
+    return el;
+  }
+
+  /** A placement's tiles drawn on its space as the board will show them once sent
+   *  (the same shapes as games/rondo/templates/games/rondo/board.html's tiles): a
+   *  square in the tile's colour with its letter, the stack's other tiles under it;
+   *  face down, the dark back with a diamond. */
+  function previewTile(p) {
+    var g = svgEl("g", { "class": "rb-tile rb-preview" + (p.faceDown ? " rb-down" : " c-" + p.colour) });
+    var step = 0.07;
+    for (var k = Math.min(p.count, 4) - 1; k > 0; k--) {
+      var at = String(k * step - 0.34);
+      g.appendChild(svgEl("rect", { "class": "rb-under", x: at, y: at, width: ".68", height: ".68", rx: ".1" }));
+    }
+    g.appendChild(svgEl("rect", { "class": "rb-face", x: "-.34", y: "-.34", width: ".68", height: ".68", rx: ".1" }));
+    if (p.faceDown) {
+      g.appendChild(svgEl("rect", { "class": "rb-back", x: "-.22", y: "-.22", width: ".44", height: ".44", rx: ".05" }));
+      g.appendChild(svgEl("path", { "class": "rb-back", d: "M0 -.13L.13 0L0 .13L-.13 0Z" }));
+    } else {
+      var t = svgEl("text", { "class": "rb-tl" });
+      t.textContent = LETTERS[p.colour] || "";
+      g.appendChild(t);
+    }
+    return g;
+  }
+
   function clearMarks() {
-    var halos = document.querySelectorAll("#board .rb-halo");
-    for (var h = 0; h < halos.length; h++) halos[h].parentNode.removeChild(halos[h]);
+    var added = document.querySelectorAll("#board .rb-halos, #board .rb-preview");
+    for (var h = 0; h < added.length; h++) added[h].parentNode.removeChild(added[h]);
     var marked = document.querySelectorAll("#board .rb-can, #board .rb-pending, #board .rb-selected");
     for (var i = 0; i < marked.length; i++) {
       var el = marked[i];
@@ -105,31 +145,58 @@
     }
   }
 
+  /** The ring of a highlighted space, by the space's id (in the rings' layer). */
+  function haloOf(id) {
+    return document.querySelector('#board .rb-halo[data-halo-space="' + id + '"]');
+  }
+
   function mark() {
     clearMarks();
     if (!st) return;
     st.chain.forEach(function (p) {
       var el = spaceEl(p.space);
-      if (el) el.classList.add("rb-pending");
+      if (!el) return;
+      el.classList.add("rb-pending");
+      el.appendChild(previewTile(p));
     });
+    // The rings of the spaces the chain may take, in a layer of their own under every
+    // space (match.css): a neighbouring space is drawn over a ring, never under it.
+    var spacesLayer = document.querySelector("#board .rb-spaces");
+    var halos = svgEl("g", { "class": "rb-halos" });
     candidates().forEach(function (id) {
       var el = spaceEl(id);
       if (!el) return;
       el.classList.add("rb-can");
-      // A ring around the space (match.css): unlike the last chain's dashed, numbered rings.
-      var halo = document.createElementNS("http://www.w3.org/2000/svg", "circle");
-      halo.setAttribute("class", "rb-halo");
-      halo.setAttribute("r", "0.5");
-      el.insertBefore(halo, el.firstChild);
+      var m = el.transform.baseVal.consolidate();
+      halos.appendChild(svgEl("circle", { "class": "rb-halo", "data-halo-space": id, r: "0.6",
+        cx: String(m ? m.matrix.e : 0), cy: String(m ? m.matrix.f : 0) }));
       el.setAttribute("tabindex", "0");
       el.setAttribute("role", "button");
       el.setAttribute("aria-label", placeWords(el));
     });
+    if (spacesLayer) spacesLayer.parentNode.insertBefore(halos, spacesLayer);
     if (st.selected) {
       var sel = spaceEl(st.selected);
       if (sel) sel.classList.add("rb-selected");
+      var ring = haloOf(st.selected);
+      if (ring) ring.classList.add("is-selected");
     }
+    var active = document.activeElement;
+    var focused = active && active.classList && active.classList.contains("rb-can") ? haloOf(spaceFrom(active)) : null;
+    if (focused) focused.classList.add("is-focus");
   }
+
+  // The focused space's ring is drawn thicker (its space sits in another layer).
+  document.addEventListener("focusin", function (evt) {
+    var id = spaceFrom(evt.target);
+    var ring = id ? haloOf(id) : null;
+    if (ring) ring.classList.add("is-focus");
+  });
+  document.addEventListener("focusout", function (evt) {
+    var id = spaceFrom(evt.target);
+    var ring = id ? haloOf(id) : null;
+    if (ring) ring.classList.remove("is-focus");
+  });
 
   // --- The composer panel ---------------------------------------------------------
 
@@ -242,6 +309,12 @@
     var unit = byId("rondo-points");
     if (unit) unit.textContent = total === 1 ? "point" : "points";
     byId("rondo-undo").disabled = !st.chain.length || st.sending;
+    // Clear: shown once the chain holds a placement (one row with Undo and Send on a phone).
+    var clear = byId("rondo-clear");
+    if (clear) {
+      clear.hidden = !st.chain.length;
+      clear.disabled = !st.chain.length || st.sending;
+    }
     byId("rondo-send").disabled = !st.chain.length || st.sending;
     // While a chain is on its way, drawing instead would be refused as out of date.
     var draw = byId("rondo-draw-button");
@@ -292,6 +365,14 @@
     }
     var p = st.chain.pop();
     if (p) st.rack[p.colour] += p.count || 1;
+    st.selected = null;
+    render();
+  }
+
+  /** Take back the whole chain (the Clear chain button and the board's Esc). */
+  function clearChain() {
+    if (!st || st.sending) return;
+    while (st.chain.length) undo();
     st.selected = null;
     render();
   }
@@ -386,6 +467,14 @@
       window.parlourBoard.help(help.getAttribute("data-more"));
     }
     byId("rondo-undo").addEventListener("click", undo);
+    var clear = byId("rondo-clear");
+    if (clear) {
+      clear.addEventListener("click", function () {
+        clearChain();
+        // The button is hidden now: focus goes to the board's first space, not the page.
+        keepFocus();
+      });
+    }
     byId("rondo-send").addEventListener("click", send);
   }
 
@@ -494,9 +583,7 @@
       },
       cancel: function () {
         if (!st || st.sending) return;
-        while (st.chain.length) undo();
-        st.selected = null;
-        render();
+        clearChain();
         keepFocus();
       },
     });

@@ -975,6 +975,8 @@
     },
     crowd: crowd,
     ask: ask,
+    /** The kind of the last frame swapped in: "seat", "error", "snapshot", "update". */
+    frameKind: frameKind,
     /** Whether the chooser ("Which one?") is open. */
     asking: function () {
       return !!asking;

@@ -414,12 +414,6 @@
 
   // --- Set up after every swap ---------------------------------------------------
 
-  /** The kind of the last frame swapped in (#frame-version's data-kind; match.js). */
-  function frameKind() {
-    var fv = byId("frame-version");
-    return fv ? fv.getAttribute("data-kind") : null;
-  }
-
   function setup() {
     var form = byId("rondo-chain-form");
     var board = byId("board");
@@ -450,7 +444,7 @@
       st.tree = data.tree || {};
       st.options = data.options || {};
       prepare(form);
-    } else if (st.sending && frameKind() === "error") {
+    } else if (st.sending && window.parlourBoard && window.parlourBoard.frameKind() === "error") {
       st.sending = false; // the answer was an error: the same controls stay in place
     } // else a public frame alone: the seat's own controls (the answer) are still on the way
     render();

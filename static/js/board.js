@@ -19,8 +19,9 @@
  *   n   the choices that follow it (a composed turn: Roundabout's second die)
  *   hs  the piece's body radius (optional): a tap that far from its centre, or from
  *       one of its destinations, means it, however close its neighbours
- *   ft  the piece's transform where it stands (optional): its highlight is then its
- *       own outline (g drawn at ft), not a ring around it (rings of close pieces merge)
+ *   ft  the piece's transform where it stands (optional): its highlight is then a band
+ *       along its own outline (g drawn at ft, under the pieces: the board's [data-space]
+ *       elements), not a ring round it (rings round close pieces merge)
  * Each game's controls template documents its own fields.
  *
  * Here the matching board spots become clickable: hit areas (role=button,
@@ -237,6 +238,7 @@
       }
     });
     var sel = selectedTarget();
+    var under = null; // the outlines' bands, under the pieces (ft)
     targets().forEach(function (t, i) {
       var g = node("g", {
         class: "bd-target" + (sel && sel.k === t.k ? " is-selected" : "") + (i === st.cursor ? " is-cursor" : ""),
@@ -250,9 +252,22 @@
         node("rect", { class: "bd-hit", x: t.hr[0], y: t.hr[1], width: t.hr[2], height: t.hr[3] }, g);
       }
       node("circle", { class: "bd-hit", cx: t.h[0], cy: t.h[1], r: t.h[2] }, g);
-      if (t.ft && t.g) node("use", { class: "bd-ring bd-outline", href: "#" + t.g, transform: t.ft }, g);
-      else node("circle", { class: "bd-ring", cx: t.h[0], cy: t.h[1], r: t.h[2] * 0.62 }, g);
+      if (t.ft && t.g) {
+        // Its outline: a wide band along its edge, drawn under the pieces (so the band
+        // shows round the piece, whatever its colour, and its number stays on top), and
+        // its edge again in the target (hover, focus and "Which one?" mark it).
+        under = under || node("g", { class: "bd-layer bd-under" + (st.busy ? " is-busy" : ""), "aria-hidden": "true" });
+        node("use", {
+          class: "bd-band" + (sel && sel.k === t.k ? " is-selected" : "") + (i === st.cursor ? " is-cursor" : ""),
+          href: "#" + t.g,
+          transform: t.ft,
+        }, under);
+        node("use", { class: "bd-edge", href: "#" + t.g, transform: t.ft }, g);
+      } else {
+        node("circle", { class: "bd-ring", cx: t.h[0], cy: t.h[1], r: t.h[2] * 0.62 }, g);
+      }
     });
+    if (under) svg.insertBefore(under, svg.querySelector("[data-space]")); // before the first piece
     if (sel) {
       sel.choices.forEach(function (c, i) {
         var chosen = i === st.dest;

@@ -117,19 +117,25 @@ def test_a_tap_between_two_close_darts_asks_which_one(page, live_server_url, csp
 def test_where_a_match_starts_a_tap_on_each_dart_selects_it_without_asking(page, live_server_url):
     """At 390x844 the ten darts where a match starts sit 20 to 26 px apart: a tap on
     each dart selects that dart at once (it lands on its body), and each movable dart
-    is outlined in its own shape, not ringed (rings round darts this close merged)."""
+    is outlined in its own shape, under the darts, not ringed (rings round darts this
+    close merged)."""
     open_decision(page, live_server_url, "roundabout-start")
     targets = page.evaluate("""() => [...document.querySelectorAll('#board .bd-target')].map(g => {
         const r = g.querySelector('.bd-hit').getBoundingClientRect();
         return [g.dataset.target, r.left + r.width / 2, r.top + r.height / 2]; })""")
     assert len(targets) == 10, targets
     assert _closest_pair(targets)[0] < 22  # ring 1's two darts
-    shapes = page.evaluate("""() => [...document.querySelectorAll('#board .bd-target .bd-ring')].map(r =>
-        [r.tagName, r.getAttribute('href'), r.getAttribute('transform')])""")
+    shapes = page.evaluate("""() => [
+        ...document.querySelectorAll('#board .bd-band, #board .bd-target .bd-edge')]
+        .map(r => [r.tagName, r.getAttribute('href'), r.getAttribute('transform')])""")
     darts = page.evaluate("""() => Object.fromEntries(
         [...document.querySelectorAll('#board .ra-dart.red use')]
         .map(u => [u.getAttribute('transform'), u.getAttribute('href')]))""")
-    assert all(tag == "use" and darts.get(tr) == href for tag, href, tr in shapes), (shapes, darts)
+    assert len(shapes) == 20 and all(tag == "use" and darts.get(tr) == href for tag, href, tr in shapes), \
+        (shapes, darts)
+    # The bands lie under the darts: the first band comes before the first dart.
+    assert page.evaluate("""() => !!(document.querySelector('#board .bd-band').compareDocumentPosition(
+        document.querySelector('#board .ra-dart')) & Node.DOCUMENT_POSITION_FOLLOWING)""")
     for k, x, y in targets:
         page.mouse.click(x, y)
         expect(page.locator(f'#board .bd-target.is-selected[data-target="{k}"]')).to_have_count(1)

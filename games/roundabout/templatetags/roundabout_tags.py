@@ -19,7 +19,8 @@ choice's "n" lists indices into the table), each::
     {"m": "3r5", "k": "dart 3", "kl": "Dart 3 on ring 2, bar 5",
      "l": "Dart 3: 5 around the ring to ring 2, bar 10",
      "h": [x, y, r], "t": [x, y], "fs": 21,   # hit circle at the dart; fs: the space it leaves
-     "hs": 2.5, "ft": "translate(x y) rotate(deg)",  # the dart's body (a tap in it means it), where it stands
+     "hs": 2.5,                               # the dart's body: a tap in it means it
+     "ft": "translate(x y) rotate(deg)",      # where it stands: its highlight is its outline
      "d": 5, "w": "ring",                                  # the die it uses, the way
      "g": "ra-red", "gc": "red", "gt": "translate(x y) rotate(deg)",
      "e": 1,             # the turn ends after it (the second die cannot be used)
@@ -56,7 +57,6 @@ BODY_RADIUS = 2.5
 
 _XY = tuple(space_xy(s) for s in range(80))
 _transform = functools.cache(_dart_transform)
-
 
 def _choice(d: dict, colour: str, facing: str) -> dict:
     fx, fy = _XY[d["from"]]

@@ -35,10 +35,11 @@
  * Clicks and taps pick the nearest target (or, once one is selected, the nearest
  * destination) within reach: its hit radius, at least 22 px. Where targets sit
  * closer together than 44 px on screen (a 390 px phone: darts 20 px apart,
- * Ludo cells 24 to 26 px) a tap that is not clearly nearer one of them (by 22 px) is
- * not guessed (unless it lands on a piece's own body, hs): it asks "Which one?" (ask() below), one 44 px button per
- * candidate, with their spots marked on the board (.is-asked); choosing one acts
- * as tapping it would, and Escape, a tap outside or a new frame change nothing.
+ * Ludo cells 24 to 26 px) a tap that is not clearly nearer one of them (by 22 px),
+ * nor on a piece's own body (hs), is not guessed: it asks "Which one?" (ask() below),
+ * one 44 px button per candidate, with their spots marked on the board (.is-asked);
+ * choosing one acts as tapping it would, and Escape, a tap outside or a new frame
+ * change nothing.
  * Pieces sharing a square are one choice (merged server-side).
  *
  * Keyboard shortcuts act only while the board has focus and can be turned off
@@ -165,7 +166,7 @@
     level().forEach(function (c) {
       var t = byKey[c.k];
       if (!t) {
-        t = byKey[c.k] = { k: c.k, h: c.h, hr: c.hr, hs: c.hs, ft: c.ft, g: c.g, gc: c.gc, choices: [] };
+        t = byKey[c.k] = { k: c.k, h: c.h, hr: c.hr, hs: c.hs, ft: c.ft, g: c.g, choices: [] };
         out.push(t);
       }
       t.choices.push(c);
@@ -256,7 +257,8 @@
         // Its outline: a wide band along its edge, drawn under the pieces (so the band
         // shows round the piece, whatever its colour, and its number stays on top), and
         // its edge again in the target (hover, focus and "Which one?" mark it).
-        under = under || node("g", { class: "bd-layer bd-under" + (st.busy ? " is-busy" : ""), "aria-hidden": "true" });
+        under = under || node("g", { class: "bd-layer bd-under" + (st.busy ? " is-busy" : ""),
+          "aria-hidden": "true" });
         node("use", {
           class: "bd-band" + (sel && sel.k === t.k ? " is-selected" : "") + (i === st.cursor ? " is-cursor" : ""),
           href: "#" + t.g,

@@ -58,6 +58,7 @@ BODY_RADIUS = 2.5
 _XY = tuple(space_xy(s) for s in range(80))
 _transform = functools.cache(_dart_transform)
 
+
 def _choice(d: dict, colour: str, facing: str) -> dict:
     fx, fy = _XY[d["from"]]
     return {

@@ -19,9 +19,10 @@
  *   n   the choices that follow it (a composed turn: Roundabout's second die)
  *   hs  the piece's body radius (optional): a tap that far from its centre, or from
  *       one of its destinations, means it, however close its neighbours
- *   ft  the piece's transform where it stands (optional): its highlight is then a band
- *       along its own outline (g drawn at ft, under the pieces: the board's [data-space]
- *       elements), not a ring round it (rings round close pieces merge)
+ *   fr  the piece's angle in degrees where it stands (optional): its highlight is then
+ *       a band along its own outline (g drawn at h's centre, turned by fr, under the
+ *       pieces: the board's [data-space] elements), not a ring round it (rings round
+ *       close pieces merge)
  * Each game's controls template documents its own fields.
  *
  * Here the matching board spots become clickable: hit areas (role=button,
@@ -166,7 +167,7 @@
     level().forEach(function (c) {
       var t = byKey[c.k];
       if (!t) {
-        t = byKey[c.k] = { k: c.k, h: c.h, hr: c.hr, hs: c.hs, ft: c.ft, g: c.g, choices: [] };
+        t = byKey[c.k] = { k: c.k, h: c.h, hr: c.hr, hs: c.hs, fr: c.fr, g: c.g, choices: [] };
         out.push(t);
       }
       t.choices.push(c);
@@ -239,7 +240,7 @@
       }
     });
     var sel = selectedTarget();
-    var under = null; // the outlines' bands, under the pieces (ft)
+    var under = null; // the outlines' bands, under the pieces (fr)
     targets().forEach(function (t, i) {
       var g = node("g", {
         class: "bd-target" + (sel && sel.k === t.k ? " is-selected" : "") + (i === st.cursor ? " is-cursor" : ""),
@@ -253,7 +254,8 @@
         node("rect", { class: "bd-hit", x: t.hr[0], y: t.hr[1], width: t.hr[2], height: t.hr[3] }, g);
       }
       node("circle", { class: "bd-hit", cx: t.h[0], cy: t.h[1], r: t.h[2] }, g);
-      if (t.ft && t.g) {
+      if (t.fr !== undefined && t.g) {
+        var at = "translate(" + t.h[0] + " " + t.h[1] + ") rotate(" + t.fr + ")";
         // Its outline: a wide band along its edge, drawn under the pieces (so the band
         // shows round the piece, whatever its colour, and its number stays on top), and
         // its edge again in the target (hover, focus and "Which one?" mark it).
@@ -262,9 +264,9 @@
         node("use", {
           class: "bd-band" + (sel && sel.k === t.k ? " is-selected" : "") + (i === st.cursor ? " is-cursor" : ""),
           href: "#" + t.g,
-          transform: t.ft,
+          transform: at,
         }, under);
-        node("use", { class: "bd-edge", href: "#" + t.g, transform: t.ft }, g);
+        node("use", { class: "bd-edge", href: "#" + t.g, transform: at }, g);
       } else {
         node("circle", { class: "bd-ring", cx: t.h[0], cy: t.h[1], r: t.h[2] * 0.62 }, g);
       }

@@ -139,7 +139,7 @@ def test_reversing_doubles_are_board_choices_at_the_darts_own_spot_and_played_as
 def test_roundabout_dart_choices_carry_the_darts_body_and_its_shape_where_it_stands():
     """Where a match starts darts sit 5.5 board units apart (ring 1): each choice gives
     the dart's body ("hs": a tap in it means that dart, never "Which one?") and its
-    transform on the board ("ft": its outline is its highlight). Two bodies never
+    angle on the board ("fr": its outline is its highlight). Two bodies never
     overlap, anywhere on the board."""
     from tests.e2e.positions import _roundabout_rolled, _start_darts
 
@@ -150,7 +150,8 @@ def test_roundabout_dart_choices_carry_the_darts_body_and_its_shape_where_it_sta
     firsts = data["choices"]
     assert len({c["k"] for c in firsts}) == 10
     for c in firsts:
-        assert c["ft"] == drawn[c["fs"]], c
-    assert all(c["ft"].startswith("translate(") for c in data["table"])  # after a step: where it stood then
+        x, y, _ = c["h"]
+        assert f"translate({x:g} {y:g}) rotate({c['fr']:g})" == drawn[c["fs"]], c
+    assert all(isinstance(c["fr"], float) for c in data["table"])  # after a step: where it stands then
     closest = min(math.dist(svg.space_xy(a), svg.space_xy(b)) for a in range(80) for b in range(a))
     assert all(2 * c["hs"] < closest for c in firsts + data["table"])

@@ -19,8 +19,8 @@ choice's "n" lists indices into the table), each::
     {"m": "3r5", "k": "dart 3", "kl": "Dart 3 on ring 2, bar 5",
      "l": "Dart 3: 5 around the ring to ring 2, bar 10",
      "h": [x, y, r], "t": [x, y], "fs": 21,   # hit circle at the dart; fs: the space it leaves
-     "hs": 2.5,                               # the dart's body: a tap in it means it
-     "ft": "translate(x y) rotate(deg)",      # where it stands: its highlight is its outline
+     "hs": 2.5, "fr": 101.25,                 # the dart's body (a tap in it means it), and
+                                              # its angle at h: its highlight is its outline
      "d": 5, "w": "ring",                                  # the die it uses, the way
      "g": "ra-red", "gc": "red", "gt": "translate(x y) rotate(deg)",
      "e": 1,             # the turn ends after it (the second die cannot be used)
@@ -43,7 +43,7 @@ from games.fragments import choices_json
 from games.roundabout.engine.board import CW
 from games.roundabout.engine.moves import PASS
 from games.roundabout.engine.view import describe_move
-from games.roundabout.svg import _dart_transform, space_xy
+from games.roundabout.svg import _dart_transform, dart_rotation, space_xy
 
 register = template.Library()
 
@@ -63,7 +63,7 @@ def _choice(d: dict, colour: str, facing: str) -> dict:
     fx, fy = _XY[d["from"]]
     return {
         "m": d["move"], "k": f"dart {d['dart']}", "kl": f"Dart {d['dart']} on {d['from_place']}",
-        "l": d["label"], "h": [fx, fy, HIT_RADIUS], "hs": BODY_RADIUS, "ft": _transform(d["from"], facing),
+        "l": d["label"], "h": [fx, fy, HIT_RADIUS], "hs": BODY_RADIUS, "fr": dart_rotation(d["from"], facing),
         "t": _XY[d["to"]], "fs": d["from"], "d": d["die"], "w": d["direction"],
         "g": f"ra-{colour}", "gc": colour, "gt": _transform(d["to"], facing),
     }  # fmt: skip
@@ -75,7 +75,7 @@ def _turn_choice(d: dict, at: int, colour: str, facing: str, turned: str) -> dic
     x, y = _XY[at]
     return {
         "m": d["move"], "k": f"dart {d['dart']}", "kl": f"Dart {d['dart']} on {d['from_place']}",
-        "l": d["label"], "h": [x, y, HIT_RADIUS], "hs": BODY_RADIUS, "ft": _transform(at, facing),
+        "l": d["label"], "h": [x, y, HIT_RADIUS], "hs": BODY_RADIUS, "fr": dart_rotation(at, facing),
         "t": (x, y), "fs": at, "w": "turn",
         "g": f"ra-{colour}", "gc": colour,
         "gt": _transform(at, turned),

@@ -106,10 +106,15 @@ def grid_markup() -> str:
     return _cached_grid()
 
 
+def dart_rotation(space: int, facing: str) -> float:
+    """The angle in degrees a dart on ``space`` facing ``facing`` ("cw" or "ccw") is
+    turned by: its arrow points along its ring, the way it faces."""
+    return bar_angle(space % 16) + (90 if facing == "cw" else -90)
+
+
 def _dart_transform(space: int, facing: str) -> str:
     x, y = space_xy(space)
-    angle = bar_angle(space % 16) + (90 if facing == "cw" else -90)
-    return f"translate({x:g} {y:g}) rotate({angle:g})"
+    return f"translate({x:g} {y:g}) rotate({dart_rotation(space, facing):g})"
 
 
 def _ringer_marks(seat: dict, darts: list[dict], players: int) -> list[dict]:

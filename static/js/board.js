@@ -17,6 +17,12 @@
  *                                           where it stands, drawn ↺: a Roundabout reversal)
  *   e   1: the decision may end here    x   a move sent after it to end there ("pass")
  *   n   the choices that follow it (a composed turn: Roundabout's second die)
+ *   hs  the piece's body radius (optional): a tap that far from its centre, or from
+ *       one of its destinations, means it, however close its neighbours
+ *   fr  the piece's angle in degrees where it stands (optional): its highlight is then
+ *       a band along its own outline (g drawn at h's centre, turned by fr, under the
+ *       pieces: the board's [data-space] elements), not a ring round it (rings round
+ *       close pieces merge)
  * Each game's controls template documents its own fields.
  *
  * Here the matching board spots become clickable: hit areas (role=button,
@@ -30,10 +36,11 @@
  * Clicks and taps pick the nearest target (or, once one is selected, the nearest
  * destination) within reach: its hit radius, at least 22 px. Where targets sit
  * closer together than 44 px on screen (a 390 px phone: darts 20 px apart,
- * Ludo cells 24 to 26 px) a tap that is not clearly nearer one of them (by 22 px) is
- * not guessed: it asks "Which one?" (ask() below), one 44 px button per
- * candidate, with their spots marked on the board (.is-asked); choosing one acts
- * as tapping it would, and Escape, a tap outside or a new frame change nothing.
+ * Ludo cells 24 to 26 px) a tap that is not clearly nearer one of them (by 22 px),
+ * nor on a piece's own body (hs), is not guessed: it asks "Which one?" (ask() below),
+ * one 44 px button per candidate, with their spots marked on the board (.is-asked);
+ * choosing one acts as tapping it would, and Escape, a tap outside or a new frame
+ * change nothing.
  * Pieces sharing a square are one choice (merged server-side).
  *
  * Keyboard shortcuts act only while the board has focus and can be turned off
@@ -160,7 +167,7 @@
     level().forEach(function (c) {
       var t = byKey[c.k];
       if (!t) {
-        t = byKey[c.k] = { k: c.k, h: c.h, hr: c.hr, choices: [] };
+        t = byKey[c.k] = { k: c.k, h: c.h, hr: c.hr, hs: c.hs, fr: c.fr, g: c.g, choices: [] };
         out.push(t);
       }
       t.choices.push(c);
@@ -233,6 +240,7 @@
       }
     });
     var sel = selectedTarget();
+    var under = null; // the outlines' bands, under the pieces (fr)
     targets().forEach(function (t, i) {
       var g = node("g", {
         class: "bd-target" + (sel && sel.k === t.k ? " is-selected" : "") + (i === st.cursor ? " is-cursor" : ""),
@@ -246,8 +254,24 @@
         node("rect", { class: "bd-hit", x: t.hr[0], y: t.hr[1], width: t.hr[2], height: t.hr[3] }, g);
       }
       node("circle", { class: "bd-hit", cx: t.h[0], cy: t.h[1], r: t.h[2] }, g);
-      node("circle", { class: "bd-ring", cx: t.h[0], cy: t.h[1], r: t.h[2] * 0.62 }, g);
+      if (t.fr !== undefined && t.g) {
+        var at = "translate(" + t.h[0] + " " + t.h[1] + ") rotate(" + t.fr + ")";
+        // Its outline: a wide band along its edge, drawn under the pieces (so the band
+        // shows round the piece, whatever its colour, and its number stays on top), and
+        // its edge again in the target (hover, focus and "Which one?" mark it).
+        under = under || node("g", { class: "bd-layer bd-under" + (st.busy ? " is-busy" : ""),
+          "aria-hidden": "true" });
+        node("use", {
+          class: "bd-band" + (sel && sel.k === t.k ? " is-selected" : "") + (i === st.cursor ? " is-cursor" : ""),
+          href: "#" + t.g,
+          transform: at,
+        }, under);
+        node("use", { class: "bd-edge", href: "#" + t.g, transform: at }, g);
+      } else {
+        node("circle", { class: "bd-ring", cx: t.h[0], cy: t.h[1], r: t.h[2] * 0.62 }, g);
+      }
     });
+    if (under) svg.insertBefore(under, svg.querySelector("[data-space]")); // before the first piece
     if (sel) {
       sel.choices.forEach(function (c, i) {
         var chosen = i === st.dest;
@@ -330,12 +354,20 @@
     return parts.join(" ");
   }
 
-  /** Dims the dice the composed steps have used (#dice's data-die, one per die),
-   *  and marks the dice as the Roll control when this seat may roll. */
+  /** Dims the dice the composed steps have used (#dice's data-die, one per die, and
+   *  the board's own dice, [data-die] in #board: Roundabout's hub), and marks the
+   *  dice as the Roll control when this seat may roll. */
   function markDice() {
+    var used = st ? st.steps.map(function (c) { return String(c.d); }) : [];
+    var centre = document.querySelectorAll("#board [data-die]");
+    var counted = {};
+    for (var j = 0; j < centre.length; j++) {
+      var v = centre[j].getAttribute("data-die");
+      var nth = (counted[v] = (counted[v] || 0) + 1);
+      centre[j].classList.toggle("is-used", nth <= used.filter(function (u) { return u === v; }).length);
+    }
     var dice = byId("dice");
     if (!dice) return;
-    var used = st ? st.steps.map(function (c) { return String(c.d); }) : [];
     var faces = dice.querySelectorAll("[data-die]");
     var seen = {};
     for (var i = 0; i < faces.length; i++) {
@@ -487,8 +519,9 @@
     return { x: m.a * x + m.c * y + m.e, y: m.b * x + m.d * y + m.f };
   }
 
-  /** What a tap at client (x, y) may mean among ``spots`` ([{x, y, r, ...}], client
-   *  px; r the spot's own hit radius): those within reach (r, at least MIN_HIT_PX),
+  /** What a tap at client (x, y) may mean among ``spots`` ([{x, y, r, sure?, ...}], client
+   *  px; r the spot's own hit radius, sure its body's): the nearest alone if the tap is
+   *  on its body (within sure), else those within reach (r, at least MIN_HIT_PX),
    *  cut to the nearest and each other one nearer to it than CLOSE_PX that the tap
    *  is not clearly nearer (by MIN_HIT_PX) than to it. Nearest first, each with
    *  d (px from the tap) added: [] nothing, one item: act on it, several: ask. */
@@ -505,6 +538,7 @@
       return a.d - b.d;
     });
     var best = found[0];
+    if (best && best.sure && best.d <= best.sure) return [best]; // on its body: it, whatever is near
     return found.filter(function (s) {
       return s === best || (s.d - best.d < MIN_HIT_PX && Math.hypot(s.x - best.x, s.y - best.y) < CLOSE_PX);
     });
@@ -519,17 +553,9 @@
     var y = evt.clientY;
     var scale = Math.sqrt(Math.abs(m.a * m.d - m.b * m.c)); // px per board unit
     var sel = selectedTarget();
-    if (sel) {
-      var dests = sel.choices.map(function (c, i) {
-        var p = onScreen(m, c.t[0], c.t[1]);
-        return { x: p.x, y: p.y, r: sel.h[2] * scale, dest: i };
-      });
-      var hit = crowd(x, y, dests);
-      if (hit.length) return hit;
-    }
-    return crowd(x, y, targets().map(function (t) {
+    var spots = targets().map(function (t) {
       var p = onScreen(m, t.h[0], t.h[1]);
-      var spot = { x: p.x, y: p.y, r: t.h[2] * scale, k: t.k };
+      var spot = { x: p.x, y: p.y, r: t.h[2] * scale, sure: (t.hs || 0) * scale, k: t.k };
       if (t.hr) {
         // A hit rectangle (Ludo's base): a tap inside it reaches the target.
         var a = onScreen(m, t.hr[0], t.hr[1]);
@@ -538,7 +564,24 @@
           y <= Math.max(a.y, b.y);
       }
       return spot;
-    }));
+    });
+    if (sel) {
+      var dests = sel.choices.map(function (c, i) {
+        var p = onScreen(m, c.t[0], c.t[1]);
+        return { x: p.x, y: p.y, r: sel.h[2] * scale, sure: (sel.hs || 0) * scale, dest: i };
+      });
+      var hit = crowd(x, y, dests);
+      if (onBody(hit)) return hit;
+      var other = crowd(x, y, spots); // on another piece's body: that piece, not a spot near it
+      if (onBody(other)) return other;
+      if (hit.length) return hit;
+    }
+    return crowd(x, y, spots);
+  }
+
+  /** Whether crowd()'s answer ``hits`` is one spot, tapped on its body. */
+  function onBody(hits) {
+    return hits.length === 1 && !!hits[0].sure && hits[0].d <= hits[0].sure;
   }
 
   /** A small picture for a chooser's button: the piece's own shape in its colour

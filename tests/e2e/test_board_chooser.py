@@ -2,7 +2,8 @@
 ask()): at 390x844 Roundabout's darts where a match starts are 20 px apart, Rondo's
 spaces 23 to 25 px and Ludo's cells 24, so a tap between two of them asks "Which
 one?" with a 44 px button for each instead of guessing; a tap squarely on a target
-with no close neighbour acts at once."""
+with no close neighbour acts at once, and so does a tap on a Roundabout dart's own
+body (its choices' "hs"), however close its neighbours."""
 
 from playwright.sync_api import expect
 
@@ -63,8 +64,8 @@ def open_start_chooser(page, live_server_url):
     """Where a Roundabout match starts, tap between ring 1's two darts (side by side,
     20 px apart on a phone). Returns where the tap was: (x, y)."""
     open_decision(page, live_server_url, "roundabout-start")
-    dart0, dart1 = ('#board .bd-target[data-target="dart 0"] .bd-ring',
-                    '#board .bd-target[data-target="dart 1"] .bd-ring')
+    dart0, dart1 = ('#board .bd-target[data-target="dart 0"] .bd-hit',
+                    '#board .bd-target[data-target="dart 1"] .bd-hit')
     x, y, apart = midpoint(page, dart0, dart1)
     assert apart < 44, apart
     page.mouse.click(x, y)
@@ -113,12 +114,47 @@ def test_a_tap_between_two_close_darts_asks_which_one(page, live_server_url, csp
     assert csp_violations == []
 
 
+def test_where_a_match_starts_a_tap_on_each_dart_selects_it_without_asking(page, live_server_url):
+    """At 390x844 the ten darts where a match starts sit 20 to 26 px apart: a tap on
+    each dart selects that dart at once (it lands on its body), and each movable dart
+    is outlined in its own shape, under the darts, not ringed (rings round darts this
+    close merged)."""
+    open_decision(page, live_server_url, "roundabout-start")
+    targets = page.evaluate("""() => [...document.querySelectorAll('#board .bd-target')].map(g => {
+        const r = g.querySelector('.bd-hit').getBoundingClientRect();
+        return [g.dataset.target, r.left + r.width / 2, r.top + r.height / 2]; })""")
+    assert len(targets) == 10, targets
+    assert _closest_pair(targets)[0] < 22  # ring 1's two darts
+    shapes = page.evaluate("""() => [
+        ...document.querySelectorAll('#board .bd-band, #board .bd-target .bd-edge')]
+        .map(r => [r.tagName, r.getAttribute('href'), r.getAttribute('transform')])""")
+    darts = page.evaluate("""() => Object.fromEntries(
+        [...document.querySelectorAll('#board .ra-dart.red use')]
+        .map(u => [u.getAttribute('transform'), u.getAttribute('href')]))""")
+    assert len(shapes) == 20 and all(tag == "use" and darts.get(tr) == href for tag, href, tr in shapes), \
+        (shapes, darts)
+    # The bands lie under the darts: the first band comes before the first dart.
+    assert page.evaluate("""() => !!(document.querySelector('#board .bd-band').compareDocumentPosition(
+        document.querySelector('#board .ra-dart')) & Node.DOCUMENT_POSITION_FOLLOWING)""")
+    for k, x, y in targets:
+        page.mouse.click(x, y)
+        expect(page.locator(f'#board .bd-target.is-selected[data-target="{k}"]')).to_have_count(1)
+        expect(page.locator(".bd-chooser")).to_have_count(0)
+        expect(page.locator("#board-say")).to_contain_text("Choose where it goes")
+    # Off-centre, still on the dart (a third of the way to its neighbour on ring 1): the same.
+    (k0, x0, y0), (k1, x1, y1) = targets[0], targets[1]
+    assert (k0, k1) == ("dart 0", "dart 1")
+    page.mouse.click(x0 + (x1 - x0) * .3, y0 + (y1 - y0) * .3)
+    expect(page.locator(f'#board .bd-target.is-selected[data-target="{k0}"]')).to_have_count(1)
+    expect(page.locator(".bd-chooser")).to_have_count(0)
+
+
 def test_a_tap_squarely_on_an_isolated_dart_selects_it_and_close_spots_ask(page, live_server_url):
     # One dart of ours, alone on ring 1; a 1 and a 2 take it to the next two bars (20 px apart).
     state = roundabout_at({0: {0: (1, 2, "cw")}, 1: {0: (5, 6, "cw")}}, "d1-2")
     match = in_thread(make_match, "roundabout", ("human", "easy"), state=state)
     open_match(page, live_server_url, match)
-    x, y = page.evaluate(CENTRE, '#board .bd-target[data-target="dart 0"] .bd-ring')
+    x, y = page.evaluate(CENTRE, '#board .bd-target[data-target="dart 0"] .bd-hit')
     page.mouse.click(x, y)
     expect(page.locator('#board .bd-target.is-selected[data-target="dart 0"]')).to_have_count(1)
     expect(page.locator(".bd-chooser")).to_have_count(0)

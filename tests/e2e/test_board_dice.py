@@ -1,6 +1,6 @@
 """The dice beside the board in a real Chromium (static/js/board.js): a click on
 them rolls when the seat may roll, and in Roundabout the die a composed step
-uses is dimmed until the step is undone."""
+uses is dimmed until the step is undone, beside the board and in its hub."""
 
 from playwright.sync_api import expect
 
@@ -48,6 +48,48 @@ def test_the_die_a_composed_step_uses_is_dimmed(page, live_server_url, celery_wo
     assert used.get_attribute("data-die") in step  # "uses the 2" / "the 3": the die the step named
     page.locator("#board-undo").click()
     expect(page.locator("#dice .die-pips.is-used")).to_have_count(0)
+
+#: How each hub die's strike-through line is displayed (a flat line has no box to be "visible").
+STRIKES = "[...document.querySelectorAll('#board .ra-die-strike')].map(l => getComputedStyle(l).display)"
+
+
+def test_the_hub_of_the_roundabout_board_marks_the_die_a_composed_step_uses(page, live_server_url):
+    """The dice in the board's hub say which one a step has used, as the header's do:
+    struck through (.is-used), until the step is undone; doubles count each die."""
+    darts = {0: {0: (3, 14, "cw"), 1: (1, 8, "cw")}, 1: {0: (5, 6, "cw")}}
+    state = roundabout_at(darts, "d2-3", {(0, 0)})
+    match = in_thread(make_match, "roundabout", ("human", "easy"), state=state)
+    open_match(page, live_server_url, match)
+    hub = page.locator("#board .ra-dice [data-die]")
+    expect(hub).to_have_count(2)
+    assert [hub.nth(i).get_attribute("data-die") for i in range(2)] == ["2", "3"]
+    expect(page.locator("#board .ra-dice .is-used")).to_have_count(0)
+    assert page.evaluate(STRIKES) == ["none", "none"]
+    page.locator('#board .bd-target[data-target="dart 1"]').click(force=True)
+    page.locator("#board .bd-dest").first.click(force=True)
+    expect(page.locator("#board-say")).to_contain_text("Step 1:")
+    used = page.locator("#board .ra-dice .is-used")
+    expect(used).to_have_count(1)
+    assert used.get_attribute("data-die") == page.locator("#dice .die-pips.is-used").get_attribute("data-die")
+    assert sorted(page.evaluate(STRIKES)) == ["inline", "none"]  # a line through the used one
+    expect(used.locator("text")).to_be_visible()
+    page.locator("#board-undo").click()
+    expect(page.locator("#board .ra-dice .is-used")).to_have_count(0)
+
+
+def test_on_doubles_the_hub_marks_one_die_a_step(page, live_server_url):
+    darts = {0: {0: (3, 14, "cw"), 1: (1, 8, "cw")}, 1: {0: (5, 6, "cw")}}
+    state = roundabout_at(darts, "d2-2", {(0, 0)})
+    match = in_thread(make_match, "roundabout", ("human", "easy"), state=state)
+    open_match(page, live_server_url, match)
+    page.locator('#board .bd-target[data-target="dart 1"]').click(force=True)
+    page.locator("#board .bd-dest").first.click(force=True)
+    expect(page.locator("#board .ra-dice .is-used")).to_have_count(1)
+    expect(page.locator("#board .ra-dice [data-die]").first).to_have_class("is-used")
+    page.locator('#board .bd-target[data-target="dart 1"]').click(force=True)
+    page.locator("#board .bd-dest").first.click(force=True)
+    expect(page.locator("#board-say")).to_contain_text("Step 2:")
+    expect(page.locator("#board .ra-dice .is-used")).to_have_count(2)
 
 
 def test_the_previous_turns_die_is_drawn_as_old_until_the_next_roll(page, live_server_url, celery_worker):

@@ -97,3 +97,25 @@ def test_a_composed_rondo_chain_passes_axe_contrast_in_light_dark_and_forced_col
             page.locator("#controls").screenshot(path=os.path.join(shots, f"rack-{mode}.png"))
     page.emulate_media(color_scheme="light", forced_colors="none")
     assert found == {}
+
+
+def test_a_composed_roundabout_step_passes_axe_contrast_in_light_dark_and_forced_colours(
+        page, live_server_url, axe_source):
+    """Where a match starts, one step composed: the darts outlined, the moved one dimmed
+    with its preview, and the hub's used die (struck through, muted, still readable)."""
+    match = in_thread(make_decision, "roundabout-start")
+    log_in(page.context, match.seats.get(index=0).user, live_server_url)
+    page.goto(f"{live_server_url}/m/{match.public_id}/")
+    live(page)
+    page.locator('#board .bd-target[data-target="dart 9"]').click(force=True)
+    page.locator("#board .bd-dest").first.click(force=True)
+    expect(page.locator("#board-say")).to_contain_text("Step 1:")
+    expect(page.locator("#board .ra-dice .is-used")).to_have_count(1)
+    found = {}
+    for mode, media in MODES.items():
+        page.emulate_media(**media)
+        bad = contrast_violations(page, axe_source)
+        if bad:
+            found[mode] = bad
+    page.emulate_media(color_scheme="light", forced_colors="none")
+    assert found == {}

@@ -2,6 +2,7 @@
 deadline does to a turn composed on the board (Roundabout rules page, "Timers")."""
 
 import json
+import math
 import re
 from datetime import timedelta
 
@@ -11,6 +12,7 @@ from django.utils import timezone
 from games import actions, fragments
 from games.engine import get_rules
 from games.models import Match, Move
+from games.roundabout import svg
 from tests.engine.roundabout_helpers import position
 from tests.factories import ludo_state, make_match
 
@@ -132,3 +134,24 @@ def test_reversing_doubles_are_board_choices_at_the_darts_own_spot_and_played_as
     rows = list(Move.objects.filter(match=match, actor="seat").values_list("notation", "version_after"))
     assert [n for n, _ in rows] == [first["m"], data["table"][first["n"][0]]["m"]]
     assert len({v for _, v in rows}) == 1  # one change
+
+
+def test_roundabout_dart_choices_carry_the_darts_body_and_its_shape_where_it_stands():
+    """Where a match starts darts sit 5.5 board units apart (ring 1): each choice gives
+    the dart's body ("hs": a tap in it means that dart, never "Which one?") and its
+    angle on the board ("fr": its outline is its highlight). Two bodies never
+    overlap, anywhere on the board."""
+    from tests.e2e.positions import _roundabout_rolled, _start_darts
+
+    match = make_match("roundabout", ("human", "human"), state=_roundabout_rolled(2, _start_darts(2), (2, 5)))
+    data = choices_of(fragments.seat_frame(match, match.seats.get(index=0)))
+    board = svg.board_context(RA.view(RA.load(match.state), None))
+    drawn = {d["space"]: d["transform"] for d in board["darts"]}
+    firsts = data["choices"]
+    assert len({c["k"] for c in firsts}) == 10
+    for c in firsts:
+        x, y, _ = c["h"]
+        assert f"translate({x:g} {y:g}) rotate({c['fr']:g})" == drawn[c["fs"]], c
+    assert all(isinstance(c["fr"], float) for c in data["table"])  # after a step: where it stands then
+    closest = min(math.dist(svg.space_xy(a), svg.space_xy(b)) for a in range(80) for b in range(a))
+    assert all(2 * c["hs"] < closest for c in firsts + data["table"])

@@ -19,6 +19,8 @@ choice's "n" lists indices into the table), each::
     {"m": "3r5", "k": "dart 3", "kl": "Dart 3 on ring 2, bar 5",
      "l": "Dart 3: 5 around the ring to ring 2, bar 10",
      "h": [x, y, r], "t": [x, y], "fs": 21,   # hit circle at the dart; fs: the space it leaves
+     "hs": 2.5, "fr": 101.25,                 # the dart's body (a tap in it means it), and
+                                              # its angle at h: its highlight is its outline
      "d": 5, "w": "ring",                                  # the die it uses, the way
      "g": "ra-red", "gc": "red", "gt": "translate(x y) rotate(deg)",
      "e": 1,             # the turn ends after it (the second die cannot be used)
@@ -41,11 +43,16 @@ from games.fragments import choices_json
 from games.roundabout.engine.board import CW
 from games.roundabout.engine.moves import PASS
 from games.roundabout.engine.view import describe_move
-from games.roundabout.svg import _dart_transform, space_xy
+from games.roundabout.svg import _dart_transform, dart_rotation, space_xy
 
 register = template.Library()
 
 HIT_RADIUS = 6.5  # viewBox units: 48 px where the board is about 366 px wide (390 px phone)
+#: The dart's body (its arrow lies within 3 units of its centre), viewBox units: a tap
+#: this near a dart means that dart, never "Which one?" (board.js). Under half of the
+#: closest two spaces' distance (ring 1's neighbouring bars, 5.46 apart), so two bodies
+#: never overlap: 9 px on a 390 px phone, 17 px on a desktop's 690 px board.
+BODY_RADIUS = 2.5
 
 
 _XY = tuple(space_xy(s) for s in range(80))
@@ -56,19 +63,20 @@ def _choice(d: dict, colour: str, facing: str) -> dict:
     fx, fy = _XY[d["from"]]
     return {
         "m": d["move"], "k": f"dart {d['dart']}", "kl": f"Dart {d['dart']} on {d['from_place']}",
-        "l": d["label"], "h": [fx, fy, HIT_RADIUS], "t": _XY[d["to"]], "fs": d["from"],
-        "d": d["die"], "w": d["direction"], "g": f"ra-{colour}", "gc": colour,
-        "gt": _transform(d["to"], facing),
+        "l": d["label"], "h": [fx, fy, HIT_RADIUS], "hs": BODY_RADIUS, "fr": dart_rotation(d["from"], facing),
+        "t": _XY[d["to"]], "fs": d["from"], "d": d["die"], "w": d["direction"],
+        "g": f"ra-{colour}", "gc": colour, "gt": _transform(d["to"], facing),
     }  # fmt: skip
 
 
-def _turn_choice(d: dict, at: int, colour: str, turned: str) -> dict:
+def _turn_choice(d: dict, at: int, colour: str, facing: str, turned: str) -> dict:
     """A reversal (reversing doubles) as a choice: its spot is the dart's own, and
     the preview is the dart facing the other way ("w": "turn", no die)."""
     x, y = _XY[at]
     return {
         "m": d["move"], "k": f"dart {d['dart']}", "kl": f"Dart {d['dart']} on {d['from_place']}",
-        "l": d["label"], "h": [x, y, HIT_RADIUS], "t": (x, y), "fs": at, "w": "turn",
+        "l": d["label"], "h": [x, y, HIT_RADIUS], "hs": BODY_RADIUS, "fr": dart_rotation(at, facing),
+        "t": (x, y), "fs": at, "w": "turn",
         "g": f"ra-{colour}", "gc": colour,
         "gt": _transform(at, turned),
     }  # fmt: skip
@@ -87,7 +95,7 @@ def _dart_choices(rules, state, colour: str) -> tuple[list[dict], bool]:
         idx = state.mover * n + move.dart
         facing = "cw" if state.face[idx] == CW else "ccw"
         if move.kind == "reverse":
-            out.append(_turn_choice(describe_move(state, move), state.pos[idx], colour,
+            out.append(_turn_choice(describe_move(state, move), state.pos[idx], colour, facing,
                                     "ccw" if facing == "cw" else "cw"))
         else:
             out.append(_choice(describe_move(state, move), colour, facing))

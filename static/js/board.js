@@ -43,9 +43,10 @@
  * change nothing.
  * Pieces sharing a square are one choice (merged server-side).
  *
- * Keyboard shortcuts act only while the board has focus and can be turned off
- * (WCAG 2.1.4: the Settings tab's switch, Parlour.setting("shortcuts"); the list is
- * shown under the board): see keys() below.
+ * Keyboard shortcuts can be turned off (WCAG 2.1.4: the Settings tab's switch,
+ * Parlour.setting("shortcuts"); the list is shown under the board): see keys() below.
+ * They act while the board has focus; the letter keys also from anywhere else on the
+ * match page but a field (they take the focus to the board).
  * window.parlourBoard: focusPrimary() (focus the board when it holds choices or
  * the seat's controls mark a composer on it with data-board-primary, else the
  * primary control; true if it focused something), register(adapter) for a game
@@ -817,12 +818,33 @@
     return false;
   }
 
+  /** Whether a key pressed on ``el`` belongs to it (a field, a list, the chooser). */
+  function typing(el) {
+    return !!(el && el.closest && el.closest("input, select, textarea, [contenteditable], .bd-chooser"));
+  }
+
+  var LETTERS = { r: 1, n: 1, p: 1, t: 1, u: 1 };
+
   function onKey(evt) {
     if (!keysOn() || evt.ctrlKey || evt.metaKey || evt.altKey) return;
     var here = stage();
-    if (!here || !here.contains(evt.target) || (asking && asking.box.contains(evt.target))) return;
+    if (!here || (asking && asking.box.contains(evt.target))) return;
     var key = evt.key;
     var lower = key.length === 1 ? key.toLowerCase() : key;
+    if (!here.contains(evt.target)) {
+      // Elsewhere on the match page (a button, the page itself) the letter keys act
+      // too, and take the focus to the board; Enter, Space, arrows and Esc keep their
+      // usual meaning there.
+      var m = byId("match");
+      if (!LETTERS[lower] || typing(evt.target) || !m || !(m.contains(evt.target) || evt.target === document.body)) {
+        return;
+      }
+      if (lower !== "r") {
+        if (!st && !adapter) return;
+        focusPrimary();
+        if (!here.contains(document.activeElement)) return;
+      }
+    }
     var a = adapter || generic;
     var done = true;
     if (lower === "r") done = clickMove("roll");
@@ -890,7 +912,7 @@
     box.id = "board-keys";
     box.className = "board-keys";
     var sum = document.createElement("summary");
-    sum.textContent = "Playing on the board, and its keyboard shortcuts (while the board has focus)";
+    sum.textContent = "Playing on the board, and its keyboard shortcuts (the letters anywhere on the page)";
     box.appendChild(sum);
     var dl = document.createElement("dl");
     keys().forEach(function (k) {

@@ -324,8 +324,37 @@
       list.removeChild(list.firstElementChild);
       list.start = list.start + 1;
     }
-    list.scrollTop = list.scrollHeight;
+    pinList(list);
     showLastMove(list);
+  }
+
+  // The move list stays scrolled to its newest line when its box shrinks (on a
+  // desktop the seat's controls above it grow when a decision comes), unless the
+  // player scrolled up to read.
+  var pinned = true;
+  var pinnedTop = 0; // the scrollTop this script last set: a scroll above it is the player's
+
+  function pinList(list) {
+    list.scrollTop = list.scrollHeight;
+    pinnedTop = list.scrollTop;
+    pinned = true;
+  }
+
+  function pinMoveList() {
+    // A snapshot replaces #move-list itself: listen on the document, observe its panel.
+    var panel = byId("panel-moves");
+    if (!panel || !window.ResizeObserver) return;
+    document.addEventListener("scroll", function (evt) {
+      var list = evt.target;
+      if (list && list.id === "move-list") {
+        // A shrinking box does not move scrollTop, so it leaves the list pinned.
+        pinned = list.scrollTop >= pinnedTop - 4 || list.scrollTop + list.clientHeight >= list.scrollHeight - 4;
+      }
+    }, { capture: true, passive: true });
+    new ResizeObserver(function () {
+      var list = byId("move-list");
+      if (list && pinned) pinList(list);
+    }).observe(panel);
   }
 
   /** Copies the move list's newest line into #last-move (above a phone's board). */
@@ -451,6 +480,17 @@
       return;
     }
     var home = byId(id);
+    if (home && home.closest("#controls") && window.parlourBoard) {
+      // The seat's controls were replaced: to the new decision's primary control (the
+      // board or Roll), not the first button left (often "Leave the match"); with no
+      // decision, to the board.
+      if (!window.parlourBoard.focusPrimary()) {
+        var board = byId("board");
+        var here = board && board.parentElement;
+        if (here && here.hasAttribute("tabindex")) here.focus({ preventScroll: true });
+      }
+      return;
+    }
     var target = home && home.querySelector("button:not([disabled]), input[type=submit]:not([disabled])");
     if (target) target.focus({ preventScroll: true });
   }
@@ -656,6 +696,7 @@
   function init() {
     initSettings();
     showNewestMove();
+    pinMoveList();
     var m = matchEl();
     if (m && window.htmx && m.hasAttribute("ws-connect")) setStatus("connecting", "Connecting…");
     readClock(true);

@@ -125,7 +125,7 @@ def _stack_offsets(n: int) -> tuple[tuple[float, float, float], ...]:
     if n == 1:
         return ((0.0, 0.0, 1.0),)
     if n == 2:
-        return ((-0.2, -0.2, 0.74), (0.2, 0.2, 0.74))
+        return ((-0.22, -0.22, 0.8), (0.22, 0.22, 0.8))
     quads = ((-0.23, -0.23), (0.23, -0.23), (-0.23, 0.23), (0.23, 0.23))
     return tuple((dx, dy, 0.6) for dx, dy in quads[:n])
 
@@ -135,7 +135,7 @@ def _stack_offsets(n: int) -> tuple[tuple[float, float, float], ...]:
 _STACKS = (None,) + tuple(_stack_offsets(n) for n in range(1, 5))
 #: _BADGES[k][j]: the count badge's centre, from the square's centre, of colour
 #: j of k on that square: at the piece's outer corner (top right when alone).
-_BADGES = (None, ((0.36, -0.36),), ((-0.5, -0.5), (0.5, 0.5))) + tuple(
+_BADGES = (None, ((0.36, -0.36),), ((-0.52, -0.52), (0.52, 0.52))) + tuple(
     tuple((dx * 2.1, dy * 2.1) for dx, dy, _ in _stack_offsets(n)) for n in (3, 4)
 )
 _PILE = {

@@ -194,7 +194,7 @@ def test_a_pile_is_drawn_once_with_a_count_badge_and_keeps_its_shape():
         '<g class="lb-pc red lb-pile" transform="translate(4.5 6.5)"><use class="lb-under" href="#lb-red"'
         ' transform="translate(.09 .11)"/><use href="#lb-red"/><text>0</text></g>',
         # Cell 8, beside green's piece; piece 3 in its base slot.
-        '<g class="lb-pc red" transform="translate(6.3 2.3) scale(0.74)"><use href="#lb-red"/>'
+        '<g class="lb-pc red" transform="translate(6.28 2.28) scale(0.8)"><use href="#lb-red"/>'
         "<text>2</text></g>",
         '<g class="lb-pc red" transform="translate(4 4) scale(1.2)"><use href="#lb-red"/><text>3</text></g>',
     ]

@@ -8,7 +8,8 @@ move; a Roundabout turn's dart moves and turns; a Rondo chain's placements),
 as each game's ``svg.py`` says (``is_board_move``) and draws (``last_move``;
 a game without them has no marks)::
 
-    {"paths": [{"x1", "y1", "x2", "y2"}],   # viewBox units of the game's board
+    {"paths": [{"x1", "y1", "x2", "y2",      # viewBox units of the game's board
+                "points": "x,y x,y ..."}],  # optional: the way it went (SVG points), drawn instead
      "from": [{"x", "y", "r"}], "to": [{"x", "y", "r"}],
      "capture": [{"x", "y", "r"}], "home": [{"x", "y", "r"}],
      "labels": [{"x", "y", "r", "text"}]}   # optional: small numbered badges (Rondo's chain order)

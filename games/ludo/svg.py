@@ -29,6 +29,7 @@ from django.utils.safestring import mark_safe
 
 from games.ludo.engine.board import (
     COLOUR_NAMES,
+    HOME,
     LANE_FIRST,
     PIECES_PER_SEAT,
     RING_CELLS,
@@ -120,20 +121,26 @@ _SAFE_MARKS = tuple({"x": RING[cell][0], "y": RING[cell][1], "cell": cell} for c
 
 
 def _stack_offsets(n: int) -> tuple[tuple[float, float, float], ...]:
-    """(dx, dy, scale) for each of ``n`` pieces sharing one cell, so that all show."""
+    """(dx, dy, scale) for each of ``n`` colours sharing one square (1..4), so that all show."""
     if n == 1:
         return ((0.0, 0.0, 1.0),)
     if n == 2:
-        return ((-0.21, -0.21, 0.7), (0.21, 0.21, 0.7))
-    if n <= 4:
-        quads = ((-0.23, -0.23), (0.23, -0.23), (-0.23, 0.23), (0.23, 0.23))
-        return tuple((dx, dy, 0.58) for dx, dy in quads[:n])
-    # Five or more (only on a safe cell): a 3 x 3 grid, wrapping past nine.
-    grid = tuple((dx, dy) for dy in (-0.3, 0.0, 0.3) for dx in (-0.3, 0.0, 0.3))
-    return tuple((grid[i % 9][0], grid[i % 9][1], 0.4) for i in range(n))
+        return ((-0.22, -0.22, 0.8), (0.22, 0.22, 0.8))
+    quads = ((-0.23, -0.23), (0.23, -0.23), (-0.23, 0.23), (0.23, 0.23))
+    return tuple((dx, dy, 0.6) for dx, dy in quads[:n])
 
 
-_STACKS = (None,) + tuple(_stack_offsets(n) for n in range(1, 4 * PIECES_PER_SEAT + 1))
+#: _STACKS[k]: where the k colours sharing a square are drawn (k = 1..4: a
+#: colour's pieces on one square are one drawn piece with a count badge).
+_STACKS = (None,) + tuple(_stack_offsets(n) for n in range(1, 5))
+#: _BADGES[k][j]: the count badge's centre, from the square's centre, of colour
+#: j of k on that square: at the piece's outer corner (top right when alone).
+_BADGES = (None, ((0.36, -0.36),), ((-0.52, -0.52), (0.52, 0.52))) + tuple(
+    tuple((dx * 2.1, dy * 2.1) for dx, dy, _ in _stack_offsets(n)) for n in (3, 4)
+)
+_PILE = {
+    name: f'<use class="lb-under" href="#lb-{name}" transform="translate(.09 .11)"/>' for name in COLOUR_NAMES
+}
 _BASE_SCALE = 1.2
 _HOME_SCALE = 0.58
 
@@ -183,6 +190,15 @@ def _transform(x: float, y: float, scale: float) -> str:
     return f"translate({x:g} {y:g}) scale({scale:g})"
 
 
+def _piece_svg(p: dict) -> str:
+    """One piece's markup; one standing for several shows a second shape under it, a pile."""
+    colour, pile = p["colour"], p["count"] > 1
+    head = f'<g class="lb-pc {colour} lb-pile"' if pile else f'<g class="lb-pc {colour}"'
+    under = _PILE[colour] if pile else ""
+    body = f'<use href="#lb-{colour}"/><text>{p["piece"]:d}</text></g>'
+    return f'{head} transform="{p["transform"]}">{under}{body}'
+
+
 def _describe_seat(name: str, status: str, places: dict) -> str:
     if status == "left":
         return f"{name}: left the match"
@@ -224,13 +240,16 @@ def board_context(view: dict) -> dict:
                      "where": "ring" | "lane" | "base" | "home",
                      "cell": 0..51 | None,   # ring cell, or None
                      "x": cx, "y": cy,       # centre, grid units
-                     "scale": 1.0,           # smaller when sharing a square, in base, home
+                     "scale": 1.0,           # smaller when colours share a square, in base, home
                      "transform": "translate(cx cy) scale(s)",  # the same, for SVG
-                     "count": n,             # pieces on that square (1 when alone)
+                     "count": n,             # this seat's pieces on that square (1 when alone)
+                     "top": bool,            # the one drawn for them (the lowest number)
                      "safe": bool},          # on a start or star cell
                     ...],                    # removed pieces (seat left) are left out
-         "pieces_svg": "<g class=\"lb-pc red\" ...>...",  # the pieces drawn, in that order (safe markup)
-         "stacks": [{"x": cx, "y": cy, "count": n}],  # square centres holding 2+ pieces
+         "pieces_svg": "<g class=\"lb-pc red\" ...>...",  # the top pieces drawn, in that order (safe markup)
+         "stacks": [{"x": bx, "y": by,       # a count badge ("x2") beside each piece drawn for 2+
+                     "count": n, "colour": "red",
+                     "square": (sx, sy)}],   # the grid square they stand on
          "turn": "red" | None,               # colour to play (None once over)
          "summary": "Red to play. Red: 1 home, piece 0 on cell 14, 2 in base; Green: ..."}
 
@@ -261,7 +280,7 @@ def board_context(view: dict) -> dict:
                 continue
             i = pc["piece"]
             piece = {"colour": name, "seat": seat["seat"], "piece": i, "where": w, "cell": pc["cell"],
-                     "count": 1, "safe": False}  # fmt: skip
+                     "count": 1, "top": True, "safe": False}  # fmt: skip
             if w == "base":
                 x, y = BASE_SLOTS[c][i]
                 piece.update(x=x, y=y, scale=_BASE_SCALE, transform=_transform(x, y, _BASE_SCALE))
@@ -282,21 +301,28 @@ def board_context(view: dict) -> dict:
         texts.append(_describe_seat(name.capitalize(), status, places))
     stacks = []
     for (sx, sy), group in at_square.items():
-        n = len(group)
+        # One drawn piece per colour on a square: a seat's pieces there are
+        # interchangeable (one choice, ludo_tags), the lowest number on top.
+        by_colour: dict[str, list[dict]] = {}
+        for piece in group:
+            by_colour.setdefault(piece["colour"], []).append(piece)
+        k = len(by_colour)
         cx, cy = sx + 0.5, sy + 0.5
-        for piece, (dx, dy, scale) in zip(group, _STACKS[n], strict=True):
+        for (dx, dy, scale), (bx, by), (colour, same) in zip(
+            _STACKS[k], _BADGES[k], by_colour.items(), strict=True
+        ):
             x, y = round(cx + dx, 2), round(cy + dy, 2)
-            piece.update(x=x, y=y, scale=scale, count=n, transform=_transform(x, y, scale))
-        if n > 1:
-            stacks.append({"x": cx, "y": cy, "count": n})
+            transform = _transform(x, y, scale)
+            for j, piece in enumerate(same):
+                piece.update(x=x, y=y, scale=scale, count=len(same), transform=transform, top=j == 0)
+            if len(same) > 1:
+                stacks.append({"x": round(cx + bx, 2), "y": round(cy + by, 2), "count": len(same),
+                               "colour": colour, "square": (sx, sy)})  # fmt: skip
     # The pieces as markup, built here: the template's loop over 16 pieces was
     # three quarters of a move's board render (docs/benchmarks.md, "Fourth
     # round"). Nothing here comes from a user: colour names are the engine's
     # constants, transforms are formatted numbers, pieces are 0..3.
-    pieces_svg = mark_safe("".join(
-        f'<g class="lb-pc {p["colour"]}" transform="{p["transform"]}"><use href="#lb-{p["colour"]}"/>'
-        f'<text>{p["piece"]:d}</text></g>' for p in pieces
-    ))
+    pieces_svg = mark_safe("".join(_piece_svg(p) for p in pieces if p["top"]))
     summary = "; ".join(texts) + "."
     if turn_colour:
         summary = f"{turn_colour.capitalize()} to play. {summary}"
@@ -321,16 +347,38 @@ def _centre(colour: int, piece: int, progress: int | None) -> tuple[float, float
     """Centre of ``piece`` of ``colour`` at ``progress`` (None: its base slot; 56: home)."""
     if progress is None:
         return BASE_SLOTS[colour][piece]
-    if progress >= LANE_FIRST + len(_RED_LANE):
+    if progress >= HOME:
         return HOME_SLOTS[colour][piece]
     sx, sy = SQUARE[colour][progress]
     return sx + 0.5, sy + 0.5
 
 
+def way(
+    colour: int, piece: int, from_progress: int | None, to_progress: int
+) -> tuple[tuple[float, float], ...]:
+    """The way a move of ``piece`` (0..3) of ``colour`` (0..3) goes, along the
+    track: the centres (grid units) of every square it stands on in turn, by
+    the engine's progress (``from_progress``, ``from_progress`` + 1, ...,
+    ``to_progress``; docs/rules.md "Ludo", Progress), so it follows the ring,
+    wraps from cell 51 to 0 and turns into the home lane where the piece does.
+    An entry (``from_progress`` None) goes from the piece's base slot to its
+    start cell; home (56) is its home slot in the centre. Raises ``IndexError``
+    for progress outside -1..56 (None for base)."""
+    if from_progress is None:
+        return (_centre(colour, piece, None), _centre(colour, piece, to_progress))
+    return tuple(_centre(colour, piece, p) for p in range(from_progress, to_progress + 1))
+
+
+def _points(points: tuple[tuple[float, float], ...]) -> str:
+    # SVG points, "." decimals whatever the locale.
+    return " ".join(f"{x:g},{y:g}" for x, y in points)
+
+
 def last_move(rules, before, notations: list[str], after) -> dict | None:
     """The marks of Ludo piece moves ``notations`` played from state ``before``
-    (games.marks documents the shape; grid units). A capture is marked on the
-    cell where it happened; a piece reaching home on its home slot."""
+    (games.marks documents the shape; grid units). Each path runs along the
+    track (``way``). A capture is marked on the cell where it happened; a piece
+    reaching home on its home slot."""
     marks = {"paths": [], "from": [], "to": [], "capture": [], "home": []}
     state = before
     for text in notations:
@@ -340,9 +388,9 @@ def last_move(rules, before, notations: list[str], after) -> dict | None:
             state = rules.play(state, move)
             continue
         colour = SEAT_COLOURS[state.players][state.turn]
-        fx, fy = _centre(colour, d["piece"], d["from_progress"])
-        tx, ty = _centre(colour, d["piece"], d["to_progress"])
-        marks["paths"].append({"x1": fx, "y1": fy, "x2": tx, "y2": ty})
+        points = way(colour, d["piece"], d["from_progress"], d["to_progress"])
+        (fx, fy), (tx, ty) = points[0], points[-1]
+        marks["paths"].append({"x1": fx, "y1": fy, "x2": tx, "y2": ty, "points": _points(points)})
         marks["from"].append({"x": fx, "y": fy, "r": 0.45})
         marks["to"].append({"x": tx, "y": ty, "r": 0.5})
         if d["captures"]:

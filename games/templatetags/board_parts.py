@@ -5,7 +5,8 @@ together; docs/benchmarks.md).
 
 ``{% last_move_marks last_move %}`` draws the last move's marks inside a
 board's SVG, the same for every viewer (games/marks.py): ``last_move`` is
-its marks (viewBox units; labels: a badge each, a circle and its text),
+its marks (viewBox units; a path with "points" is a polyline through them;
+labels: a badge each, a circle and its text),
 ``"keep"`` (this frame made no board move: the page keeps the marks it
 shows) or None (nothing). Drawn under the pieces.
 
@@ -39,6 +40,9 @@ def last_move_marks(last_move) -> str:
         return ""
     parts = ['<g class="lm" aria-hidden="true">']
     for p in last_move.get("paths", ()):
+        if "points" in p:  # the way it went, along the board's track
+            parts.append(f'<polyline class="lm-path" points="{p["points"]}"/>')
+            continue
         parts.append(f'<line class="lm-path" x1="{p["x1"]}" y1="{p["y1"]}" x2="{p["x2"]}" y2="{p["y2"]}"/>')
     for key, cls in _CIRCLES:
         for c in last_move.get(key, ()):

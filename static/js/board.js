@@ -12,6 +12,7 @@
  *   l   its words (aria-label, status)  t   [x, y] where it lands
  *   h   [cx, cy, r] hit circle          hr  [x, y, w, h] hit rectangle (optional)
  *   f   [x, y] the piece's centre (else h's)   g   symbol id of the preview's shape
+ *   p   [[x, y], ...] the way it goes (optional; else a straight line from f to t)
  *   gt  the preview's transform (optional; else translate to t)   gc  its colour class
  *   d   the die it uses (optional)      w   the way it goes (optional; "turn": it turns
  *                                           where it stands, drawn ↺: a Roundabout reversal)
@@ -220,6 +221,15 @@
     return c.f || c.h;
   }
 
+  /** The way a choice goes: through its points (p, the server's) or straight from its piece to t. */
+  function way(c, cls, parent) {
+    if (c.p) {
+      var points = c.p.map(function (xy) { return xy.join(","); }).join(" ");
+      return node("polyline", { class: cls, points: points }, parent);
+    }
+    return node("line", { class: cls, x1: from(c)[0], y1: from(c)[1], x2: c.t[0], y2: c.t[1] }, parent);
+  }
+
   function ghost(c, parent, cls) {
     if (!c.g) return;
     var tr = c.gt || "translate(" + c.t[0] + " " + c.t[1] + ")";
@@ -230,10 +240,12 @@
     clearLayer();
     var svg = svgEl();
     if (!svg || !st || adapter) return;
-    var layer = node("g", { class: "bd-layer" + (st.busy ? " is-busy" : "") }, svg);
+    var layer = node("g", { class: "bd-layer" + (st.busy ? " is-busy" : "") });
+    // Under what the board keeps above its highlights (.over-layer: Ludo's count badges).
+    svg.insertBefore(layer, svg.querySelector(":scope > .over-layer"));
     // Steps already composed: a path, the preview where each lands, the dart dimmed.
     st.steps.forEach(function (c) {
-      node("line", { class: "bd-path", x1: from(c)[0], y1: from(c)[1], x2: c.t[0], y2: c.t[1] }, layer);
+      way(c, "bd-path", layer);
       ghost(c, layer, "is-composed");
       if (c.fs !== undefined) {
         var moved = document.querySelector('#board [data-space="' + c.fs + '"]');
@@ -276,7 +288,7 @@
     if (sel) {
       sel.choices.forEach(function (c, i) {
         var chosen = i === st.dest;
-        node("line", { class: "bd-path is-preview", x1: from(c)[0], y1: from(c)[1], x2: c.t[0], y2: c.t[1] }, layer);
+        way(c, "bd-path is-preview", layer);
         var d = node("g", { class: "bd-dest" + (chosen ? " is-chosen" : ""), "data-dest": String(i) }, layer);
         // Drawn at the spot's size; a click picks the nearest within reach (pick()).
         node("circle", { class: "bd-spot", cx: c.t[0], cy: c.t[1], r: sel.h[2] * 0.55 }, d);

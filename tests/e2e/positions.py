@@ -83,6 +83,12 @@ def _open_rondo_picker(page):
     expect(page.locator("#rondo-picker button")).to_have_count(7)  # six placements and Cancel
 
 
+def _choose_ludo_piece_3(page):
+    """Pick red's piece 3 on the board: its way into the home lane is previewed."""
+    page.locator('#board .bd-target[data-target="p3"]').click()
+    expect(page.locator("#board .bd-ghost.is-preview")).to_have_count(1)
+
+
 def _roundabout_offered() -> dict:
     """Four seats: seat 1 rolled and offered its roll to seat 0, who is to accept or decline."""
     rules = get_rules("roundabout")
@@ -126,11 +132,16 @@ def _rondo_chain_played(match):
 
 LUDO_PIECES = [[10, -1, -1, 30], [5, -1, -1, -1], [-1] * 4, [20, -1, -1, -1]]
 FOUR = ("human", "easy", "easy", "easy")
+#: Pieces sharing squares: red 0 and 1 on cell 20 (one choice), red 2 with green
+#: 0 on the star cell 8, yellow 0 and 1 on their start, three blue on cell 44;
+#: red 3 at progress 49, which a 3 takes round into its home lane.
+LUDO_STACKS = [[20, 20, 8, 49], [47, -1, -1, -1], [0, 0, -1, -1], [5, 5, 5, -1]]
 
 #: name -> (game, seat kinds, a function making the state dump); seat 0 decides.
 DECISIONS = {
     "ludo-roll": ("ludo", FOUR, lambda: ludo_state(4, pieces=LUDO_PIECES)),
     "ludo-choose": ("ludo", FOUR, lambda: ludo_state(4, phase="move", die=6, pieces=LUDO_PIECES)),
+    "ludo-stacks": ("ludo", FOUR, lambda: ludo_state(4, phase="move", die=3, pieces=LUDO_STACKS)),
     "roundabout-roll": ("roundabout", ("human", "easy"),
                         lambda: get_rules("roundabout").dump(roundabout_position(2, RA_DARTS_2, turn=0))),
     "roundabout-darts": ("roundabout", ("human", "easy"), lambda: _roundabout_rolled(2, RA_DARTS_2, (2, 5))),
@@ -150,8 +161,9 @@ DECISIONS = {
 THEN = {"rondo-after-chain": _rondo_chain_played}
 
 #: name -> what the seat does on the page before it is measured or shown (the
-#: decision it then faces: "rondo-pick" is the tile picker of a space, open).
-ON_PAGE = {"rondo-pick": _open_rondo_picker}
+#: decision it then faces: "rondo-pick" is the tile picker of a space, open;
+#: "ludo-stacks" a piece chosen, its destination previewed).
+ON_PAGE = {"rondo-pick": _open_rondo_picker, "ludo-stacks": _choose_ludo_piece_3}
 
 
 def make_decision(name: str, **options):

@@ -36,9 +36,11 @@ def contrast_violations(page, axe_source, within=None):
 
 
 @pytest.mark.parametrize("name,options", [("ludo-choose", {}), ("ludo-choose", {"theme": "europe"}),
+                                          ("ludo-stacks", {}),
                                           ("roundabout-darts", {}), ("rondo-place", {}),
                                           ("rondo-after-chain", {}), ("rondo-pick", {})],
-                         ids=["ludo", "ludo-map", "roundabout", "rondo", "rondo-last-chain", "rondo-picker"])
+                         ids=["ludo", "ludo-map", "ludo-piles", "roundabout", "rondo", "rondo-last-chain",
+                              "rondo-picker"])
 def test_the_match_page_passes_axe_contrast_in_light_dark_and_forced_colours(
         page, live_server_url, axe_source, name, options):
     match = in_thread(make_decision, name, **options)

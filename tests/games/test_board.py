@@ -4,6 +4,7 @@ No database: engine states come from the registry (``load`` of a dumped state, o
 moves played), and the templates render with Django's template engine.
 """
 
+import itertools
 import re
 import time
 
@@ -167,28 +168,117 @@ def test_piece_on_its_start_cell_and_on_a_star_are_drawn_there_and_marked_safe()
     assert "piece 1 on cell 8 (safe)" in board["summary"]
 
 
-def test_pieces_sharing_a_cell_are_offset_apart_with_a_count():
+def test_a_seats_pieces_on_one_square_are_one_piece_with_a_count():
     # Red 0 and 1 on cell 3; green's progress 47 is cell 8 (a star), with red 2 there too.
     board = board_for([[3, 3, 8, -1], [47, -1, -1, -1], [-1] * 4, [-1] * 4])
     a, b = piece(board, "red", 0), piece(board, "red", 1)
-    assert (a["x"], a["y"]) != (b["x"], b["y"])
-    assert inside((a["x"], a["y"]), geo.RING[3]) and inside((b["x"], b["y"]), geo.RING[3])
-    assert a["count"] == b["count"] == 2 and a["scale"] < 1
+    # One piece, whole and in the middle of its square: they are one choice (ludo_tags).
+    assert (a["x"], a["y"]) == (b["x"], b["y"]) == centre_of(geo.RING[3])
+    assert a["scale"] == b["scale"] == 1 and a["count"] == b["count"] == 2
+    assert a["top"] and not b["top"]  # the lowest number is the one drawn
+    # Two colours on one safe cell: side by side, each whole inside the cell.
     star = [piece(board, "red", 2), piece(board, "green", 0)]
-    assert all(p["count"] == 2 and inside((p["x"], p["y"]), geo.RING[8]) for p in star)
+    assert all(p["count"] == 1 and p["top"] and inside((p["x"], p["y"]), geo.RING[8]) for p in star)
     assert len({(p["x"], p["y"]) for p in star}) == 2
-    assert sorted((s["x"], s["y"], s["count"]) for s in board["stacks"]) == sorted(
-        [(*centre_of(geo.RING[3]), 2), (*centre_of(geo.RING[8]), 2)]
-    )
+    assert all(p["scale"] < 1 for p in star)
+    [badge] = board["stacks"]
+    assert (badge["count"], badge["colour"], badge["square"]) == (2, "red", geo.RING[3])
+    assert abs(badge["x"] - a["x"]) < 0.5 and abs(badge["y"] - a["y"]) < 0.5
 
 
-def test_many_pieces_on_one_safe_cell_all_stay_inside_it():
+def test_a_pile_is_drawn_once_with_a_count_badge_and_keeps_its_shape():
+    html = render_board(state([[3, 3, 8, -1], [47, -1, -1, -1], [-1] * 4, [-1] * 4]))
+    drawn = re.findall(r'<g class="lb-pc red[^>]*>.*?</g>', html)
+    assert drawn == [
+        # Cell 3, grid square (4, 6): pieces 0 and 1, one piece on a second shape (a pile).
+        '<g class="lb-pc red lb-pile" transform="translate(4.5 6.5)"><use class="lb-under" href="#lb-red"'
+        ' transform="translate(.09 .11)"/><use href="#lb-red"/><text>0</text></g>',
+        # Cell 8, beside green's piece; piece 3 in its base slot.
+        '<g class="lb-pc red" transform="translate(6.28 2.28) scale(0.8)"><use href="#lb-red"/>'
+        "<text>2</text></g>",
+        '<g class="lb-pc red" transform="translate(4 4) scale(1.2)"><use href="#lb-red"/><text>3</text></g>',
+    ]
+    assert re.findall(r'<g class="lb-count red" transform="translate\([\d.]+ [\d.]+\)"><rect [^>]*/>'
+                      r"<text>(.*?)</text></g>", html) == ["×2"]
+    assert "piece 0 on cell 3, piece 1 on cell 3" in html  # the words name both
+
+
+def test_every_colour_on_one_safe_cell_is_four_piles_inside_it():
     # Every colour's pieces on cell 0: red progress 0, green 39, yellow 26, blue 13.
     board = board_for([[0] * 4, [39] * 4, [26] * 4, [13] * 4])
-    spots = {(p["x"], p["y"]) for p in board["pieces"]}
-    assert all(p["count"] == 16 and inside((p["x"], p["y"]), geo.RING[0]) for p in board["pieces"])
-    assert len(spots) == 9  # a 3 x 3 arrangement
-    assert board["stacks"] == [{"x": 1.5, "y": 6.5, "count": 16}]
+    assert all(p["count"] == 4 and inside((p["x"], p["y"]), geo.RING[0]) for p in board["pieces"])
+    tops = [p for p in board["pieces"] if p["top"]]
+    assert [(p["colour"], p["piece"]) for p in tops] == [(c, 0) for c in ("red", "green", "yellow", "blue")]
+    assert len({(p["x"], p["y"]) for p in tops}) == 4  # a 2 x 2 arrangement
+    assert [(s["colour"], s["count"]) for s in board["stacks"]] == [
+        (c, 4) for c in ("red", "green", "yellow", "blue")
+    ]
+    assert board["pieces_svg"].count("lb-pile") == 4 and board["pieces_svg"].count("<text>") == 4
+
+
+# --- The way a move goes ------------------------------------------------------------
+
+
+def test_a_moves_way_is_the_ring_cells_it_passes_in_order():
+    # Red from cell 10 to cell 14, up its arm and round the top (cell 11 is its end).
+    assert geo.way(0, 1, 10, 14) == tuple(centre_of(geo.RING[cell]) for cell in range(10, 15))
+
+
+def test_a_way_wraps_from_cell_51_to_cell_0():
+    # Green (start 13): progress 37 is cell 50, so 37 -> 41 passes cells 51 and 0.
+    assert geo.way(1, 0, 37, 41) == tuple(centre_of(geo.RING[cell]) for cell in (50, 51, 0, 1, 2))
+
+
+@pytest.mark.parametrize("c", range(4))
+def test_a_way_turns_into_the_home_lane_where_the_piece_does(c):
+    # Progress 49, 50 on the ring (never the cell before the start), then lane steps 1, 2.
+    ring = [geo.RING[(13 * c + p) % 52] for p in (49, 50)]
+    assert geo.way(c, 2, 49, 52) == tuple(centre_of(sq) for sq in ring + list(geo.LANES[c][:2]))
+    assert geo.RING[(13 * c - 1) % 52] not in ring
+
+
+def test_a_way_home_ends_on_the_pieces_home_slot():
+    assert geo.way(3, 1, 54, 56) == (*(centre_of(sq) for sq in geo.LANES[3][3:]), geo.HOME_SLOTS[3][1])
+
+
+def test_an_entrys_way_goes_from_the_base_slot_to_the_start_cell():
+    assert geo.way(2, 3, None, 0) == (geo.BASE_SLOTS[2][3], centre_of(geo.RING[26]))
+
+
+def test_every_way_steps_from_square_to_neighbouring_square_and_never_crosses_a_base():
+    for c in range(4):
+        for start in range(0, 56):
+            for die in range(1, 7):
+                if start + die > 56:
+                    continue
+                points = geo.way(c, 0, start, start + die)
+                assert len(points) == die + 1
+                squares = [(int(x), int(y)) for x, y in (points if start + die < 56 else points[:-1])]
+                for (x1, y1), (x2, y2) in itertools.pairwise(squares):
+                    assert max(abs(x1 - x2), abs(y1 - y2)) == 1, (c, start, die)
+                for x, y in points:
+                    assert not any(bx <= x <= bx + 6 and by <= y <= by + 6 for bx, by in geo.BASES)
+
+
+def test_the_last_moves_path_runs_along_the_track():
+    before = RULES.load({**RULES.dump(state([[49, 20, -1, -1], [-1] * 4, [-1] * 4, [-1] * 4])),
+                         "phase": "move", "die": 3})
+    marks = geo.last_move(RULES, before, ["p0"], RULES.play(before, "p0"))
+    [path] = marks["paths"]
+    points = geo.way(0, 0, 49, 52)
+    assert path["points"] == " ".join(f"{x:g},{y:g}" for x, y in points)
+    assert (path["x1"], path["y1"], path["x2"], path["y2"]) == (*points[0], *points[-1])
+    html = render_to_string("games/ludo/board.html",
+                            {"board": board_context(RULES.view(before, None)), "last_move": marks})
+    assert f'<polyline class="lm-path" points="{path["points"]}"/>' in html
+    assert '<line class="lm-path"' not in html
+
+
+def test_an_entrys_last_move_path_leaves_from_the_base():
+    before = RULES.load({**RULES.dump(state([[-1, -1, 20, -1], [-1] * 4, [-1] * 4, [-1] * 4])),
+                         "phase": "move", "die": 6})
+    marks = geo.last_move(RULES, before, ["p0"], RULES.play(before, "p0"))
+    assert marks["paths"][0]["points"] == "2,2 1.5,6.5"  # red's slot 0, then cell 0
 
 
 def test_home_lane_and_home_pieces():

@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from games import actions, fragments
 from games.engine import get_rules
+from games.ludo.svg import way
 from games.models import Match, Move
 from games.roundabout import svg
 from tests.engine.roundabout_helpers import position
@@ -39,6 +40,25 @@ def test_ludo_pieces_in_base_are_one_choice_and_so_are_pieces_on_one_square():
     board = choices_of(html)
     assert [c["m"] for c in board] == ["p0", "p2"]
     assert board[0]["hr"] == [0, 0, 6, 6]  # the whole base is the target
+
+
+def test_ludo_previews_go_along_the_track_from_the_seats_own_frame():
+    # Red: two pieces on cell 20 (one choice), piece 3 at progress 49; a 3 is rolled.
+    state = ludo_state(2, phase="move", die=3, pieces=[[20, 20, -1, 49], [-1] * 4])
+    match = make_match(seats=("human", "human"), state=state)
+    seats = list(match.seats.select_related("user"))
+    html = fragments.seat_frame(match, seats[0])
+    board = {c["m"]: c for c in choices_of(html)}
+    assert list(board) == ["p0", "p3"]
+    # The pile is one piece in the middle of its square (grid square (11, 6)), its hit circle
+    # two cells across (48 px where a cell is 24 px, a 390 px phone).
+    assert board["p0"]["h"] == [11.5, 6.5, 1.0]
+    assert board["p0"]["p"] == [[11.5, 6.5], [12.5, 6.5], [13.5, 6.5], [14.5, 6.5]]
+    for move, (start, end) in {"p0": (20, 23), "p3": (49, 52)}.items():
+        assert board[move]["p"] == [list(xy) for xy in way(0, int(move[1]), start, end)]
+        assert board[move]["t"] == board[move]["p"][-1]
+    public = fragments.public_frame(fragments.public_context(match, seats))
+    assert "board-choices" not in public and "bd-" not in public and "polyline" not in public
 
 
 def test_roundabout_second_die_choices_come_from_the_engine_after_the_first():

@@ -19,6 +19,7 @@ Board choices (JSON, viewBox units 0..15, see games/ludo/svg.py)::
       "h": [cx, cy, r],                # hit circle at the piece (r = 1 cell: 48 px on a phone)
       "hr": [x, y, w, h] | absent,     # hit rectangle (the base, for "Enter a piece")
       "t": [x, y],                     # its destination's centre
+      "p": [[x, y], ...],              # its way along the track, square by square (svg.way)
       "g": "lb-red", "gc": "red",      # the preview's shape (a symbol of board.html) and colour
       "gt": "translate(x y) scale(.9)",  # where the preview is drawn
       "e": 1}]                         # the choice ends the decision
@@ -29,8 +30,7 @@ from __future__ import annotations
 from django import template
 
 from games.fragments import choices_json
-from games.ludo.engine.board import HOME, PIECES_PER_SEAT
-from games.ludo.svg import BASES, HOME_SLOTS, SQUARE, board_context
+from games.ludo.svg import BASES, board_context, way
 
 register = template.Library()
 
@@ -70,15 +70,11 @@ def ludo_choices(seat_view: dict, legal: list[dict]) -> dict:
             if "piece" not in m:
                 continue
             p = drawn[(seat, m["piece"])]
-            to = m["to_progress"]
-            if to == HOME:
-                tx, ty = HOME_SLOTS[c][m["piece"] % PIECES_PER_SEAT]
-            else:
-                sx, sy = SQUARE[c][to]
-                tx, ty = sx + 0.5, sy + 0.5
+            points = way(c, m["piece"], m["from_progress"], m["to_progress"])
+            tx, ty = points[-1]
             choice = {"m": m["move"], "k": m["move"], "l": m["label"], "h": [p["x"], p["y"], HIT_RADIUS],
-                      "t": [tx, ty], "g": f"lb-{info['colour']}", "gc": info["colour"],
-                      "gt": f"translate({tx:g} {ty:g}) scale(.9)", "e": 1}
+                      "t": [tx, ty], "p": [list(xy) for xy in points], "g": f"lb-{info['colour']}",
+                      "gc": info["colour"], "gt": f"translate({tx:g} {ty:g}) scale(.9)", "e": 1}  # fmt: skip
             if m["from_progress"] is None:
                 bx, by = BASES[c]
                 choice["hr"] = [bx, by, 6, 6]

@@ -110,8 +110,8 @@
     if (target) target.focus({ preventScroll: true });
   }
 
-  function setTitle(on) {
-    document.title = on ? "Your turn · " + baseTitle : baseTitle;
+  function setTitle(on, urgent) {
+    document.title = on ? (urgent ? "10 s left! Your turn · " : "Your turn · ") + baseTitle : baseTitle;
     if (icon && baseIcon) icon.setAttribute("href", on ? match.getAttribute("data-turn-icon") : baseIcon);
   }
 
@@ -150,6 +150,7 @@
     if (clock.classList.contains("urgent") && warnedFor !== deadline) {
       warnedFor = deadline;
       if (warning) warning.hidden = false;
+      setTitle(true, true); // a player in another tab sees it too
       sound(WARN_TONES);
       announce("10 seconds left.");
     } else if (!clock.classList.contains("urgent") && warning && !warning.hidden && warnedFor !== deadline) {

@@ -697,6 +697,16 @@
     initSettings();
     showNewestMove();
     pinMoveList();
+    // A tap on the newest-move line above a phone's board opens the whole move list.
+    var last = byId("last-move");
+    if (last) {
+      last.addEventListener("click", function () {
+        var tab = byId("tab-moves");
+        if (tab && tab.getAttribute("aria-selected") !== "true") tab.click();
+        var panel = byId("panel-moves");
+        if (panel) panel.scrollIntoView({ block: "start" });
+      });
+    }
     var m = matchEl();
     if (m && window.htmx && m.hasAttribute("ws-connect")) setStatus("connecting", "Connecting…");
     readClock(true);

@@ -52,6 +52,7 @@ def test_ten_seconds_left_on_the_own_clock_is_shown_and_announced(page, live_ser
     expect(warning).to_be_visible(timeout=8_000)
     expect(warning).to_have_text("10 seconds left to decide.")
     expect(page.locator("#attention")).to_have_text("10 seconds left.")
+    assert page.title().startswith("10 s left! Your turn")  # seen from another tab too
     # The warning floats over the page: the board and the controls stay where the
     # player is about to tap (it pushed them 36 px down before).
     assert page.evaluate(where) == before

@@ -166,3 +166,8 @@ def test_on_a_phone_the_newest_move_shows_above_the_board(page, live_server_url,
     assert shown == newest
     assert box["bottom"] <= board and box["height"] > 0
     assert board == top
+    # A tap on it opens the whole list (a tab below the fold).
+    page.locator("#tab-chat").click()
+    page.locator("#last-move").click()
+    expect(page.locator("#tab-moves")).to_have_attribute("aria-selected", "true")
+    expect(page.locator("#move-list")).to_be_in_viewport()

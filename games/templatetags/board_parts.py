@@ -1,7 +1,8 @@
-"""``{% last_move_marks %}`` and ``{% board_choices %}``: two parts every game's
-board and controls share, built in Python rather than as included templates
-(an include cost about as much as the rest of a move's marks and choices
-together; docs/benchmarks.md).
+"""``{% last_move_marks %}``, ``{% board_choices %}`` and ``{% seats_list %}``:
+parts every game's board, controls and public frame share, built in Python
+rather than as included templates (an include cost about as much as the rest
+of a move's marks and choices together, and the seats list as a template more
+than the board; docs/benchmarks.md).
 
 ``{% last_move_marks last_move %}`` draws the last move's marks inside a
 board's SVG, the same for every viewer (games/marks.py): ``last_move`` is
@@ -17,6 +18,10 @@ legal choices for static/js/board.js, inside that seat's controls only
 documents it); ``help``: the words shown above the labelled buttons when the
 page can act on the board; ``compose``: a turn of several steps, confirmed
 once (Roundabout).
+
+``{% seats_list seat_rows %}`` is the seats list (``#seats``) of the match
+and replay pages and of every public frame (games.fragments.public_context's
+``seat_rows``).
 """
 
 from django import template
@@ -65,3 +70,41 @@ def board_choices(match, choices, help="", compose=False) -> str:  # noqa: A002 
     if help:
         attrs += f' data-help="{conditional_escape(help)}"'
     return mark_safe(f'<div id="board-choices" hidden{attrs}>{conditional_escape(choices)}</div>')
+
+
+@register.simple_tag
+def seats_list(seat_rows: list[dict]) -> str:
+    """``<ol id="seats">`` for ``seat_rows`` (games.fragments.public_context's:
+    each {"seat": Seat, "view": the seat's public view, "name": str,
+    "profile_url": str | None, "is_turn": bool, "rating": SeatRating | None}),
+    as an htmx out-of-band swap, names and words escaped."""
+    esc = conditional_escape
+    out = ['<ol id="seats" class="seats" hx-swap-oob="true" aria-label="Players">']
+    for row in seat_rows:
+        seat, view, colour = row["seat"], row["view"], esc(row["view"].get("colour", ""))
+        name = esc(row["name"])
+        if row["profile_url"]:
+            name = f'<a href="{esc(row["profile_url"])}">{name}</a>'
+        parts = [f'<li class="seat seat-{colour}{" is-turn" if row["is_turn"] else ""}">',
+                 f'<span class="swatch swatch-{colour}" aria-hidden="true"></span>',
+                 f'<span class="name">{name}</span>',
+                 f'<span class="colour">{colour[:1].upper()}{colour[1:]}</span>']
+        rating = row.get("rating")
+        if rating:
+            title = "Rating (provisional)" if "?" in str(rating.before) else "Rating"
+            text = esc(rating.before)
+            if rating.change:
+                text += f' → {esc(rating.after)} <span class="rating-change">({esc(rating.change)})</span>'
+            parts.append(f'<span class="rating" title="{title}">{text}</span>')
+        if view.get("home") is not None:
+            parts.append(f'<span class="home">{esc(view["home"])}/4 home</span>')
+        if seat.status != "playing":
+            parts.append(f'<span class="gone">{esc(seat.get_status_display())}</span>')
+        if seat.rank:
+            parts.append(f'<span class="rank">Place {esc(seat.rank)}</span>')
+        if row["is_turn"]:
+            parts.append('<span class="visually-hidden">(to move)</span>')
+        parts.append("</li>")
+        out.append("".join(parts))
+    out.append("</ol>")
+    return mark_safe("".join(out))

@@ -76,8 +76,14 @@ def small_targets(page):
 
 def _desktop_decision(browser, live_server_url, name):
     """Seat 0's page of the decision ``name`` at 1280x800, live: (context, page)."""
+    return decision_page(browser, live_server_url, name, {"width": 1280, "height": 800})
+
+
+def decision_page(browser, live_server_url, name, viewport):
+    """Seat 0's page of the decision ``name`` (tests/e2e/positions.py) in a new
+    context of ``viewport``, live: (context, page)."""
     match = in_thread(make_decision, name)
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    context = browser.new_context(viewport=viewport)
     log_in(context, match.seats.get(index=0).user, live_server_url)
     page = context.new_page()
     page.goto(f"{live_server_url}/m/{match.public_id}/")

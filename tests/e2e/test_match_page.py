@@ -5,9 +5,9 @@ new player's walkthrough beside Board Game Arena)."""
 from playwright.sync_api import expect
 
 from games.models import Match
-from tests.e2e.positions import make_decision
 from tests.e2e.test_board_play import open_match
-from tests.e2e.test_live_play import in_thread, live, log_in
+from tests.e2e.test_layout import decision_page
+from tests.e2e.test_live_play import in_thread
 from tests.factories import ludo_state, make_match
 
 PHONE = {"width": 390, "height": 844}
@@ -60,12 +60,7 @@ def test_on_a_desktop_the_move_list_keeps_its_newest_line_in_view(page, live_ser
 
 def test_on_a_phone_the_board_stays_put_when_a_shorter_name_is_to_move(browser, live_server_url):
     # Rondo has no dice beside the status line to hold its row's height.
-    match = in_thread(make_decision, "rondo-place")
-    context = browser.new_context(viewport=PHONE)
-    log_in(context, match.seats.get(index=0).user, live_server_url)
-    page = context.new_page()
-    page.goto(f"{live_server_url}/m/{match.public_id}/")
-    live(page)
+    context, page = decision_page(browser, live_server_url, "rondo-place", PHONE)
     top = page.evaluate("document.querySelector('#board').getBoundingClientRect().top")
     page.evaluate("document.querySelector('#status .turn strong').textContent = 'Computer 2'")
     assert page.evaluate("document.querySelector('#board').getBoundingClientRect().top") == top
@@ -73,12 +68,7 @@ def test_on_a_phone_the_board_stays_put_when_a_shorter_name_is_to_move(browser, 
 
 
 def test_on_a_phone_a_seat_with_its_result_keeps_its_name(browser, live_server_url):
-    match = in_thread(make_decision, "ludo-roll")
-    context = browser.new_context(viewport=PHONE)
-    log_in(context, match.seats.get(index=0).user, live_server_url)
-    page = context.new_page()
-    page.goto(f"{live_server_url}/m/{match.public_id}/")
-    live(page)
+    context, page = decision_page(browser, live_server_url, "ludo-roll", PHONE)
     # What a finished ranked match's rows hold beside each name (the seats partial).
     widths = page.evaluate("""() => [...document.querySelectorAll('#seats .seat')].map(row => {
         row.insertAdjacentHTML('beforeend', '<span class="rating">1500? → 1480? ' +

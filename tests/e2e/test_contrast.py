@@ -35,6 +35,19 @@ def contrast_violations(page, axe_source, within=None):
     return found
 
 
+def violations_by_mode(page, axe_source):
+    """contrast_violations of the whole page in each of MODES: {mode: violations},
+    the modes without any left out; the page is left in light mode."""
+    found = {}
+    for mode, media in MODES.items():
+        page.emulate_media(**media)
+        bad = contrast_violations(page, axe_source)
+        if bad:
+            found[mode] = bad
+    page.emulate_media(color_scheme="light", forced_colors="none")
+    return found
+
+
 @pytest.mark.parametrize("name,options", [("ludo-choose", {}), ("ludo-choose", {"theme": "europe"}),
                                           ("ludo-stacks", {}),
                                           ("roundabout-darts", {}), ("rondo-place", {}),
@@ -49,13 +62,7 @@ def test_the_match_page_passes_axe_contrast_in_light_dark_and_forced_colours(
     live(page)
     if name in ON_PAGE:
         ON_PAGE[name](page)
-    found = {}
-    for mode, media in MODES.items():
-        page.emulate_media(**media)
-        bad = contrast_violations(page, axe_source)
-        if bad:
-            found[mode] = bad
-    assert found == {}
+    assert violations_by_mode(page, axe_source) == {}
 
 
 def test_the_which_one_chooser_passes_axe_contrast_in_light_dark_and_forced_colours(
@@ -113,11 +120,4 @@ def test_a_composed_roundabout_step_passes_axe_contrast_in_light_dark_and_forced
     page.locator("#board .bd-dest").first.click(force=True)
     expect(page.locator("#board-say")).to_contain_text("Step 1:")
     expect(page.locator("#board .ra-dice .is-used")).to_have_count(1)
-    found = {}
-    for mode, media in MODES.items():
-        page.emulate_media(**media)
-        bad = contrast_violations(page, axe_source)
-        if bad:
-            found[mode] = bad
-    page.emulate_media(color_scheme="light", forced_colors="none")
-    assert found == {}
+    assert violations_by_mode(page, axe_source) == {}

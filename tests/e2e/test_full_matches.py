@@ -69,6 +69,11 @@ def _step(page, s, acts):
     else:
         button = page.locator("#controls form[ws-send] button:visible:not([disabled])").first
         if button.count():
+            # The board may not have drawn this frame's choices yet (a loaded machine):
+            # a button only for a decision the board still offers nothing for.
+            page.wait_for_timeout(300)
+            if page.evaluate(SITUATION) != s:
+                return
             button.click()
             acts["button"] += 1
             return

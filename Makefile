@@ -15,7 +15,7 @@ PYTEST_ARGS ?=
 PYTEST_WORKERS ?= 2
 export PYTHON
 
-.PHONY: install lock lock-upgrade run cluster test lint migrate bench-engine bench-bots bench-live bench-live-cluster bench-pairing bench-history clean
+.PHONY: install lock lock-upgrade run cluster test lint migrate bench-engine bench-bots bench-live bench-live-cluster bench-peer bench-pairing bench-history bench-renders bench-arena clean
 
 $(PY):
 	@py="$$(scripts/find-python)" && echo "Using $$py" && "$$py" -m venv $(VENV)
@@ -63,14 +63,25 @@ bench-bots: install
 bench-live: install
 	$(PY) -m benchmarks.live
 
+bench-renders: install
+	$(PY) -m benchmarks.renders
+
 bench-live-cluster: install
 	$(PY) -m benchmarks.live --database postgres --layouts daphne:1,daphne:2,uvicorn:1,uvicorn:2
+
+# Parlour's bench-live beside boardgame.io (Node, installed into var/peer with npm ci) in one run.
+bench-peer: install
+	$(PY) -m benchmarks.live --peer
 
 bench-pairing: install
 	$(PY) -m benchmarks.pairing
 
 bench-history: install
 	$(PY) -m benchmarks.history
+
+bench-arena: install
+	$(PY) -m benchmarks.arena_pairing
+	$(PY) -m benchmarks.arena_standings
 
 clean:
 	rm -rf $(VENV) var

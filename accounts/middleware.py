@@ -1,8 +1,11 @@
-"""Ends the sessions of banned users (README "Moderation")."""
+"""Ends the sessions of banned users (README "Moderation"); shows each
+person's times in their own time zone (README "Times")."""
 
 from django.contrib import messages
 from django.contrib.auth import logout
+from django.utils import timezone
 
+from accounts import timezones
 from accounts.models import BAN_FOREVER
 
 
@@ -30,3 +33,25 @@ class BannedUserLogoutMiddleware:
             logout(request)
             messages.error(request, text)
         return self.get_response(request)
+
+
+class TimeZoneMiddleware:
+    """Activates the viewer's time zone for the request: the one kept on a
+    signed-in person's profile, else a visitor's cookie, else UTC (the site's
+    ``TIME_ZONE``). Sits after AuthenticationMiddleware."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        user = getattr(request, "user", None)
+        name = user.time_zone if user is not None and user.is_authenticated else ""
+        zone = timezones.valid_zone(name or request.COOKIES.get(timezones.COOKIE))
+        if zone is None:
+            timezone.deactivate()
+        else:
+            timezone.activate(timezones.get_zone(zone))
+        try:
+            return self.get_response(request)
+        finally:
+            timezone.deactivate()

@@ -45,6 +45,11 @@ class User(AbstractUser):
         help_text="Banned until this moment (9999-01-01: a permanent ban); empty: not banned.",
     )
     ban_reason = models.CharField(max_length=500, blank=True, editable=False)
+    # README "Times": set from the browser (accounts.views.set_time_zone).
+    time_zone = models.CharField(
+        max_length=64, blank=True, editable=False,
+        help_text="The IANA time zone this person's times are shown in (from their browser); empty: UTC.",
+    )
 
     objects = ParlourUserManager()
 

@@ -1,10 +1,12 @@
-"""What every WebSocket consumer (match, queue, room) shares: the user's own
-group, the reading of a received frame, the per-socket message budget, the cap on
-sockets per person and the per-person share of Channels' database thread.
+"""What every WebSocket consumer (match, queue, room, the user socket) shares:
+the user's own group, the reading of a received frame, the per-socket message
+budget, the cap on sockets per person and the per-person share of Channels'
+database thread.
 
-Every consumer of a signed-in user joins ``user_group(user.pk)`` besides its
-own groups, so something that concerns the person rather than one page
-reaches all their sockets at once: a ban sends ``{"type": "user.banned"}``
+Every page consumer of a signed-in user joins ``user_group(user.pk)`` besides
+its own groups (the user socket, notifications/consumers.py, joins its own
+instead), so something that concerns the person rather than one page reaches
+all their page sockets at once: a ban sends ``{"type": "user.banned"}``
 there and each consumer closes with CLOSE_BANNED (4003), which the pages
 explain and do not reconnect after (the close codes and their texts:
 accounts/close_codes.py).

@@ -6,6 +6,7 @@ from accounts.forms import LoginForm
 
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
+    path("account/time-zone/", views.set_time_zone, name="set_time_zone"),
     path(
         "login/",
         auth_views.LoginView.as_view(redirect_authenticated_user=True, authentication_form=LoginForm),

@@ -12,10 +12,13 @@ from django.conf import settings
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.db import IntegrityError
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
 
+from accounts import timezones
 from accounts.forms import SignUpForm
+from accounts.models import User
 from config import ratelimits
 from config.proxy import client_ip
 
@@ -60,3 +63,21 @@ class PasswordResetView(auth_views.PasswordResetView):
         if not ratelimits.hit(settings.PARLOUR_PASSWORD_RESET_EMAIL_RATE, "reset-email", email):
             return rate_limited(self.request, "password reset emails to that address")
         return super().form_valid(form)
+
+
+@require_POST
+def set_time_zone(request):
+    """POST ``time_zone`` (an IANA name, as the browser reports it): keep it on
+    the signed-in person's profile, and in a cookie for a visitor (README
+    "Times"). 204; 400 for anything that is not a known zone, and nothing
+    changes then. static/js/times.js sends it when the browser's zone differs
+    from the one the page was rendered in."""
+    zone = timezones.valid_zone(request.POST.get("time_zone"))
+    if zone is None:
+        return HttpResponse("Not a time zone.", status=400, content_type="text/plain")
+    if request.user.is_authenticated and request.user.time_zone != zone:
+        User.objects.filter(pk=request.user.pk).update(time_zone=zone)
+    response = HttpResponse(status=204)
+    response.set_cookie(timezones.COOKIE, zone, max_age=timezones.COOKIE_MAX_AGE, samesite="Lax",
+                        secure=request.is_secure())
+    return response

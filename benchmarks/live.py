@@ -2,9 +2,10 @@
 
 Run: ``.venv/bin/python -m benchmarks.live [--quick] [--matches N] [--rate R]
 [--paced-seconds S] [--saturate-seconds S] [--layouts daphne:1,uvicorn:2]
-[--database sqlite|postgres]`` (``make bench-live``; ``make
+[--database sqlite|postgres] [--peer]`` (``make bench-live``; ``make
 bench-live-cluster`` runs ``--database postgres --layouts
-daphne:1,daphne:2,uvicorn:1,uvicorn:2``).
+daphne:1,daphne:2,uvicorn:1,uvicorn:2``; ``make bench-peer`` runs
+``--peer``).
 
 It starts its own services on loopback: the embedded redis-server on
 ``var/bench/redis.sock`` and a database, migrated: ``--database sqlite`` (the
@@ -24,7 +25,9 @@ of a match connects to the (i mod N)-th process, so a move's
 frames cross processes through Redis as they would behind a proxy. Layouts
 run one after another, never two at once; each gets ``--matches`` fresh
 four-seat Ludo matches of logged-in users (made through Django), one
-``websockets`` client per seat (benchmarks/live_client.py), and its own
+``websockets`` client per seat (benchmarks/live_client.py), each seat also
+holding the site-wide user socket (``/ws/notify/``, watching "Your matches"
+as the home and play pages do; ``--no-user-sockets`` leaves it out), and its own
 windows:
 
 (a) a fixed offered load: ``--rate`` moves/s in total, paced by a global
@@ -36,12 +39,42 @@ A move's round trip runs from sending it until every socket of its match has
 a frame of the version after it. Server cost: the CPU time (utime + stime
 from /proc) of the layout's server processes, summed, per move; memory: the
 sum of their RSS with every socket connected and idle, minus the sum before,
-per socket. Redis's and a private PostgreSQL's CPU (the postmaster and its
+per socket. The user sockets' frames (each member's "Your matches" row and
+the "your turn" note of every move, README "Notifications") are counted per
+move apart from the round trips; their cost is the difference between a run
+with and one without them (``--no-user-sockets``), and the breakdown times
+their rendering. Redis's and a private PostgreSQL's CPU (the postmaster and its
 backends) per move are reported beside it. The breakdown of a move's
 synchronous parts (live_breakdown.py) runs once, after the first layout.
 Last, the same client code and pacing drive a bare ``websockets`` broadcast
 server (live_ceiling.py): the ceiling a Python WebSocket server reaches on
 this machine.
+
+Peer
+----
+With ``--peer``, last of all, the same load runs against boardgame.io
+(live_peer.py; the version ``benchmarks/peer/package-lock.json`` pins,
+installed with ``npm ci`` into ``var/peer/`` when missing or when the lockfile
+changed), the framework a developer would otherwise pick: a Node server
+(``benchmarks/peer/server.js``: its ``Server`` with the defaults, in-memory
+storage, nothing persisted, the socket.io transport) serving a four-seat dice
+game with the turn shape of Ludo (``benchmarks/peer/game.js``: ``roll``, then
+``move(piece)`` when the die allows; 4 x 4 pieces, a die, whose turn), pinned
+to one core like Parlour's process 0. A separate Node process
+(``benchmarks/peer/client.js``, not pinned, as this driver is not) makes the
+``--matches`` matches through its Lobby API and plays them with one
+boardgame.io ``Client`` per seat (its ``SocketIO`` transport, one WebSocket
+each), windows (a) and (b) as above; a round trip ends when every seat's
+client has the server's state after the move. Its CPU and memory are read
+from /proc as for Parlour's servers, at points where the driver waits for
+this side. The report ends with Parlour's first layout beside it, with the
+ratio: (b) moves/s and CPU per move, (a) round trips, errors, memory per idle
+socket, and the bytes of a move's frame to each socket. boardgame.io sends
+every socket its whole state as JSON on each move (its default) and persists
+nothing, where Parlour writes every move to the database and renders HTML:
+the ratio includes both. The node server's Lobby API calls for replacing
+finished matches fall in its windows; Parlour makes its matches in this
+process.
 """
 
 from __future__ import annotations
@@ -57,6 +90,7 @@ import sys
 import time
 import urllib.parse
 
+from benchmarks import live_peer
 from benchmarks import live_services as services
 from benchmarks.live_client import Bench, Stats, Target
 
@@ -183,17 +217,23 @@ def summarise(stats: Stats, cpu: dict[str, float]) -> dict:
         "redis_cpu_ms_per_move": per_move("redis"),
         "database_cpu_ms_per_move": per_move("database"),
         "driver_cpu_percent": stats.driver_cpu_percent,
+        "user_rows_per_move": stats.user_frames["row"] / moves if moves else float("nan"),
+        "user_notes_per_move": stats.user_frames["note"] / moves if moves else float("nan"),
+        "user_bytes_per_move": stats.user_bytes / moves if moves else float("nan"),
     }
 
 
 async def run_server(host: str, ports: list[int], server_pids: list[int], targets: list[Target], args, *,
                      extra_cpu: dict | None = None, new_target=None,
-                     warmup_target: Target | None = None, count_persisted=None) -> dict:
+                     warmup_target: Target | None = None, count_persisted=None,
+                     user_sockets: bool = False) -> dict:
     """Connect every table (seat i to ``ports[i % len(ports)]``), measure idle
     memory, then (a) paced and (b) saturation. CPU and RSS of "server" are
-    sums over ``server_pids``; ``extra_cpu`` adds named CPU readers (see Probe)."""
+    sums over ``server_pids``; ``extra_cpu`` adds named CPU readers (see Probe).
+    ``user_sockets``: each seat also holds a user socket (live_client.py)."""
     readers = {"server": lambda: sum(services.cpu_seconds(p) for p in server_pids), **(extra_cpu or {})}
-    bench = Bench(host, ports, new_target=new_target, seed=args.seed, timeout=args.timeout)
+    bench = Bench(host, ports, new_target=new_target, seed=args.seed, timeout=args.timeout,
+                  user_sockets=user_sockets)
     try:
         if warmup_target is not None:
             # Touch every code path (imports, templates, connections) before the baseline RSS;
@@ -215,10 +255,12 @@ async def run_server(host: str, ports: list[int], server_pids: list[int], target
                                "authenticated (the seat frames carry no move buttons)?")
         await asyncio.sleep(2)
         sockets = bench.open_sockets()
+        user_socket_count = bench.open_user_sockets()
+        sockets += user_socket_count
         rss1 = sum(services.rss_bytes(p) for p in server_pids)
         setup_errors = dict(bench.stats.errors)
-        print(f"  {sockets} sockets connected in {connect_s:.1f} s; RSS {rss0 / 2**20:.1f} -> "
-              f"{rss1 / 2**20:.1f} MiB", flush=True)
+        print(f"  {sockets} sockets connected ({user_socket_count} of them user sockets) in "
+              f"{connect_s:.1f} s; RSS {rss0 / 2**20:.1f} -> {rss1 / 2**20:.1f} MiB", flush=True)
 
         print(f"  (a) {args.rate:g} moves/s offered for {args.paced_seconds:g} s ...", flush=True)
         paced = await measured(bench, readers, "paced", args, args.paced_seconds, args.warmup,
@@ -230,6 +272,7 @@ async def run_server(host: str, ports: list[int], server_pids: list[int], target
         print(f"      {brief(saturated)}", flush=True)
         return {
             "sockets": sockets,
+            "user_sockets": user_socket_count,
             "connect_seconds": connect_s,
             "rss_idle_bytes": rss1,
             "rss_base_bytes": rss0,
@@ -237,7 +280,9 @@ async def run_server(host: str, ports: list[int], server_pids: list[int], target
             "setup_errors": setup_errors,
             "public_frame_bytes": bench.mean_frame_bytes("public"),
             "seat_frame_bytes": bench.mean_frame_bytes("seat"),
-            "frame_counts": {k: v[0] for k, v in bench.frame_sizes.items()},
+            "public_frame_median": bench.median_frame_bytes("public"),
+            "seat_frame_median": bench.median_frame_bytes("seat"),
+            "frame_counts": {k: len(v) for k, v in bench.frame_sizes.items()},
             "heartbeat_frames": bench.heartbeats,  # idle sockets' (games/consumers.py), never errors
             "paced": paced,
             "saturated": saturated,
@@ -322,7 +367,7 @@ def run_layout(args, kind: str, processes: int, env: dict, extra_cpu: dict,
         result = asyncio.run(run_server(
             "127.0.0.1", ports, [s.pid for s in servers], targets[1:], args,
             extra_cpu=extra_cpu, new_target=new_target, warmup_target=targets[0],
-            count_persisted=sync_to_async(seat_moves_between),
+            count_persisted=sync_to_async(seat_moves_between), user_sockets=not args.no_user_sockets,
         ))
         result.update(label=label, kind=kind, processes=processes, ports=ports)
         result["exited"] = [s.name for s in servers if not s.alive()]
@@ -418,6 +463,43 @@ def run_ceiling(args, public_bytes: int, seat_bytes: int) -> dict:
         svc.stop()
 
 
+def run_peer(args) -> dict:
+    """boardgame.io under the same load (live_peer.py): its server pinned like
+    Parlour's process 0; the result shaped like run_server's (``label``,
+    ``paced``, ``saturated``, ``sockets``, ``bytes_per_socket``...) plus
+    ``update_frame_bytes`` (the mean frame of a move, bytes) and ``versions``."""
+    port = services.free_port()
+    versions = live_peer.versions()
+    svc = live_peer.start_server(port, None if args.no_pin else 0)
+    try:
+        print(f"Peer: boardgame.io {versions['boardgame.io']} server (Node {versions['node']}) pid {svc.pid} "
+              f"on 127.0.0.1:{port}", flush=True)
+        raw = live_peer.play(args, svc.pid, port)
+        exited = not svc.alive()
+        log_tail = svc.log_tail(2000)
+    finally:
+        svc.stop()
+    if exited:
+        print(f"  the peer server EXITED during the run:\n{log_tail}", flush=True)
+    sockets = raw["sockets"]
+    return {
+        "label": f"boardgame.io {versions['boardgame.io']}",
+        "versions": versions,
+        "port": port,
+        "sockets": sockets,
+        "connect_seconds": raw["connect_seconds"],
+        "rss_base_bytes": raw["rss_base_bytes"],
+        "rss_idle_bytes": raw["rss_idle_bytes"],
+        "bytes_per_socket": ((raw["rss_idle_bytes"] - raw["rss_base_bytes"]) / sockets if sockets
+                             else float("nan")),
+        "setup_errors": raw["setup_errors"],
+        "update_frame_bytes": raw["update_frame_bytes"],
+        "other_frame_bytes": raw["other_frame_bytes"],
+        **{name: summarise(stats, {"server": cpu}) for name, (stats, cpu) in raw["windows"].items()},
+        "exited": exited,
+    }
+
+
 # -- the report ----------------------------------------------------------------------
 
 
@@ -476,8 +558,15 @@ def report(args, machine: dict, parlour: dict, ceiling: dict | None) -> str:
             row("  paced slots with no match ready", lambda r, k=key: r[k]["missed_slots"], digits=0,
                 with_ratio=False)
         row("  finished matches replaced", lambda r, k=key: r[k]["replaced"], digits=0, with_ratio=False)
+        row("  user-socket rows per move (Your matches)", lambda r, k=key: r[k].get("user_rows_per_move"),
+            lambda c: None, digits=2, with_ratio=False)
+        row("  user-socket notes per move (your turn)", lambda r, k=key: r[k].get("user_notes_per_move"),
+            lambda c: None, digits=2, with_ratio=False)
+        row("  user-socket bytes per move", lambda r, k=key: r[k].get("user_bytes_per_move"),
+            lambda c: None, digits=0, with_ratio=False)
     section("idle sockets")
     row("  sockets connected", lambda r: r["sockets"], digits=0, with_ratio=False)
+    row("  of them user sockets (/ws/notify/)", lambda r: r.get("user_sockets"), digits=0, with_ratio=False)
     row("  server RSS with all idle (MiB, all processes)", lambda r: r["rss_idle_bytes"] / 2**20,
         with_ratio=False)
     row("  server memory per idle socket (KiB)", lambda r: r["bytes_per_socket"] / 1024)
@@ -543,12 +632,15 @@ def report(args, machine: dict, parlour: dict, ceiling: dict | None) -> str:
         "are sums over a layout's processes; "
         + ("processes left to the scheduler (--no-pin)" if args.no_pin else
            "process i pinned to the i-th core as in production (the ceiling like process 0)"),
-        f"Run: {args.matches} four-seat Ludo matches ({4 * args.matches} sockets) per layout, fresh "
+        f"Run: {args.matches} four-seat Ludo matches ({4 * args.matches} match sockets"
+        + ("" if args.no_user_sockets else f" and {4 * args.matches} user sockets watching Your matches")
+        + ") per layout, fresh "
         f"matches for each; (a) {args.paced_seconds:g} s, (b) {args.saturate_seconds:g} s, each after "
         f"{args.warmup:g} s warm-up",
-        f"Frames per move: one per socket, the public frame ({first['public_frame_bytes']} B) or, to a "
-        f"seat whose controls changed, the public frame and its controls ({first['seat_frame_bytes']} B); "
-        "the ceiling sends the same sizes",
+        f"Frames per move: one per socket, the public update (mean {first['public_frame_bytes']} B, median "
+        f"{first['public_frame_median']} B) or, to a seat whose controls changed, the public update and its "
+        f"controls (mean {first['seat_frame_bytes']} B, median {first['seat_frame_median']} B); a match's "
+        "first update after the server started is whole (games/deltas.py); the ceiling sends the mean sizes",
         "",
         *table,
         *ratios,
@@ -567,6 +659,84 @@ def report(args, machine: dict, parlour: dict, ceiling: dict | None) -> str:
     if out_parts:
         out += ["", f"Server CPU per move, by part (synchronous parts timed alone in the driver; "
                     f"{first['label']}):", *out_parts]
+    return "\n".join(out)
+
+
+def peer_report(args, ours: dict, peer: dict) -> str:
+    """Parlour's run ``ours`` (one layout's result, run_layout) beside the
+    peer's (run_peer), with the ratio Parlour / boardgame.io: what ran, the
+    table, the peer's errors by kind."""
+    rows: list[list[str]] = []
+
+    def section(title: str) -> None:
+        rows.append([title, "", "", ""])
+
+    def row(label, mine, theirs, digits=1, with_ratio=True):
+        rows.append([label, fmt(mine, digits), fmt(theirs, digits),
+                     ratio(mine, theirs) if with_ratio else ""])
+
+    def errors(r: dict) -> str:
+        lost = r["errors"].get("round trip timed out", 0)
+        return f"{r['error_count']:,} ({lost:,})"
+
+    for key, title in (("saturated", "(b) saturation"), ("paced", f"(a) offered {args.rate:g} moves/s")):
+        mine, theirs = ours[key], peer[key]
+        section(title)
+        if key == "saturated":
+            row("  moves/s (Parlour: persisted, Move rows of seats)", mine.get("persisted_per_s"),
+                theirs["moves_per_s"], 0)
+        row("  moves/s (round trips completed)", mine["moves_per_s"], theirs["moves_per_s"], 0)
+        if key == "saturated":
+            row("  server CPU per move (ms)", mine["server_cpu_ms_per_move"],
+                theirs["server_cpu_ms_per_move"], 2)
+            row("  server CPU (% of one core)", mine["server_cpu_percent"], theirs["server_cpu_percent"], 0,
+                with_ratio=False)
+        for p in ("p50", "p95", "p99"):
+            row(f"  round trip {p} (ms)", mine[p], theirs[p])
+        rows.append(["  errors (of them round trips lost)", errors(mine), errors(theirs), ""])
+        row("  driver (clients) CPU (% of one core)", mine["driver_cpu_percent"],
+            theirs["driver_cpu_percent"], 0, with_ratio=False)
+    section("idle sockets")
+    row("  sockets connected", ours["sockets"], peer["sockets"], 0, with_ratio=False)
+    row("  server memory per idle socket (KiB)", ours["bytes_per_socket"] / 1024,
+        peer["bytes_per_socket"] / 1024)
+    row("  time to connect all (s)", ours["connect_seconds"], peer["connect_seconds"], with_ratio=False)
+    section("a move's frame to each socket (bytes, mean)")
+    row("  to a watching seat (Parlour: the public frame)", ours["public_frame_bytes"],
+        peer["update_frame_bytes"], 0)
+    row("  to a seat whose controls changed (Parlour: with them)", ours["seat_frame_bytes"],
+        peer["update_frame_bytes"], 0)
+    if ours.get("public_frame_median"):
+        row("  Parlour's public update, median (a match's first is whole)", ours["public_frame_median"],
+            peer["update_frame_bytes"], 0)
+
+    header = ["", f"Parlour {ours['label']}", peer["label"], "Parlour / peer"]
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+
+    def line(cells: list[str]) -> str:
+        return "  ".join(v.ljust(widths[0]) if i == 0 else v.rjust(widths[i]) for i, v in enumerate(cells))
+
+    v = peer["versions"]
+    pinned = ("left to the scheduler (--no-pin)" if args.no_pin else
+              "pinned to one core like Parlour's process 0")
+    out = [
+        f"Parlour beside the peer, in the same run: boardgame.io {v['boardgame.io']} on Node {v['node']} "
+        f"(socket.io {v['socket.io']}, WebSocket transport; default in-memory storage, nothing persisted; "
+        f"the whole state as JSON to every socket on each move), one server process {pinned}; "
+        f"{args.matches} four-seat matches of a dice game with Ludo's turn shape (benchmarks/peer/game.js), "
+        f"one boardgame.io Client (socket.io-client {v['socket.io-client']}) per seat in a separate Node "
+        "process; the same windows and warm-up as Parlour's",
+    ]
+    if ours.get("user_sockets"):
+        out.append(f"Parlour's {ours['sockets']} sockets include {ours['user_sockets']} user sockets "
+                   "(/ws/notify/, one per seat); its memory per socket divides by all of them")
+    out += ["", line(header), "  ".join("-" * w for w in widths), *(line(r) for r in rows)]
+    kinds = {k: n for k, n in {**peer["setup_errors"], **peer["paced"]["errors"],
+                               **peer["saturated"]["errors"]}.items() if n}
+    if kinds:
+        out.append(f"Errors by kind ({peer['label']}): {kinds}")
+    if peer["exited"]:
+        out.append("The peer server EXITED during the run")
     return "\n".join(out)
 
 
@@ -590,8 +760,14 @@ def parse_args(argv=None):
     parser.add_argument("--no-pin", action="store_true",
                         help="leave server processes to the scheduler (default: process i pinned to "
                              "the i-th core, as production runs them; config.servers.pinned)")
+    parser.add_argument("--no-user-sockets", action="store_true",
+                        help="seats open only their match socket (default: each also holds a user "
+                             "socket, /ws/notify/, watching Your matches, as every page does)")
     parser.add_argument("--no-ceiling", action="store_true", help="skip the bare websockets server")
     parser.add_argument("--no-breakdown", action="store_true", help="skip the per-part cost breakdown")
+    parser.add_argument("--peer", action="store_true",
+                        help="last, run boardgame.io under the same load (installed into var/peer with npm "
+                             "ci) and print Parlour's first layout beside it")
     parser.add_argument("--quick", action="store_true",
                         help="smoke run: 20 matches, 10 s windows, 2 s warm-up")
     args = parser.parse_args(argv)
@@ -607,17 +783,23 @@ def main(argv=None) -> int:
     print(f"bench-live {datetime.datetime.now().isoformat(timespec='seconds')} "
           f"({' '.join(sys.argv[1:]) or 'defaults'})", flush=True)
     try:
+        if args.peer:
+            live_peer.install()  # before Parlour's run: a missing npm fails at once
         parlour = run_parlour(args)
         ceiling = None
         if not args.no_ceiling:
             first = parlour["runs"][0]
             public = first["public_frame_bytes"] or 8000
             ceiling = run_ceiling(args, public, max(600, (first["seat_frame_bytes"] or 0) - public))
+        peer = run_peer(args) if args.peer else None
     except KeyboardInterrupt:
         print("Interrupted; every service stopped.", file=sys.stderr)
         return 130
     print()
     print(report(args, machine, parlour, ceiling))
+    if peer is not None:
+        print()
+        print(peer_report(args, parlour["runs"][0], peer))
     print(f"\nTotal time {time.perf_counter() - start:.0f} s.")
     return 0
 

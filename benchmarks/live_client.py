@@ -9,6 +9,10 @@ seat to move sends ``{"move": ..., "version": ...}``; the round trip of that
 move is the time from the send until every socket of the table has received a
 frame of the version after it.
 
+With ``user_sockets`` each seat also holds the site-wide user socket,
+``/ws/notify/``, watching "Your matches" (README "Notifications"), whose
+frames are counted by type apart from the round trips.
+
 The same code drives Parlour's servers (daphne or uvicorn, one process or
 several: seat i of a match connects to the (i mod N)-th port) and the bare
 ceiling server (``live_ceiling.py``), which speaks the same frames. Nothing
@@ -22,6 +26,7 @@ import collections
 import json
 import random
 import re
+import statistics
 import time
 from dataclasses import dataclass, field
 
@@ -35,6 +40,8 @@ FINISHED = 'class="result"'  # the status line of a finished or aborted match
 # games.fragments.HEARTBEAT_FRAME (tests/games/test_consumers.py compares them): an idle socket's
 # "still here" frame, every PARLOUR_HEARTBEAT_SECONDS; it carries no version.
 HEARTBEAT = '<div id="heartbeat" hidden></div>'
+# The user socket's JSON frames (notifications/consumers.py) begin with their type.
+USER_FRAME_TYPE = re.compile(r'^\{"type":"(\w+)"')
 
 
 @dataclass
@@ -58,6 +65,8 @@ class Stats:
     errors: collections.Counter = field(default_factory=collections.Counter)
     missed_slots: int = 0  # paced sends with no match ready to move
     replaced: int = 0  # finished matches replaced by new ones
+    user_frames: collections.Counter = field(default_factory=collections.Counter)  # user socket: type -> n
+    user_bytes: int = 0  # bytes of those frames
 
     @property
     def seconds(self) -> float:
@@ -98,6 +107,9 @@ class Table:
         self.last_progress = time.perf_counter()
         self.opened = asyncio.Event()
         self.tasks = [asyncio.create_task(self._socket(seat)) for seat in range(n)]
+        self.user_sockets: list = [None] * n
+        if bench.user_sockets:  # each seat's page also holds the site-wide user socket
+            self.tasks += [asyncio.create_task(self._user_socket(seat)) for seat in range(n)]
 
     # -- sockets -----------------------------------------------------------
 
@@ -131,8 +143,40 @@ class Table:
                 return
             await asyncio.sleep(0.5)  # reconnect: the server sends a snapshot
 
+    async def _user_socket(self, seat: int) -> None:
+        """The seat's user socket, ``/ws/notify/``, watching "Your matches" as
+        the home and play pages do: its frames are counted by type and size,
+        outside the round trips (Parlour's servers only; the ceiling has none)."""
+        bench = self.bench
+        port = bench.ports[seat % len(bench.ports)]
+        headers = {"Cookie": f"sessionid={self.target.sessions[seat]}"}
+        try:
+            async with bench.connect_slots:
+                ws = await connect(
+                    f"ws://{bench.host}:{port}/ws/notify/", origin=f"http://{bench.host}:{port}",
+                    additional_headers=headers, compression=None, proxy=None, open_timeout=30,
+                    max_size=2**22, ping_interval=None,
+                )
+            self.user_sockets[seat] = ws
+            await ws.send('{"type": "watch", "panels": ["your-matches"]}')
+            async for message in ws:
+                kind = USER_FRAME_TYPE.search(message)
+                bench.note_user_frame(kind.group(1) if kind else "?", len(message))
+            if not (self.closing or bench.stopping):
+                bench.stats.errors[f"user socket closed by server ({ws.close_code})"] += 1
+        except ConnectionClosed as e:
+            if not (self.closing or bench.stopping):
+                bench.stats.errors[f"user socket closed ({e.rcvd.code if e.rcvd else 'no code'})"] += 1
+        except (InvalidStatus, WebSocketException, OSError, TimeoutError) as e:
+            bench.stats.errors[f"user socket connect failed ({type(e).__name__})"] += 1
+        finally:
+            self.user_sockets[seat] = None
+
     async def close(self) -> None:
         self.closing = True
+        for ws in self.user_sockets:
+            if ws is not None:
+                await ws.close()
         for ws in self.sockets:
             if ws is not None:
                 await ws.close()
@@ -227,7 +271,7 @@ class Bench:
     """
 
     def __init__(self, host: str, port: int | list[int], new_target=None, seed: int = 1,
-                 timeout: float = 10.0, max_connecting: int = 50):
+                 timeout: float = 10.0, max_connecting: int = 50, user_sockets: bool = False):
         # Several ports: several server processes; seat i connects to port i mod n,
         # so every match has players on each process (like players behind a proxy).
         self.ports = [port] if isinstance(port, int) else list(port)
@@ -241,19 +285,33 @@ class Bench:
         self.stopping = False
         self.stats = Stats()
         self.connect_slots = asyncio.Semaphore(max_connecting)
-        self.frame_sizes = {"public": [0, 0], "seat": [0, 0]}  # kind -> [count, bytes]
+        self.frame_sizes: dict[str, list[int]] = {"public": [], "seat": []}  # kind -> each frame's bytes
         self.heartbeats = 0  # heartbeat frames received (games/consumers.py)
+        self.user_sockets = user_sockets  # each seat also opens /ws/notify/ (Parlour only)
+        self.user_frames: collections.Counter = collections.Counter()  # type -> frames
+        self.user_frame_bytes: collections.Counter = collections.Counter()  # type -> bytes
         self._background: set[asyncio.Task] = set()
         self._watchdog = asyncio.create_task(self._watch())
 
     def note_frame_size(self, size: int, is_seat: bool) -> None:
-        entry = self.frame_sizes["seat" if is_seat else "public"]
-        entry[0] += 1
-        entry[1] += size
+        self.frame_sizes["seat" if is_seat else "public"].append(size)
+
+    def note_user_frame(self, kind: str, size: int) -> None:
+        self.user_frames[kind] += 1
+        self.user_frame_bytes[kind] += size
+        self.stats.user_frames[kind] += 1
+        self.stats.user_bytes += size
+
+    def open_user_sockets(self) -> int:
+        return sum(ws is not None for t in self.tables for ws in t.user_sockets)
 
     def mean_frame_bytes(self, kind: str) -> int:
-        count, total = self.frame_sizes[kind]
-        return total // count if count else 0
+        sizes = self.frame_sizes[kind]
+        return sum(sizes) // len(sizes) if sizes else 0
+
+    def median_frame_bytes(self, kind: str) -> int:
+        """The median size of the update frames of ``kind`` ("public" or "seat"), bytes (0: none)."""
+        return int(statistics.median(self.frame_sizes[kind])) if self.frame_sizes[kind] else 0
 
     async def open_tables(self, targets: list[Target], timeout: float = 120) -> None:
         """Connect every seat of ``targets`` and wait until each socket has its first frame."""

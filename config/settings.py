@@ -59,9 +59,11 @@ INSTALLED_APPS = [
     "django_htmx",
     "axes",
     "accounts",
+    "notifications",
     "games",
     *GAMES.values(),  # each game's folder: its templates, static files and template tags
     "matchmaking",
+    "arenas",
     "moderation",
 ]
 
@@ -77,6 +79,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "accounts.middleware.BannedUserLogoutMiddleware",
+    "accounts.middleware.TimeZoneMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -371,11 +374,19 @@ PARLOUR_OUTAGE_SECONDS = env.float("PARLOUR_OUTAGE_SECONDS", default=30.0)
 PARLOUR_QUEUE_WAVE_SECONDS = env.float("PARLOUR_QUEUE_WAVE_SECONDS", default=2.0)
 PARLOUR_QUEUE_STALE_SECONDS = 30
 PARLOUR_QUEUE_PAIRED_KEEP_SECONDS = 120
-PARLOUR_QUEUE_HEARTBEAT_SECONDS = 10
+PARLOUR_QUEUE_HEARTBEAT_SECONDS = 2
+# A queue entry whose socket sent no heartbeat for this long (its server
+# process died) is not paired until one does (README "Ranked play").
+PARLOUR_QUEUE_PRESENT_SECONDS = 5
 # The match socket's heartbeat (README "How live play works"): a socket that sent
 # nothing for this long sends a tiny frame, so the page can tell a live connection
 # from a silent one (static/js/match.js); seconds.
 PARLOUR_HEARTBEAT_SECONDS = env.float("PARLOUR_HEARTBEAT_SECONDS", default=10.0)
+# Arenas (README "Arenas"): the wave's period (it creates scheduled arenas,
+# opens, pairs and closes them; seconds) and how far ahead a schedule's next
+# arena is announced (minutes).
+PARLOUR_ARENA_WAVE_SECONDS = env.float("PARLOUR_ARENA_WAVE_SECONDS", default=2.0)
+PARLOUR_ARENA_ANNOUNCE_MINUTES = env.int("PARLOUR_ARENA_ANNOUNCE_MINUTES", default=120)
 # Each entry expires after one period: while no worker takes them (workers
 # down, or busy), they would pile up in Redis and then all run at once; an
 # expired one is dropped unrun (the next one is already on its way).
@@ -389,6 +400,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "matchmaking.tasks.queue_wave",
         "schedule": PARLOUR_QUEUE_WAVE_SECONDS,
         "options": {"expires": PARLOUR_QUEUE_WAVE_SECONDS},
+    },
+    "arena-wave": {
+        "task": "arenas.tasks.arena_wave",
+        "schedule": PARLOUR_ARENA_WAVE_SECONDS,
+        "options": {"expires": PARLOUR_ARENA_WAVE_SECONDS},
     },
 }
 # WebSocket limits per connection: frame size (bytes) and moves per window.

@@ -12,6 +12,7 @@ urlpatterns = [
     path("", include("games.urls")),
     path("", include("matchmaking.urls_queue")),
     path("", include("matchmaking.urls")),
+    path("", include("arenas.urls")),
     path("", include("moderation.urls")),
 ]
 

@@ -8,11 +8,17 @@ Units: SVG user units (the viewBox is WIDTH x HEIGHT); ratings in rating points.
 
 from __future__ import annotations
 
+from django.utils import timezone
+
 WIDTH = 600
-HEIGHT = 180
+HEIGHT = 200
 PAD_LEFT = 44
 PAD_RIGHT = 10
 PAD_Y = 14
+#: Room under the plot for the date labels.
+PAD_BOTTOM = 34
+#: Date labels along the bottom at most (the first, the last, evenly between).
+DATE_TICKS = 4
 #: Above this many matches the points are not drawn as dots, only the line.
 DOTS_MAX = 120
 
@@ -24,8 +30,12 @@ def rating_chart(changes) -> dict | None:
     still stand: a voided match's step and its taking back both leave it.
 
     Returns ``{"width", "height", "line": "x,y x,y ...", "dots": [{"x", "y",
-    "label"}], "ticks": [{"y", "label"}], "count", "first", "last", "low",
-    "high"}``.
+    "label"}], "ticks": [{"y", "label"}], "dates": [{"x", "label"}], "bottom",
+    "since", "until" (the first and last match's days), "count", "first",
+    "last", "low", "high"}``. ``dates`` label the x axis (one point per match,
+    so not a time scale): up to DATE_TICKS points' days, in the
+    current time zone (the viewer's: README "Times"), the starting rating sharing
+    the first match's day.
     """
     changes = list(changes)
     if not changes:
@@ -36,7 +46,7 @@ def rating_chart(changes) -> dict | None:
     mid = (high + low) / 2
     low, high = mid - span / 2 - span * 0.05, mid + span / 2 + span * 0.05
     inner_w = WIDTH - PAD_LEFT - PAD_RIGHT
-    inner_h = HEIGHT - 2 * PAD_Y
+    inner_h = HEIGHT - PAD_Y - PAD_BOTTOM
 
     def x(i: int) -> float:
         return round(PAD_LEFT + inner_w * i / max(1, len(values) - 1), 1)
@@ -52,13 +62,32 @@ def rating_chart(changes) -> dict | None:
             what = ", a voided match taken back" if getattr(c, "voided", False) else ""
             dots.append({"x": points[i][0], "y": points[i][1],
                          "label": f"{round(c.after)} ({sign}{abs(round(c.delta))}){what}, "
-                                  f"{c.created:%-d %b %Y}"})
+                                  f"{_day(c.created)}"})
     ticks = [{"y": y(v), "label": round(v)} for v in (high - (high - low) * 0.05, (high + low) / 2,
                                                        low + (high - low) * 0.05)]
     return {
         "width": WIDTH, "height": HEIGHT, "left": PAD_LEFT, "right": WIDTH - PAD_RIGHT,
+        "bottom": HEIGHT - PAD_BOTTOM, "dates": _date_ticks(changes, points),
+        "since": _day(changes[0].created), "until": _day(changes[-1].created),
         "line": " ".join(f"{px},{py}" for px, py in points), "dots": dots, "ticks": ticks,
         "count": len(changes) - 2 * sum(bool(getattr(c, "voided", False)) for c in changes),
         "first": round(values[0]), "last": round(values[-1]),
         "low": round(min(values)), "high": round(max(values)),
     }
+
+
+def _day(moment) -> str:
+    return f"{timezone.localtime(moment):%-d %b %Y}"
+
+
+def _date_ticks(changes, points) -> list[dict]:
+    # Point i > 0 is change i - 1; point 0, the start, shares the first match's day.
+    n = len(points)
+    picks = sorted({round(k * (n - 1) / (DATE_TICKS - 1)) for k in range(DATE_TICKS)}) if n > 1 else [0]
+    ticks, seen = [], set()
+    for i in picks:
+        label = _day(changes[max(i - 1, 0)].created)
+        if label not in seen:
+            seen.add(label)
+            ticks.append({"x": points[i][0], "label": label})
+    return ticks

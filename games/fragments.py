@@ -18,15 +18,16 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from django.http import HttpResponse
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.safestring import mark_safe
 
 from accounts import elo
 from accounts.models import Rating
-from games import marks, sites, themes
+from games import deltas, marks, sites, themes
 from games.engine import CHANCE, EngineError, game_package, get_rules
-from games.models import Match, Move, RatingChange
+from games.models import Match, Move, RatingChange, RatingVoid
 from games.record import Turn, describe_record, number_lines, seat_labels, turns
 
 MOVE_LIST_LENGTH = 60  # lines shown on the page; the replay has all of them
@@ -67,11 +68,13 @@ class SeatRating:
     ``before``, the rating the match began with ("1500?" while provisional:
     accounts.elo.display); once the match is rated, ``after`` and ``change``
     ("+12", "−12": whole rating points, the difference of the two shown
-    values); "" until then."""
+    values); "" until then. ``voided``: a moderator voided the match's
+    rating changes (README "Moderation"): only ``before`` is shown."""
 
     before: str
     after: str = ""
     change: str = ""
+    voided: bool = False
 
 
 _ratings: OrderedDict[tuple, dict] = OrderedDict()
@@ -87,9 +90,10 @@ def seat_ratings(match: Match, seats) -> dict[int, SeatRating]:
     any other. While the match is played: each player's current rating in
     the game, which no other match changes (one ranked match at a time).
     Once it is rated: its RatingChange rows, the provisional mark from the
-    games played before it. Read once per match and per process, and once
-    more when it ends (every frame of a move shows the seats; README
-    "How live play works")."""
+    games played before it. While it is played: read once per match and
+    per process (every frame of a move shows the seats, README "How live
+    play works"); once it has ended, read each time (its pages are rare, and
+    a moderator may void its changes later)."""
     if not match.rated:
         return {}
     key = (match.public_id, match.created_at, match.is_over)
@@ -100,8 +104,10 @@ def seat_ratings(match: Match, seats) -> dict[int, SeatRating]:
     users = {s.user_id: s.index for s in seats if s.user_id}
     rows = {r.user_id: r for r in Rating.objects.filter(kind=match.kind, user_id__in=users)}
     changes = {}
+    voided = False
     if match.is_over:
         changes = {c.user_id: c for c in RatingChange.objects.filter(match=match)}
+        voided = bool(changes) and RatingVoid.objects.filter(match=match).exists()
     out = {}
     for user_id, index in users.items():
         row = rows.get(user_id)
@@ -109,12 +115,14 @@ def seat_ratings(match: Match, seats) -> dict[int, SeatRating]:
         change = changes.get(user_id)
         if change is None:
             out[index] = SeatRating(elo.display(row.rating if row else elo.INITIAL_RATING, games))
+        elif voided:  # taken back: the rating it began with, and no change
+            out[index] = SeatRating(elo.display(change.before, games), voided=True)
         else:
             before, after = round(change.before), round(change.after)
             out[index] = SeatRating(elo.display(change.before, max(games - 1, 0)),
                                     elo.display(change.after, games), _signed(after - before))
-    if match.is_over and not changes:
-        return out  # not rated (yet): read again next time
+    if match.is_over:
+        return out  # rated now, or not yet, and a moderator may void it later: read each time
     with _ratings_lock:
         _ratings[key] = out
         while len(_ratings) > _TAILS_KEPT:
@@ -171,6 +179,7 @@ def public_context(match: Match, seats, state=None, last_move=None) -> dict:
         if match.deadline else None,
         "winners": [r["name"] for r in seat_rows if r["seat"].rank == 1],
         "rating_changes": [r for r in seat_rows if r["rating"] and r["rating"].change],
+        "ratings_voided": any(r["rating"] and r["rating"].voided for r in seat_rows),
         "theme": themes.get(match.theme),  # cosmetic backdrop, kept out of the board's cached grid
         "game": sites.get_site(match.kind),  # the game's own words (GameSite)
     }
@@ -232,6 +241,9 @@ def _tail_get(match: Match) -> _Tail | None:
 def _tail_put(match: Match, tail: _Tail) -> None:
     key = _tail_key(match)
     with _tails_lock:
+        kept = _tails.get(key)
+        if kept is not None and kept.ply > tail.ply:
+            return  # another thread read further (a move came between the two reads)
         _tails[key] = tail
         _tails.move_to_end(key)
         while len(_tails) > _TAILS_KEPT:
@@ -257,14 +269,17 @@ def _record_tail(match: Match, labels: dict[int, str], state) -> _Tail:
     rules = get_rules(match.kind)
     tail = _tail_get(match)
     moves = None
+    # Only the plies the match row counts: a move committed since the row was read
+    # belongs to the next version, whose update appends its lines.
     if tail is not None:
-        moves = list(Move.objects.filter(match=match, ply__gte=tail.ply).order_by("ply"))
+        moves = list(Move.objects.filter(match=match, ply__gte=tail.ply, ply__lt=match.ply_count)
+                     .order_by("ply"))
         if not moves or moves[0].ply != tail.ply or moves[0].notation != tail.notation:
             tail, moves = None, None  # not this record (a test rewrote it): read it all
         else:
             moves = moves[1:]
     if tail is None:
-        moves = list(Move.objects.filter(match=match).order_by("ply"))
+        moves = list(Move.objects.filter(match=match, ply__lt=match.ply_count).order_by("ply"))
         if not moves:
             return _Tail(-1, "", None, 0, [])
         before = rules.load(match.start_state)
@@ -274,7 +289,7 @@ def _record_tail(match: Match, labels: dict[int, str], state) -> _Tail:
         return tail
     lines = describe_record(match.kind, moves, labels, before)
     new = _extend(tail, lines, moves[-1], state)
-    if state is not None and moves[-1].ply == match.ply_count - 1:  # else moves landed after the row was read
+    if state is not None:
         _tail_put(match, new)
     return new
 
@@ -333,17 +348,37 @@ def new_lines(match: Match, ctx: dict, new_moves, before=None) -> dict:
     return {"lines": lines, "continued": continued, "opened": groups[1:] if continued else groups}
 
 
-def public_frame(ctx: dict, new_moves=None, before=None) -> str:
-    """The public frame. ``new_moves``: the Move rows this change added (their
-    lines are appended to the list), played from ``before`` (the engine
-    state before them, when the caller holds it); None: a snapshot that
-    replaces the list."""
+def _marked_frame(ctx: dict, new_moves=None, before=None) -> str:
     match = ctx["match"]
     if new_moves is None:
         ctx = dict(ctx, **move_list(match, ctx), snapshot=True)
     else:
         ctx = dict(ctx, **new_lines(match, ctx, new_moves, before), snapshot=False)
     return render_to_string("games/match_parts.html#public_frame", ctx)
+
+
+def public_frame(ctx: dict, new_moves=None, before=None) -> str:
+    """The whole public frame. ``new_moves``: the Move rows this change added
+    (their lines are appended to the list), played from ``before`` (the
+    engine state before them, when the caller holds it); None: a snapshot
+    that replaces the list."""
+    return deltas.strip(_marked_frame(ctx, new_moves, before))
+
+
+def render_page(request, template: str, ctx: dict) -> HttpResponse:
+    """``template`` rendered for ``request`` as ``django.shortcuts.render``
+    would, without the public frame's part markers (games/deltas.py) that
+    the board and seats partials write: for the match and replay pages."""
+    return HttpResponse(deltas.strip(render_to_string(template, ctx, request=request)))
+
+
+def public_update(ctx: dict, new_moves, before=None) -> str:
+    """The public update of the change that made ``ctx["match"].version``:
+    only the parts of the page that changed since the version before, when
+    this process sent that one, else the whole frame (games/deltas.py).
+    ``new_moves`` and ``before`` as for ``public_frame``."""
+    match = ctx["match"]
+    return deltas.update(_tail_key(match), match.version, _marked_frame(ctx, new_moves, before))
 
 
 def seat_frame(match: Match, seat, state=None, request=None, page: bool = False) -> str:

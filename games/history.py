@@ -135,16 +135,19 @@ def keyset_page(seats: QuerySet, before: int | None = None, after: int | None = 
 @dataclass
 class HistoryRow:
     """One line of a history list: the match, the player's seat, the other
-    seats, and the player's rating change (or None)."""
+    seats, the player's rating change (or None), and whether a moderator voided
+    the match (README "Moderation", Void: its changes were taken back, so the
+    list shows "voided" and no rating change)."""
 
     match: Match
     seat: Seat
     others: list
     change: RatingChange | None
+    voided: bool = False
 
 
 def history_rows(user, seats) -> list[HistoryRow]:
-    """Rows for one page of ``user_seats``: 2 queries for any page size."""
+    """Rows for one page of ``user_seats``: 3 queries for any page size."""
     seats = list(seats)
     match_ids = [s.match_id for s in seats]
     others: dict[int, list] = {}
@@ -156,19 +159,31 @@ def history_rows(user, seats) -> list[HistoryRow]:
         others.setdefault(s.match_id, []).append(s)
     mine = RatingChange.objects.filter(match_id__in=match_ids, user=user).only("match_id", "after", "delta")
     changes = {c.match_id: c for c in mine}
-    return [HistoryRow(s.match, s, others.get(s.match_id, []), changes.get(s.match_id)) for s in seats]
+    voided = set(RatingVoid.objects.filter(match_id__in=match_ids).values_list("match_id", flat=True))
+    return [HistoryRow(s.match, s, others.get(s.match_id, []), changes.get(s.match_id), s.match_id in voided)
+            for s in seats]
+
+
+def _listed_ratings(kind: str) -> QuerySet:
+    # Banned and suspended players are left out while their ban lasts (README
+    # "Decisions"); their ratings are kept.
+    return (Rating.objects.filter(kind=kind, user__is_active=True)
+            .exclude(user__banned_until__gt=timezone.now())
+            .select_related("user").order_by("-rating", "user__username"))
 
 
 def leaderboard(kind: str) -> list[Rating]:
-    """The top LEADERBOARD_SIZE non-provisional ratings in ``kind``, best
-    first. Banned and suspended players are left out while their ban lasts
-    (README "Decisions"); their ratings are kept."""
-    return list(
-        Rating.objects.filter(kind=kind, games__gte=PROVISIONAL_GAMES, user__is_active=True)
-        .exclude(user__banned_until__gt=timezone.now())
-        .select_related("user")
-        .order_by("-rating", "user__username")[:LEADERBOARD_SIZE]
-    )
+    """The top LEADERBOARD_SIZE established ratings (PROVISIONAL_GAMES or
+    more rated matches) in ``kind``, best first."""
+    return list(_listed_ratings(kind).filter(games__gte=PROVISIONAL_GAMES)[:LEADERBOARD_SIZE])
+
+
+def provisional_board(kind: str) -> list[Rating]:
+    """The top LEADERBOARD_SIZE provisional ratings in ``kind`` (1 to
+    PROVISIONAL_GAMES - 1 rated matches), best first: the leaderboard lists them
+    below the established ones, marked, so it is never empty once anyone has
+    played a rated match (README "Ranked play")."""
+    return list(_listed_ratings(kind).filter(games__gte=1, games__lt=PROVISIONAL_GAMES)[:LEADERBOARD_SIZE])
 
 
 @dataclass(frozen=True)

@@ -16,9 +16,10 @@ from contextlib import contextmanager
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
-from games import fragments, marks
+from games import fragments, marks, your_matches
 from games.engine import get_rules
 from games.models import Match, Move
+from notifications import notify
 
 log = logging.getLogger(__name__)
 
@@ -69,7 +70,7 @@ def match_changed(match: Match, seats, new_moves, state, seat_indices, before=No
     seats = list(seats)
     last = marks.from_change(match.kind, before, new_moves, state) if before is not None else None
     ctx = fragments.public_context(match, seats, state, last_move=last)
-    public = fragments.public_frame(ctx, new_moves, before)
+    public = fragments.public_update(ctx, new_moves, before)
     messages = [(match_group(match.public_id), public)]
     served = []
     for seat in seats:
@@ -78,24 +79,30 @@ def match_changed(match: Match, seats, new_moves, state, seat_indices, before=No
             if len(packed) == 1:
                 served.append(seat.index)  # its sockets skip the public message
             messages.append((seat_group(match.public_id, seat.index), packed[-1]))
-    _dispatch(messages, match.version, served)
+    # Each human member's "Your matches" row and, when a decision passed to
+    # a seat, its "your turn" note, in the same round trip (games/your_matches.py).
+    extra = your_matches.change_events(match, seats, state, before, ctx["to_move"])
+    _dispatch(messages, match.version, served, extra)
 
 
-def _events(messages: list[tuple[str, str]], version: int, served: list[int]) -> list[tuple[str, dict]]:
+def _events(messages: list[tuple[str, str]], version: int, served: list[int],
+            extra: list[tuple[str, dict]] = ()) -> list[tuple[str, dict]]:
     """(group, channel-layer event) for each (group, html); the first, the
-    match group's, lists the ``served`` seats (consumers of those seats skip it)."""
+    match group's, lists the ``served`` seats (consumers of those seats skip
+    it). ``extra``: events for other sockets (the user sockets), sent after."""
     events = [(group, {"type": EVENT, "version": version, "html": html}) for group, html in messages]
     if events and served:
         events[0][1]["seats"] = list(served)
-    return events
+    return events + list(extra)
 
 
-def _dispatch(messages: list[tuple[str, str]], version: int, served: list[int]) -> None:
+def _dispatch(messages: list[tuple[str, str]], version: int, served: list[int],
+              extra: list[tuple[str, dict]] = ()) -> None:
     pending = getattr(_collector, "messages", None)
     if pending is not None:
-        pending.extend(_events(messages, version, served))
+        pending.extend(_events(messages, version, served, extra))
     else:
-        async_to_sync(_send_all)(messages, version, served)
+        async_to_sync(_send_change)(messages, version, served, extra)
 
 
 async def send_collected(messages: list[tuple[str, dict]]) -> None:
@@ -131,6 +138,14 @@ async def send_chat(public_id: str, html: str) -> None:
     watching the match. Chat is not stored, so there is no commit to wait for."""
     event = {"type": EVENT, "version": None, "html": html}
     await get_channel_layer().group_send(match_group(public_id), event)
+
+
+async def _send_change(messages: list[tuple[str, str]], version: int, served: list[int],
+                       extra: list[tuple[str, dict]]) -> None:
+    """The match's frames (``_send_all``), then the user sockets' events."""
+    await _send_all(messages, version, served)
+    if extra:
+        await notify.send_events(list(extra))
 
 
 async def _send_all(messages: list[tuple[str, str]], version: int, served: list[int] = ()) -> None:

@@ -5,8 +5,9 @@ players' Rating rows commit together or not at all; and by
 ``moderation.actions.void_match``. The Rating rows themselves are written
 only by ``accounts.ratings``.
 
-A match is rated only when it came from the ranked queue (``Match.rated``),
-every seat is a human and play began. It is rated exactly once: one
+A match is rated only when it came from the ranked queue or is the rated
+rematch of one (``Match.rated``; README "Playing again"), every seat is a
+human and play began. It is rated exactly once: one
 RatingChange per (match, user) under a unique constraint, and a match that
 already has changes is left alone. The players' Rating rows are locked in a
 fixed order (``accounts.ratings``), so two matches of one user that end

@@ -52,6 +52,9 @@ class GameSite:
       static files of its board's own scripts, loaded after ``js/match.js``.
     - ``has_dice``: whether its chance steps are dice the page draws (``#dice``):
       the match page offers the dice style setting only then (Rondo draws tiles).
+    - The play page's card (README "The play page"): ``picture``, the static
+      path of a small picture of its board (SVG, about 150 px square; empty:
+      the card has none), and ``blurb``, one sentence on how it plays.
     """
 
     name: str
@@ -65,6 +68,8 @@ class GameSite:
     chance_step: str = "roll"
     scripts: tuple[str, ...] = ()
     has_dice: bool = True
+    picture: str = ""
+    blurb: str = ""
 
 
 @functools.cache

@@ -15,7 +15,7 @@ from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from config import database
-from games import actions, chat, fragments, sites, themes
+from games import actions, chat, fragments, lobby, sites, themes
 from games.errors import Refused
 from games.forms import SoloMatchForm
 from games.models import Match
@@ -23,8 +23,12 @@ from games.models import Match
 
 @require_http_methods(["GET", "POST"])
 def play(request):
-    """GET: the solo-match form and live public matches. POST: start a match."""
-    form = SoloMatchForm(request.POST if request.method == "POST" else None)
+    """GET: a card per game with its quick choices, the live public matches
+    worth watching, and the full solo-match form (open, with that game chosen,
+    for ``?kind=<game>``). POST: start a match against computers."""
+    kind = request.GET.get("kind", "")
+    initial = {"kind": kind} if kind in sites.kinds() else {}
+    form = SoloMatchForm(request.POST if request.method == "POST" else None, initial=initial)
     if request.method == "POST":
         if not request.user.is_authenticated:
             return redirect("/login/?next=/play/")
@@ -38,13 +42,12 @@ def play(request):
             )
             actions.start_match(match.public_id)
             return redirect("match", public_id=match.public_id)
-    live = (
-        Match.objects.filter(status=Match.Status.ACTIVE, is_public=True)
-        .order_by("-created_at")
-        .prefetch_related("seats__user")[:20]
-    )
+    live = list(lobby.worth_watching())
     status = 400 if form.is_bound and form.errors else 200
-    return render(request, "games/play.html", {"form": form, "live": live}, status=status)
+    return render(request, "games/play.html", {
+        "form": form, "live": live, "cards": lobby.game_cards(live),
+        "open_form": bool(initial) or status == 400,
+    }, status=status)
 
 
 def visible_match(public_id: str, user) -> Match:
@@ -75,7 +78,7 @@ def match_page(request, public_id):
         chat_emoji=chat.EMOJI,
         heartbeat_ms=round(settings.PARLOUR_HEARTBEAT_SECONDS * 1000),
     )
-    return render(request, "games/match.html", ctx)
+    return fragments.render_page(request, "games/match.html", ctx)
 
 
 def _act(request, public_id, action, *args):

@@ -17,7 +17,10 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_safe
+from django.views.decorators.vary import vary_on_headers
+from django_htmx.http import HttpResponseClientRedirect
 
 from accounts.models import User
 from games import fragments, history, marks, record
@@ -33,9 +36,12 @@ def my_history(request):
 
 
 @require_safe
+@vary_on_headers("HX-Request")
 def history_page(request, username):
     """One player's matches, newest first, filtered and paginated; bad
-    filters are shown as form errors and ignored."""
+    filters are shown as form errors and ignored (400). The filter form and the
+    page links through htmx (``request.htmx``) get the "results" partial only,
+    with the ignored filters named in it (200, so htmx swaps it)."""
     user = get_object_or_404(User, username__iexact=username, is_active=True)
     form = history.HistoryFilter(request.GET or None)
     filters = {}
@@ -48,10 +54,17 @@ def history_page(request, username):
     query = request.GET.copy()
     for key in ("before", "after"):
         query.pop(key, None)
-    return render(request, "games/history.html", {
-        "profile_user": user, "form": form, "page": page,
+    partial = _wants_partial(request)
+    return render(request, "games/history.html#results" if partial else "games/history.html", {
+        "profile_user": user, "form": form, "page": page, "htmx_results": partial,
         "rows": history.history_rows(user, page.seats), "query": query.urlencode(),
-    }, status=400 if form.errors else 200)
+    }, status=400 if form.errors and not partial else 200)
+
+
+def _wants_partial(request) -> bool:
+    """An htmx request for a page's part: not a boosted link (it swaps the whole
+    body) and not htmx restoring a page its history cache no longer holds."""
+    return bool(request.htmx and not request.htmx.boosted and not request.htmx.history_restore_request)
 
 
 def _ended_match(request, public_id) -> Match:
@@ -62,11 +75,20 @@ def _ended_match(request, public_id) -> Match:
 
 
 @require_safe
+@vary_on_headers("HX-Request")
 def replay(request, public_id):
-    """The board after ply ``?ply=N`` (0 = the start, default; clamped to the record)."""
+    """The board after ply ``?ply=N`` (0 = the start, default; clamped to the record).
+
+    A step asked for by htmx (``request.htmx``, not a history restore: a replay
+    link, a key, autoplay) gets the page's "step" partial only, out-of-band swaps of the nav, the
+    move's words, the board, the dice and the seats (README "Replays"); so the
+    response varies on HX-Request. A match not over yet sends the page to the
+    match (HX-Redirect for htmx)."""
     match = visible_match(public_id, request.user)
     if not match.is_over:
         messages.info(request, "A match can be replayed once it has ended.")
+        if request.htmx:
+            return HttpResponseClientRedirect(reverse("match", args=[match.public_id]))
         return redirect("match", public_id=match.public_id)
     seats = list(match.seats.select_related("user"))
     moves = list(Move.objects.filter(match=match).order_by("ply"))
@@ -89,16 +111,21 @@ def replay(request, public_id):
     names = ctx["labels"]
     lines = record.describe_record(match.kind, moves, names, get_rules(match.kind).load(match.start_state))
     current = moves[ply - 1] if ply else None
+    turns = fragments.replay_turns(lines, ctx["colours"])
     report = fair.verify_record(match.kind, match.seed, match.public_id, match.start_state,
                                 [m.notation for m in moves], match.seed_hash)
     ctx.update(
         ply=ply, total=total, current=current, error=position.error, report=report, lines=lines,
         current_text=_describe_ply(match.kind, current, lines, names),
         first_ply=0, prev_ply=max(ply - 1, 0), next_ply=min(ply + 1, total),
-        turns=fragments.replay_turns(lines, ctx["colours"]),
+        turns=turns,
+        # The record's line for this position: the last at or before the ply (a
+        # line may stand for several plies: a roll and the move it forced).
+        record_ply=max((line.ply + 1 for turn in turns for line in turn.lines if line.ply < ply), default=0),
         show_die="die" in ctx["view"] or "dice" in ctx["view"],  # the games that roll
     )
-    return render(request, "games/replay.html", ctx)
+    step = _wants_partial(request)
+    return fragments.render_page(request, "games/replay.html#step" if step else "games/replay.html", ctx)
 
 
 def _seats_at(seats, left: frozenset[int]) -> list:
@@ -124,8 +151,10 @@ def _describe_ply(kind, move, lines, names) -> str:
     who = names.get(move.seat, "") if move.seat is not None else ""
     if move.actor == Move.Actor.CHANCE:
         return f"Chance: {text}"
-    if move.actor == Move.Actor.SERVER:
-        return f"Server, for {who}: {text}" if who else f"Server: {text}"
+    if move.actor == Move.Actor.SERVER and not (who and who in text):
+        # A move the server made for a seat (a forced move, a timeout) whose line
+        # does not name the seat; the record's lines name their actor now.
+        return f"Played for {who}: {text}" if who else f"Server: {text}"
     return text
 
 

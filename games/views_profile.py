@@ -10,6 +10,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_safe
 
+from accounts.elo import PROVISIONAL_GAMES
 from accounts.models import Rating, User
 from games import history, sites
 from games.chart import rating_chart
@@ -34,7 +35,8 @@ def profile(request, username):
 
 @require_safe
 def leaderboard(request, kind=None):
-    """The top 100 non-provisional ratings of one game; ``/leaderboard/`` shows the first game."""
+    """One game's leaderboard: the top 100 established ratings, then the top 100
+    provisional ones, marked; ``/leaderboard/`` shows the first game."""
     kinds = sites.choices()
     if kind is None:
         return redirect("leaderboard_kind", kind=kinds[0][0])
@@ -42,4 +44,5 @@ def leaderboard(request, kind=None):
     if label is None:
         raise Http404("No leaderboard for that game.")
     return render(request, "games/leaderboard.html",
-                  {"kind": kind, "label": label, "kinds": kinds, "rows": history.leaderboard(kind)})
+                  {"kind": kind, "label": label, "kinds": kinds, "rows": history.leaderboard(kind),
+                   "provisional": history.provisional_board(kind), "provisional_games": PROVISIONAL_GAMES})

@@ -18,6 +18,8 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Count
+from django.urls import reverse
 from django.utils import timezone
 
 from accounts.elo import INITIAL_RATING
@@ -29,6 +31,7 @@ from games.errors import Refused
 from games.models import Match
 from matchmaking import pairing, push
 from matchmaking.models import QueueEntry
+from notifications import notify
 
 log = logging.getLogger(__name__)
 _shuffle = random.SystemRandom().shuffle
@@ -128,6 +131,41 @@ def mark_seen(user, now: datetime | None = None) -> QueueEntry | None:
     return QueueEntry.objects.filter(user=user).select_related("match").first()
 
 
+def socket_seen(user, now: datetime | None = None) -> tuple[QueueEntry | None, bool]:
+    """A queue socket of ``user`` is open (its connect or heartbeat): their
+    waiting entry is seen and present again. Returns (their entry or None,
+    whether it was away: its socket had dropped, so its queue should be
+    paired now)."""
+    if user is None or not user.is_authenticated:
+        return None, False
+    now = now or timezone.now()
+    waiting = QueueEntry.objects.filter(user=user, match__isnull=True)
+    before = waiting.values("away_since", "socket_seen_at").first()
+    was_away = before is not None and not present([QueueEntry(**before)], now)
+    waiting.update(socket_seen_at=now, away_since=None)
+    return mark_seen(user), was_away
+
+
+def mark_away(user, entry_id: int, now: datetime | None = None) -> bool:
+    """The queue socket of entry ``entry_id`` dropped abnormally (a network
+    blip, a server restart): the entry stays, and expires after
+    PARLOUR_QUEUE_STALE_SECONDS like any whose page vanished, but pairing
+    skips it until a socket is back (README "Ranked play"). True if marked."""
+    now = now or timezone.now()
+    return bool(QueueEntry.objects.filter(user=user, pk=entry_id, match__isnull=True,
+                                          away_since__isnull=True).update(away_since=now))
+
+
+def present(entries: list[QueueEntry], now: datetime) -> list[QueueEntry]:
+    """The entries pairing may seat: none whose socket dropped (``away_since``)
+    and none whose socket has gone silent for PARLOUR_QUEUE_PRESENT_SECONDS
+    (its server process died without a close). An entry that never had a
+    socket (a page without JavaScript, which reloads itself) counts as present."""
+    silent = now - timedelta(seconds=settings.PARLOUR_QUEUE_PRESENT_SECONDS)
+    return [e for e in entries if e.away_since is None
+            and (e.socket_seen_at is None or e.socket_seen_at >= silent)]
+
+
 def expire_stale(now: datetime | None = None) -> int:
     """Remove waiting entries whose page vanished (no sign for
     PARLOUR_QUEUE_STALE_SECONDS) and paired entries older than
@@ -157,6 +195,7 @@ def pair_queues(only: list[Queue] | None = None, *, now: datetime | None = None)
                 .filter(kind=queue.kind, players=queue.players, match__isnull=True)
                 .select_related("user")
             )
+            entries = present(entries, now)
             if len(entries) < queue.players:
                 continue
             by_id = {e.pk: e for e in entries}
@@ -182,6 +221,10 @@ def _start_table(queue: Queue, entries: list[QueueEntry]) -> Match:
     match = game_actions.start_match(match.public_id)
     user_ids, public_id = [e.user_id for e in entries], match.public_id
     transaction.on_commit(lambda: push.queue_paired(user_ids, public_id))
+    href, game = reverse("match", args=[public_id]), sites.name(queue.kind)
+    for user_id in user_ids:  # every page of theirs, not only the queue's (README "Notifications")
+        notify.notify(user_id, "match_found", f"Your ranked {game} match is ready", href,
+                      match=public_id, key=f"found:{public_id}")
     log.info("paired %s players into ranked match %s (%s)", len(entries), public_id, queue.key)
     return match
 
@@ -216,3 +259,11 @@ def waiting_statuses(now: datetime | None = None) -> list[QueueStatus]:
     for e in entries:
         counts[(e.kind, e.players)] = counts.get((e.kind, e.players), 0) + 1
     return [queue_status(e, now, counts[(e.kind, e.players)]) for e in entries]
+
+
+def waiting_counts() -> dict[str, int]:
+    """How many players wait in each queue now, by ``Queue.key`` ("ludo-2");
+    a queue nobody waits in is absent. One query."""
+    rows = (QueueEntry.objects.filter(match__isnull=True).values_list("kind", "players")
+            .annotate(n=Count("pk")).order_by())
+    return {f"{kind}-{players}": n for kind, players, n in rows}

@@ -28,15 +28,15 @@ def queue_user_group(user_id: int) -> str:
 
 
 def redirect_frame(public_id: str) -> str:
-    return render_to_string(PANEL + "redirect", {"public_id": public_id})
+    return render_to_string(PANEL + "redirect", {"public_id": public_id, "oob": True})
 
 
 def status_frame(status) -> str:
-    return render_to_string(PANEL + "status", {"status": status})
+    return render_to_string(PANEL + "status", {"status": status, "oob": True})
 
 
 def count_frame(kind: str, players: int, waiting: int) -> str:
-    return render_to_string(PANEL + "count", {"waiting": waiting})
+    return render_to_string(PANEL + "count", {"waiting": waiting, "oob": True})
 
 
 def queue_paired(user_ids: list[int], public_id: str) -> None:

@@ -24,9 +24,12 @@ def lobby_context(room) -> dict:
     ``room``, ``seat_rows`` (one dict per seat, by index: ``index``,
     ``number`` (index + 1), ``user``, ``level``, ``level_label``,
     ``is_host``, ``empty``), ``open_seats``, ``kind_label``, ``theme``,
-    ``levels`` (the computer levels' choices) and ``option_lines`` (the
-    room's settings in words)."""
+    ``levels`` (the computer levels' choices), ``option_lines`` (the
+    room's settings in words), and once a match has ended, back in the
+    lobby, ``last_match`` and ``last_winners`` (their names) for its result."""
     seats = list(room.seats.select_related("user").order_by("index"))
+    last = room.match if room.status == room.Status.OPEN and room.match_id and room.match.is_over else None
+    winners = [s.display_name for s in last.seats.select_related("user") if s.rank == 1] if last else []
     rows = [{"index": s.index, "number": s.index + 1, "user": s.user, "level": s.computer_level,
              "level_label": ComputerLevel(s.computer_level).label if s.computer_level else "",
              "is_host": s.user_id is not None and s.user_id == room.host_id, "empty": s.is_empty}
@@ -39,6 +42,8 @@ def lobby_context(room) -> dict:
         "theme": themes.get(room.theme),
         "levels": ComputerLevel.choices,
         "option_lines": _option_lines(room),
+        "last_match": last,
+        "last_winners": winners,
     }
 
 

@@ -15,7 +15,10 @@ Rules (the Ludo rule text "Game settings and rooms"; docs/rules.md "Common"):
   fills or empties computer seats, and starts when every seat is taken. If
   the host leaves, the longest-seated human becomes host; a room with no
   humans closes.
-- A room's match is private (members only) and never rated.
+- A room's match is private (members only) and never rated. When it ends the
+  room goes back to its lobby with the same members and seats
+  (``room_match_ended``, in the transaction that ends the match); the host
+  starts the next one, and the pages of the one before link to it (``rematch.record_next``).
 
 Every accepted change bumps ``Room.version`` and pushes the lobby after
 commit (``room_push``).
@@ -36,7 +39,7 @@ from games import sites, themes
 from games.engine import EngineError, get_rules
 from games.errors import Refused
 from games.models import ComputerLevel, Match
-from matchmaking import room_push
+from matchmaking import rematch, room_push
 from matchmaking.models import Invite, Room, RoomMember, RoomSeat
 from matchmaking.models.rooms import new_room_code
 
@@ -347,7 +350,8 @@ def do_leave_room(code: str, user) -> Room:
 
 def do_start_room(code: str, host) -> Match:
     """The host starts the room's match once every seat is taken: a private,
-    unrated match with the room's settings, started at once. Raises NotAllowed."""
+    unrated match with the room's settings, started at once; after the
+    room's first, the one before links to it. Raises NotAllowed."""
     with transaction.atomic():
         room = _lock(code)
         _require_host(room, host)
@@ -368,10 +372,29 @@ def do_start_room(code: str, host) -> Match:
             theme=room.theme,
         )
         match = match_actions.start_match(match.public_id)
+        if room.match is not None:
+            rematch.record_next(room, room.match, match, host)
         room.status = Room.Status.PLAYING
         room.match = match
         _changed(room)
     return match
+
+
+def room_match_ended(match: Match) -> None:
+    """``games.signals.match_ended``: a room whose match ``match`` ended goes
+    back to its lobby, with its members in their seats (one who left the
+    room during the match frees theirs); ``room.match`` stays that match, the
+    lobby's last result. Runs inside the transaction that ends the match,
+    after the match row's lock (nothing locks a room and then its match)."""
+    if match.is_public:
+        return
+    room = Room.objects.select_for_update().filter(match=match, status=Room.Status.PLAYING).first()
+    if room is None:
+        return
+    active = RoomMember.objects.filter(room=room, status=RoomMember.Status.ACTIVE).values("user_id")
+    RoomSeat.objects.filter(room=room, user__isnull=False).exclude(user_id__in=active).update(user=None)
+    room.status = Room.Status.OPEN
+    _changed(room)
 
 
 # -- reading -------------------------------------------------------------------
@@ -450,3 +473,8 @@ def _int(value) -> int:
     except (TypeError, ValueError):
         return -1
     return number if -(2**63) <= number < 2**63 else -1
+
+
+def on_match_ended(sender, match, **kwargs) -> None:
+    """The receiver of ``games.signals.match_ended`` (connected in apps.py)."""
+    room_match_ended(match)

@@ -6,7 +6,7 @@ import logging
 
 from celery import shared_task
 
-from matchmaking import actions, push
+from matchmaking import actions, challenges, push, rematch
 
 log = logging.getLogger(__name__)
 
@@ -19,8 +19,25 @@ WAVE_LIMITS = {"soft_time_limit": 20, "time_limit": 30}
 @shared_task(ignore_result=True, **WAVE_LIMITS)
 def queue_wave() -> None:
     """Expire entries whose page vanished, pair every queue, then push each
-    waiting player's time waited, window and the number waiting."""
+    waiting player's time waited, window and the number waiting; lapse the
+    rematch offers and challenges past their time whose task was lost
+    (README "Playing again")."""
     if expired := actions.expire_stale():
         log.info("queue wave: %s stale entries expired", expired)
     actions.pair_queues()
     push.queue_statuses(actions.waiting_statuses())
+    if lapsed := rematch.lapse_overdue() + challenges.lapse_overdue():
+        log.info("queue wave: %s rematch offers and challenges lapsed (their tasks were lost)", lapsed)
+
+
+@shared_task(name=rematch.LAPSE_TASK, ignore_result=True, **WAVE_LIMITS)
+def lapse_rematch(offer_id: int) -> None:
+    """An offer's OFFER_SECONDS are up: it lapses unless every seat accepted
+    (or nothing, if it was answered meanwhile)."""
+    rematch.lapse(offer_id)
+
+
+@shared_task(name=challenges.LAPSE_TASK, ignore_result=True, **WAVE_LIMITS)
+def lapse_challenge(challenge_id: int) -> None:
+    """A challenge's 5 minutes are up: it lapses unless it was answered."""
+    challenges.lapse(challenge_id)

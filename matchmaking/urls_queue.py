@@ -8,4 +8,5 @@ urlpatterns = [
     path("queue/", views_queue.queue_check, name="queue_check"),
     path("queue/join/", views_queue.queue_join, name="queue_join"),
     path("queue/leave/", views_queue.queue_leave, name="queue_leave"),
+    path("queue/panel/", views_queue.queue_panel, name="queue_panel"),
 ]

@@ -1,26 +1,40 @@
-"""Ranked queue views: join, leave, and the no-JavaScript check-in.
+"""Ranked queue views: join, leave, the no-JavaScript check-in, and the panel alone.
 
 The queue panel itself sits on the play page (``{% queue_panel %}`` from
 ``templatetags/queue_tags.py``). Views parse, call one action, redirect
-(STYLE habit 3); with JavaScript the panel is live over ``/ws/queue/``.
+(STYLE habit 3); with JavaScript the panel is live over ``/ws/queue/``, and the
+join and leave forms post through htmx (``request.htmx``), which gets the panel
+alone to swap in place, or an ``HX-Redirect`` to the match when the join paired
+the player at once (README "Ranked play"). Responses vary on HX-Request.
 """
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.shortcuts import redirect
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
+from django.views.decorators.vary import vary_on_headers
+from django_htmx.http import HttpResponseClientRedirect
 
 from games.errors import Refused
 from matchmaking import actions
 
 
-def _play_panel():
+def _play_panel(request):
+    """After a queue action: the panel alone for htmx, else the play page at the panel."""
+    if request.htmx:
+        return render(request, "matchmaking/queue_panel_alone.html")
     return redirect(reverse("play") + "#queue")
+
+
+def _to_match(request, public_id: str):
+    url = reverse("match", args=[public_id])
+    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
 
 
 @login_required
 @require_POST
+@vary_on_headers("HX-Request")
 def queue_join(request):
     """POST ``queue`` ("ludo-2"), or ``kind`` and ``players``: join that
     ranked queue (leaving any other)."""
@@ -31,17 +45,18 @@ def queue_join(request):
         entry = actions.join_queue(request.user, kind, players)
     except Refused as e:
         messages.error(request, e.message)
-        return _play_panel()
+        return _play_panel(request)
     if entry.match_id:
-        return redirect("match", public_id=entry.match.public_id)
-    return _play_panel()
+        return _to_match(request, entry.match.public_id)
+    return _play_panel(request)
 
 
 @login_required
 @require_POST
+@vary_on_headers("HX-Request")
 def queue_leave(request):
     actions.leave_queue(request.user)
-    return _play_panel()
+    return _play_panel(request)
 
 
 @login_required
@@ -52,4 +67,14 @@ def queue_check(request):
     entry = actions.mark_seen(request.user)
     if entry is not None and entry.match_id and not entry.match.is_over:
         return redirect("match", public_id=entry.match.public_id)
-    return _play_panel()
+    return redirect(reverse("play") + "#queue")
+
+
+@require_safe
+@vary_on_headers("HX-Request")
+def queue_panel(request):
+    """The panel alone, for anyone (htmx; anything else goes to the play page):
+    what static/js/queue.js swaps in when its socket was refused as banned,
+    so the panel says why (the suspension and its reason, the log-out's
+    message) instead of a time waited."""
+    return _play_panel(request)

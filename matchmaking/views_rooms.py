@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from config import proxy
-from games import chat
+from games import chat, sites
 from games.errors import Refused
 from matchmaking import rooms
 from matchmaking.models import RoomMember
@@ -25,7 +25,10 @@ NEW_INVITE_SESSION_KEY = "room_new_invite"
 @login_required
 @require_http_methods(["GET", "POST"])
 def room_new(request):
-    form = RoomForm(request.POST if request.method == "POST" else None)
+    # ?kind=<game> (a play page card's link) chooses that game to begin with.
+    kind = request.GET.get("kind")
+    form = RoomForm(request.POST if request.method == "POST" else None,
+                    initial={"kind": kind} if kind in sites.kinds() else None)
     if request.method == "POST" and form.is_valid():
         s = form.room_settings
         try:

@@ -15,13 +15,15 @@ when refused.
 from __future__ import annotations
 
 import logging
-from datetime import datetime
+from datetime import UTC, datetime
 
 from django.db import transaction
+from django.urls import reverse
 from django.utils import timezone
 
-from accounts import sockets
+from accounts import sockets, timezones
 from accounts.models import BAN_FOREVER, User
+from arenas import actions as arena_actions
 from games import actions, rating
 from games.errors import Refused
 from games.models import Match, RatingVoid, Seat
@@ -29,6 +31,7 @@ from matchmaking import actions as queue_actions
 from matchmaking import rooms
 from matchmaking.models import RoomMember
 from moderation.models import AuditLog, Report
+from notifications import notify
 
 log = logging.getLogger(__name__)
 
@@ -66,7 +69,8 @@ def ban_user(moderator, user: User, until: datetime | None, reason: str, *, now=
     (docs/rules.md "Leaving": a banned player's seats count as left, so in a
     ranked match they rank below every seat that stayed), and the user taken out of
     any ranked queue and any room lobby. After commit every open socket of
-    the user closes with 4003 (accounts.sockets). The login refusal and the
+    the user closes with 4003 (accounts.sockets), and every page they have
+    open shows the reason at once (a sticky note, notifications.notify). The login refusal and the
     session cut-off follow from ``User.is_banned`` (accounts.backends,
     accounts.middleware).
 
@@ -90,11 +94,22 @@ def ban_user(moderator, user: User, until: datetime | None, reason: str, *, now=
         user.banned_until, user.ban_reason = locked.banned_until, locked.ban_reason
         left = _leave_live_matches(locked)
         _leave_matchmaking(locked)
-        span = "for good" if until >= BAN_FOREVER else f"until {until:%Y-%m-%d %H:%M} UTC"
+        # In UTC whatever zone the moderator's form read the date in (README "Times").
+        span = "for good" if until >= BAN_FOREVER else f"until {until.astimezone(UTC):%Y-%m-%d %H:%M} UTC"
         record(moderator, AuditLog.Action.BAN, target_user=locked,
                target=f"user {locked.username} ({span})", reason=reason)
         user_id = locked.pk
         transaction.on_commit(lambda: sockets.close_user_sockets(user_id))
+        # Every page the user has open says why at once (README "Notifications").
+        # The note is for this person alone: in their own time zone (README "Times").
+        if until >= BAN_FOREVER:
+            said = "banned your account"
+        else:
+            zone = timezones.valid_zone(locked.time_zone) or "UTC"
+            local = until.astimezone(timezones.get_zone(zone))
+            said = f"suspended your account until {local:%d %B %Y, %H:%M} ({zone})"
+        notify.notify(user_id, "moderation", f"A moderator has {said}. Reason: {locked.ban_reason}",
+                      reverse("login"), sticky=True, ends_session=True)
     log.info("user %s banned %s by %s; left %s matches",
              user.pk, span, getattr(moderator, "pk", None), len(left))
     return left
@@ -194,11 +209,27 @@ def void_match(moderator, public_id: str, reason: str) -> list[RatingVoid]:
         if RatingVoid.objects.filter(match=match).exists():
             raise ModerationError(f"Match {match.public_id} is already void.")
         voids = rating.void_ratings(match, moderator, reason)
+        arena_actions.void_match_results(match)  # an arena match's points go too (README "Arenas")
         for v in voids:
             record(moderator, AuditLog.Action.VOID, target_user=User(pk=v.user_id),
                    target=f"match {match.public_id} (rating {v.rating_before:.0f} -> {v.rating_after:.0f})",
                    reason=reason)
     return voids
+
+
+def disqualify_arena_player(moderator, player_id: int, reason: str):
+    """Disqualify an arena player (README "Arenas", Moderation): their points
+    go, they are not paired again there and may not rejoin it; audit-logged.
+    Raises ModerationError: no reason, no such player, already disqualified."""
+    reason = _reason(reason)
+    with transaction.atomic():
+        try:
+            player = arena_actions.disqualify(player_id)
+        except arena_actions.ArenaError as e:
+            raise ModerationError(e.message) from None
+        record(moderator, AuditLog.Action.DISQUALIFY, target_user=player.user,
+               target=f"arena {player.arena_id} ({player.arena.name})", reason=reason)
+    return player
 
 
 def _record_per_player(moderator, action: str, match: Match, reason: str) -> None:

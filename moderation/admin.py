@@ -21,6 +21,8 @@ from django.utils.html import format_html, format_html_join
 from accounts.admin import UserAdmin
 from accounts.admin_tools import ReadOnlyAdmin
 from accounts.models import User
+from arenas.admin import ArenaPlayerAdmin
+from arenas.models import ArenaPlayer
 from games.admin import MatchAdmin
 from games.models import Match
 from matchmaking.admin import InviteAdmin
@@ -31,18 +33,41 @@ from moderation.models import AuditLog, Report
 
 
 class BanForm(ReasonForm):
+    """Ban or suspend: how long is an explicit choice (README "Moderation"), so an
+    end date left empty or typed half (a datetime-local field then sends nothing)
+    is refused, never taken for a permanent ban; a permanent ban with a date is
+    refused too. The date is read in the moderator's time zone (README "Times")."""
+
+    SUSPEND, PERMANENT = "suspend", "permanent"
+    length = forms.ChoiceField(
+        label="How long", widget=forms.RadioSelect,
+        choices=[(SUSPEND, "Suspend until the date below"), (PERMANENT, "Ban permanently")],
+    )
     until = forms.DateTimeField(
         required=False, label="Suspend until",
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
-        help_text="UTC. Leave empty for a permanent ban.",
     )
-    field_order = ["until", "reason"]
+    field_order = ["length", "until", "reason"]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["until"].help_text = (f"In your time zone, {timezone.get_current_timezone_name()}. "
+                                          "Only for a suspension.")
 
     def clean_until(self):
         until = self.cleaned_data.get("until")
         if until is not None and until <= timezone.now():
             raise forms.ValidationError("The end of a suspension must be in the future.")
         return until
+
+    def clean(self):
+        data = super().clean()
+        length, until = data.get("length"), data.get("until")
+        if length == self.SUSPEND and until is None and "until" not in self.errors:
+            self.add_error("until", "A suspension needs its end: a date and a time.")
+        if length == self.PERMANENT and (until is not None or self.data.get("until")):
+            self.add_error("until", "A permanent ban has no end date: clear it, or choose a suspension.")
+        return data
 
 
 admin.site.unregister(User)
@@ -62,7 +87,9 @@ class ModeratedUserAdmin(UserAdmin):
             self, request, queryset, title="Ban or suspend", form_class=BanForm,
             intro="Their live matches count as left, they leave queues and rooms, "
                   "their open pages are disconnected and they cannot log in.",
-            perform=lambda user, data: actions.ban_user(request.user, user, data["until"], data["reason"]),
+            perform=lambda user, data: actions.ban_user(
+                request.user, user, data["until"] if data["length"] == BanForm.SUSPEND else None,
+                data["reason"]),
             done="{n} user(s) banned.",
         )
 
@@ -201,3 +228,24 @@ class ReportAdmin(ReadOnlyAdmin):
     @admin.action(description="Reopen", permissions=["decide"])
     def reopen(self, request, queryset):
         return self._decide(request, queryset, Report.Status.OPEN, "Reopen")
+
+
+admin.site.unregister(ArenaPlayer)
+
+
+@admin.register(ArenaPlayer)
+class ModeratedArenaPlayerAdmin(ArenaPlayerAdmin):
+    actions = ["disqualify_players"]
+
+    def has_disqualify_permission(self, request):
+        return request.user.has_perm("moderation.disqualify_arena_player")
+
+    @admin.action(description="Disqualify the selected arena players (their points go)",
+                  permissions=["disqualify"])
+    def disqualify_players(self, request, queryset):
+        return run_with_form(
+            self, request, queryset, title="Disqualify arena players", form_class=ReasonForm,
+            intro="Their points go to 0, they are not paired again in that arena and may not rejoin it.",
+            perform=lambda p, data: actions.disqualify_arena_player(request.user, p.pk, data["reason"]),
+            done="{n} player(s) disqualified.",
+        )

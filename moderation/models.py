@@ -24,6 +24,7 @@ class AuditLog(models.Model):
         VOID = "void", "Void match"
         REPORT = "report", "Report decision"
         REVOKE_INVITE = "revoke_invite", "Revoke invite"
+        DISQUALIFY = "disqualify", "Disqualify from an arena"
 
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+",
@@ -49,6 +50,7 @@ class AuditLog(models.Model):
             ("abort_match", "Can abort a live match"),
             ("void_match", "Can void a finished rated match"),
             ("revoke_invite", "Can revoke a room invite"),
+            ("disqualify_arena_player", "Can disqualify a player from an arena"),
         ]
 
     def __str__(self):

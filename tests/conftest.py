@@ -83,6 +83,10 @@ def pytest_addoption(parser):
         help="deselect the tests that cannot reach the database (no django_db mark, no database "
              "fixture) and are not marked resilience: .ci/run's PostgreSQL pass, where they would "
              "repeat pass 1 exactly")
+    parser.addoption(
+        "--not-in-postgresql-pass", action="store_true",
+        help="deselect the tests .ci/run's PostgreSQL pass runs (those that reach the database and are "
+             "not marked slow, or are marked resilience): its SQLite pass, so that no test runs twice")
 
 
 #: Fixtures that give a test the database (pytest-django blocks it otherwise).
@@ -104,9 +108,16 @@ def pytest_collection_modifyitems(config, items):
     """Browser tests last: Playwright's sync API leaves an event loop in the
     main thread, which code under test that uses async_to_sync must not meet.
     With --database-tests-only, the tests that cannot reach the database are
-    deselected."""
+    deselected; with --not-in-postgresql-pass, those that pass runs."""
     if config.getoption("--database-tests-only"):
         kept = [item for item in items if reaches_the_database(item)]
         config.hook.pytest_deselected(items=[item for item in items if not reaches_the_database(item)])
         items[:] = kept
+    if config.getoption("--not-in-postgresql-pass"):
+        def in_postgresql_pass(item) -> bool:  # .ci/run: -m "not slow or resilience" --database-tests-only
+            marked = item.get_closest_marker
+            return reaches_the_database(item) and (marked("slow") is None or marked("resilience") is not None)
+
+        config.hook.pytest_deselected(items=[item for item in items if in_postgresql_pass(item)])
+        items[:] = [item for item in items if not in_postgresql_pass(item)]
     items.sort(key=lambda item: "/tests/e2e/" in str(item.fspath))

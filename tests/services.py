@@ -300,15 +300,27 @@ class WsPlayer:
         deadline = time.monotonic() + timeout
         while True:
             left = deadline - time.monotonic()
+            missed = f"no matching frame within {timeout} s; last: {self.frames[-1:]}"
             if left <= 0:
-                raise AssertionError(f"no matching frame within {timeout} s; last: {self.frames[-1:]}")
-            frame = self.receive(left)
+                raise AssertionError(missed)
+            try:
+                frame = self.receive(left)
+            except TimeoutError:
+                raise AssertionError(missed) from None
             if predicate(frame):
                 return frame
 
     def until_version(self, version: int, timeout: float = 10) -> str:
         return self.until(
             lambda f: f'data-version="{version}"' in f and 'data-kind="error"' not in f, timeout)
+
+    def until_version_at_least(self, version: int, timeout: float = 10) -> int:
+        """Receive frames until one shows ``version`` or a later one; returns the version seen."""
+        def seen(frame):
+            found = re.search(r'data-version="(\d+)"', frame)
+            return found is not None and int(found.group(1)) >= version and 'data-kind="error"' not in frame
+
+        return int(re.search(r'data-version="(\d+)"', self.until(seen, timeout)).group(1))
 
     def close(self) -> None:
         if self.ws is not None:

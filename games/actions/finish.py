@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
-from games import rating
+from games import rating, signals
 from games.actions.core import Change, lock, require_live
 from games.models import Match
 
@@ -15,7 +15,8 @@ def end(change: Change, status: str, reason: str, ranks=None) -> None:
     """End the match of ``change`` with ``status`` (finished or aborted) and
     ``reason``; ``ranks``: each seat's rank (1 = first), by seat index. No
     deadline or computer move follows. A finished rated match is rated here,
-    so the result and the ratings commit together."""
+    so the result and the ratings commit together; ``signals.match_ended``
+    goes out here too, inside the same transaction."""
     match = change.match
     match.status = status
     match.end_reason = reason
@@ -30,6 +31,8 @@ def end(change: Change, status: str, reason: str, ranks=None) -> None:
     if status == Match.Status.FINISHED and match.rated:
         # In this transaction: the result and the ratings commit together.
         rating.rate_match(match, change.seats.values())
+    seats = sorted(change.seats.values(), key=lambda s: s.index)
+    signals.match_ended.send(sender=Match, match=match, seats=seats)
 
 
 def abort_match(public_id: str, reason: str = "aborted") -> Match:

@@ -16,6 +16,8 @@ def option_lines(options: dict) -> list[str]:
 
 SITE = GameSite(
     name="Ludo",
+    picture="img/ludo-board.svg",
+    blurb="Race four pieces round the board and up your own lane; land on a rival to send it home.",
     turn_seconds=60,
     fixed_turn_seconds=60,  # the Ludo rule text "Game settings and rooms"
     room_options={

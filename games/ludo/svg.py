@@ -27,6 +27,7 @@ from functools import cache
 
 from django.utils.safestring import mark_safe
 
+from games import deltas
 from games.ludo.engine.board import (
     COLOUR_NAMES,
     HOME,
@@ -199,6 +200,11 @@ def _piece_svg(p: dict) -> str:
     return f'{head} transform="{p["transform"]}">{under}{body}'
 
 
+def _part(key: str, inner: str, attrs: str = "") -> str:
+    """``<g id="key">`` holding ``inner``, marked as a part of the public frame (games/deltas.py)."""
+    return f'<g id="{key}"{attrs}>{deltas.begin("s", key)}{inner}{deltas.end(key)}</g>'
+
+
 def _describe_seat(name: str, status: str, places: dict) -> str:
     if status == "left":
         return f"{name}: left the match"
@@ -246,12 +252,18 @@ def board_context(view: dict) -> dict:
                      "top": bool,            # the one drawn for them (the lowest number)
                      "safe": bool},          # on a start or star cell
                     ...],                    # removed pieces (seat left) are left out
-         "pieces_svg": "<g class=\"lb-pc red\" ...>...",  # the top pieces drawn, in that order (safe markup)
+         "pieces_svg": "<g id=\"lp-red-0\"><g class=\"lb-pc red\" ...>...</g></g>...",
+                                             # a group per piece, in that order, holding it when it is
+                                             # the top one drawn (safe markup; games/deltas.py parts)
+         "base_marks_svg": "<g id=\"lb-marks\"><rect class=\"lb-mark ...\"/>...</g>",
+                                             # the marked bases (to move, done, left)
          "stacks": [{"x": bx, "y": by,       # a count badge ("x2") beside each piece drawn for 2+
                      "count": n, "colour": "red",
                      "square": (sx, sy)}],   # the grid square they stand on
+         "stacks_svg": "<g id=\"lb-stacks\" class=\"lb-counts over-layer\" ...>...</g>",
+                                             # the badges drawn (safe markup; empty group: none)
          "turn": "red" | None,               # colour to play (None once over)
-         "summary": "Red to play. Red: 1 home, piece 0 on cell 14, 2 in base; Green: ..."}
+         "summary": "Red: 1 home, piece 0 on cell 14, 2 in base; Green: ..."}  # the board's title
 
     The static parts (cells, safe, home, grid) are shared by every call: read only.
     Raises ``KeyError`` for a dict that is not a Ludo view.
@@ -322,17 +334,34 @@ def board_context(view: dict) -> dict:
     # three quarters of a move's board render (docs/benchmarks.md, "Fourth
     # round"). Nothing here comes from a user: colour names are the engine's
     # constants, transforms are formatted numbers, pieces are 0..3.
-    pieces_svg = mark_safe("".join(_piece_svg(p) for p in pieces if p["top"]))
+    # Each piece has a group of its own (empty under a pile's top piece), a
+    # part that an update may send alone (games/deltas.py).
+    pieces_svg = mark_safe("".join(
+        _part(f"lp-{p['colour']}-{p['piece']:d}", _piece_svg(p) if p["top"] else "") for p in pieces))
+    # Likewise the bases' marks (the seat to move, a seat done or gone) and the
+    # piles' count badges.
+    base_marks_svg = mark_safe(_part("lb-marks", "".join(
+        f'<rect class="lb-mark {b["status"]}{" turn" if b["turn"] else ""}" x="{b["x"]}" y="{b["y"]}"'
+        ' width="6" height="6"/>'
+        for b in bases if b["turn"] or b["status"] != "playing"
+    )))
+    stacks_svg = mark_safe(_part("lb-stacks", "".join(
+        f'<g class="lb-count {s["colour"]}" transform="translate({s["x"]:g} {s["y"]:g})">'
+        f'<rect x="-.38" y="-.26" width=".76" height=".52" rx=".26"/><text>×{s["count"]:d}</text></g>'
+        for s in stacks
+    ), ' class="lb-counts over-layer" aria-hidden="true"'))
+    # Who is to play is not in it: the status beside the board says so, and the
+    # title then changes only when a piece moves (an update sends it again).
     summary = "; ".join(texts) + "."
-    if turn_colour:
-        summary = f"{turn_colour.capitalize()} to play. {summary}"
     return {
         **STATIC,
         "grid": grid_markup(),
         "bases": bases,
         "pieces": pieces,
         "pieces_svg": pieces_svg,
+        "base_marks_svg": base_marks_svg,
         "stacks": stacks,
+        "stacks_svg": stacks_svg,
         "turn": turn_colour,
         "summary": summary,
     }

@@ -18,6 +18,8 @@ def option_lines(options: dict) -> list[str]:
 
 SITE = GameSite(
     name="Rondo",
+    picture="img/rondo-board.svg",
+    blurb="Lay coloured tiles in a row across a round board; a tile on its own colour scores the space.",
     turn_seconds=90,
     room_options={
         "side": forms.ChoiceField(label="Rondo: board side", choices=[("blue", "Blue"), ("red", "Red")],

@@ -5,6 +5,8 @@ from games.sites import GameSite
 
 SITE = GameSite(
     name="Roundabout",
+    picture="img/roundabout-board.svg",
+    blurb="Send your darts round a circular board and home again, or trap a row of them far away.",
     turn_seconds=60,
     move_phrase="move a dart",
 )

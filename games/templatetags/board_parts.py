@@ -22,6 +22,15 @@ once (Roundabout).
 ``{% seats_list seat_rows %}`` is the seats list (``#seats``) of the match
 and replay pages and of every public frame (games.fragments.public_context's
 ``seat_rows``).
+
+``{% dice view %}`` is the dice (``#dice``) of the match and replay pages and
+of every public frame (the public frame calls it, the pages include
+``templates/games/dice.html``, which says what it draws).
+
+``{% move_turns turns %}`` and ``{% move_lines lines %}`` are the move list's
+turns (``<li class="turn">`` each, its lines inside) and lines (``<li
+class="move-line">``), as templates/games/match_parts.html's move list lays
+them out (games.fragments.ShownLine, games.record.Turn).
 """
 
 from django import template
@@ -73,11 +82,15 @@ def board_choices(match, choices, help="", compose=False) -> str:  # noqa: A002 
 
 
 @register.simple_tag
-def seats_list(seat_rows: list[dict]) -> str:
+def seats_list(seat_rows: list[dict], parts: bool = False) -> str:
     """``<ol id="seats">`` for ``seat_rows`` (games.fragments.public_context's:
     each {"seat": Seat, "view": the seat's public view, "name": str,
     "profile_url": str | None, "is_turn": bool, "rating": SeatRating | None}),
-    as an htmx out-of-band swap, names and words escaped."""
+    as an htmx out-of-band swap, names and words escaped. Whose turn it is
+    shows in each row's ``<span id="seat-turn-<seat index>" class="seat-turn">``
+    (class "on" and the words "(to move)" for the seat to move; match.css
+    marks its row), so that a turn passing changes two small elements, not two
+    rows. ``parts``: those marked as parts of the public frame (games/deltas.py)."""
     esc = conditional_escape
     out = ['<ol id="seats" class="seats" hx-swap-oob="true" aria-label="Players">']
     for row in seat_rows:
@@ -85,7 +98,7 @@ def seats_list(seat_rows: list[dict]) -> str:
         name = esc(row["name"])
         if row["profile_url"]:
             name = f'<a href="{esc(row["profile_url"])}">{name}</a>'
-        parts = [f'<li class="seat seat-{colour}{" is-turn" if row["is_turn"] else ""}">',
+        cells = [f'<li class="seat seat-{colour}">',
                  f'<span class="swatch swatch-{colour}" aria-hidden="true"></span>',
                  f'<span class="name">{name}</span>',
                  f'<span class="colour">{colour[:1].upper()}{colour[1:]}</span>']
@@ -95,16 +108,98 @@ def seats_list(seat_rows: list[dict]) -> str:
             text = esc(rating.before)
             if rating.change:
                 text += f' → {esc(rating.after)} <span class="rating-change">({esc(rating.change)})</span>'
-            parts.append(f'<span class="rating" title="{title}">{text}</span>')
+            cells.append(f'<span class="rating" title="{title}">{text}</span>')
         if view.get("home") is not None:
-            parts.append(f'<span class="home">{esc(view["home"])}/4 home</span>')
+            cells.append(f'<span class="home">{esc(view["home"])}/4 home</span>')
         if seat.status != "playing":
-            parts.append(f'<span class="gone">{esc(seat.get_status_display())}</span>')
+            cells.append(f'<span class="gone">{esc(seat.get_status_display())}</span>')
         if seat.rank:
-            parts.append(f'<span class="rank">Place {esc(seat.rank)}</span>')
-        if row["is_turn"]:
-            parts.append('<span class="visually-hidden">(to move)</span>')
-        parts.append("</li>")
-        out.append("".join(parts))
+            cells.append(f'<span class="rank">Place {esc(seat.rank)}</span>')
+        key = f"seat-turn-{int(seat.index)}"
+        turn = (f'<span id="{key}" class="seat-turn on"><span class="visually-hidden">(to move)</span></span>'
+                if row["is_turn"] else f'<span id="{key}" class="seat-turn"></span>')
+        cells.append(f"<!--@o:{key}-->{turn}<!--/{key}-->" if parts else turn)
+        cells.append("</li>")
+        out.append("".join(cells))
     out.append("</ol>")
     return mark_safe("".join(out))
+
+
+#: A die's pips by face (1..6): circle centres in the 10 x 10 face.
+_PIPS = {
+    d: ((("2.7", "2.7"), ("7.3", "7.3")) if d > 1 else ())
+    + ((("7.3", "2.7"), ("2.7", "7.3")) if d > 3 else ())
+    + ((("2.7", "5"), ("7.3", "5")) if d == 6 else ())
+    + ((("5", "5"),) if d % 2 else ())
+    for d in range(1, 7)
+}
+
+
+def _die_svg(d: int, data: bool) -> str:
+    # Each pip is a dot: a path of no length, drawn with a round cap (match.css),
+    # a sixth of the bytes of a circle each (the dice are in most updates).
+    pips = "".join(f"M{x} {y}h0" for x, y in _PIPS[d])
+    attr = f' data-die="{d}"' if data else ""
+    return (f'<svg class="die-pips"{attr} viewBox="0 0 10 10" aria-hidden="true" focusable="false">'
+            f'<rect x=".5" y=".5" width="9" height="9" rx="1.6"/><path d="{pips}"/></svg>')
+
+
+@register.simple_tag
+def dice(view: dict, parts: bool = False) -> str:
+    """``<div id="dice">`` for an engine view (``view["die"]``: 1..6 or None;
+    ``view["dice"]``: [a, b] in two-dice games; ``view["phase"]``), as an
+    htmx out-of-band swap (templates/games/dice.html); ``<span id="dice-age"
+    class="dice-age is-old">`` inside while the dice shown are the last
+    turn's. ``parts``: that mark marked as a part of the public frame
+    (games/deltas.py). Raises ``KeyError`` for a die outside 1..6."""
+    # Whether the dice shown are the last turn's: a mark of its own inside
+    # (match.css styles the dice by it), so that it passing changes one small
+    # element, not the dice (a part of the public frame: games/deltas.py).
+    old = " is-old" if view.get("phase") == "roll" else ""
+    age = f'<span id="dice-age" class="dice-age{old}"></span>'
+    if parts:
+        age = f"<!--@o:dice-age-->{age}<!--/dice-age-->"
+    out = [f'<div id="dice" class="dice" hx-swap-oob="true">{age}']
+    two = view.get("dice")
+    if two:
+        for d in two:
+            d = int(d)
+            out.append(_die_svg(d, True))
+            out.append(f'<span class="die-number" data-die="{d}" aria-hidden="true">{d}</span>')
+        out.append(f'<span class="visually-hidden">Dice: {int(two[0])} and {int(two[1])}</span>')
+    elif view.get("die"):
+        d = int(view["die"])
+        out.append(f'{_die_svg(d, False)}<span class="die-number" aria-hidden="true">{d}</span>'
+                   f'<span class="visually-hidden">Last roll: {d}</span>')
+    else:
+        out.append('<span class="die-none" aria-hidden="true">–</span>'
+                   '<span class="visually-hidden">No roll yet</span>')
+    out.append("</div>")
+    return mark_safe("".join(out))
+
+
+def _move_line(line) -> str:
+    esc = conditional_escape
+    title = f' title="{esc(line.note)}"' if line.note else ""
+    swatch = ""
+    if line.colour:
+        swatch = f'<span class="swatch swatch-{esc(line.colour)}" aria-hidden="true"></span> '
+    return f'<li class="move-line" data-ply="{int(line.ply)}"{title}>{swatch}{esc(line.text)}</li>'
+
+
+@register.simple_tag
+def move_lines(lines) -> str:
+    """``<li class="move-line" data-ply>`` for each of ``lines`` (ShownLines:
+    a colour swatch, the text, the note as its title), escaped."""
+    return mark_safe("".join(_move_line(line) for line in lines))
+
+
+@register.simple_tag
+def move_turns(turns) -> str:
+    """``<li class="turn">`` (``setup`` too for turn 0) for each of ``turns``
+    (record.Turns of ShownLines), its lines in an ``<ol class="turn-lines">``."""
+    return mark_safe("".join(
+        f'<li class="turn{" setup" if t.setup else ""}"><ol class="turn-lines">'
+        + "".join(_move_line(line) for line in t.lines) + "</ol></li>"
+        for t in turns
+    ))

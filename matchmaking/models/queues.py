@@ -31,6 +31,15 @@ class QueueEntry(models.Model):
         Match, null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
         help_text="The match pairing seated this entry in; empty while waiting.",
     )
+    # A queue entry survives a blip (README "Ranked play"): its socket's
+    # abnormal drop marks it away, and pairing skips it until a socket is back.
+    socket_seen_at = models.DateTimeField(
+        null=True, blank=True,
+        help_text="Last heartbeat of a queue socket (empty: never one, e.g. a page without JavaScript).",
+    )
+    away_since = models.DateTimeField(
+        null=True, blank=True, help_text="When its socket dropped abnormally; empty while one is open.",
+    )
 
     class Meta:
         verbose_name_plural = "queue entries"

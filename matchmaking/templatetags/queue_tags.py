@@ -1,19 +1,25 @@
-"""``{% queue_panel %}``: the ranked queue panel of the play page.
+"""``{% queue_panel %}``: the ranked queue panel of the play page, and
+``{% ranked_choices kind %}``: a game card's ranked buttons.
 
-A tag, so the play page (a ``games`` view) needs no import of matchmaking.
+Tags, so the play page (a ``games`` view) needs no import of matchmaking.
 """
 
 from django import template
+from django.contrib import messages
 
+from games import sites
 from matchmaking import actions
 
 register = template.Library()
 
 
 @register.inclusion_tag("matchmaking/queue_panel.html", takes_context=True)
-def queue_panel(context):
-    """The panel for the request's user: the join form, their waiting
-    numbers, or the match they were paired into."""
+def queue_panel(context, notices=False):
+    """The panel for the request's user: their waiting numbers, the match they
+    were paired into, or (a suspended or inactive account) why they cannot
+    queue; nothing for someone who is not waiting. ``notices``: the panel
+    shows the request's messages too (and so takes them), for the panel
+    alone that htmx swaps in (views_queue.py)."""
     request = context.get("request")
     user = getattr(request, "user", None)
     entry = status = None
@@ -24,4 +30,28 @@ def queue_panel(context):
         elif entry is not None and entry.match.is_over:
             entry = None
     return {"request": request, "user": user, "entry": entry, "status": status,
-            "queues": actions.queues(), "csrf_token": context.get("csrf_token")}
+            "may_queue": actions.can_queue(user), "csrf_token": context.get("csrf_token"),
+            "htmx": bool(getattr(request, "htmx", False)),
+            "notices": list(messages.get_messages(request)) if notices and request is not None else []}
+
+
+def _counts(context) -> dict[str, int]:
+    # One count query per page however many cards ask (the page's render context).
+    cache = context.render_context
+    if "ranked_waiting_counts" not in cache:
+        cache["ranked_waiting_counts"] = actions.waiting_counts()
+    return cache["ranked_waiting_counts"]
+
+
+@register.inclusion_tag("matchmaking/queue_panel.html#choices", takes_context=True)
+def ranked_choices(context, kind):
+    """A game card's ranked part: one button per queue of ``kind`` with how
+    many wait in it now, the player's own queue marked; a log-in link for a
+    visitor; the refusal for an account that may not queue. The counts are
+    the page's one query (``actions.waiting_counts``)."""
+    request = context.get("request")
+    user = getattr(request, "user", None)
+    counts = _counts(context)
+    buttons = [{"queue": q, "waiting": counts.get(q.key, 0)} for q in actions.queues() if q.kind == kind]
+    return {"user": user, "buttons": buttons, "game": sites.name(kind), "may_queue": actions.can_queue(user),
+            "csrf_token": context.get("csrf_token")}

@@ -159,8 +159,9 @@
   // --- Frames: drop stale ones, then note the version ------------------------
 
   // Frame kinds (data-kind on #frame-version): "snapshot" (the whole public
-  // position, replaces the move list), "update" (one change: appends its moves
-  // to the list), "seat" (this seat's controls), "error" (this socket only).
+  // position, replaces the move list), "update" (one change: the parts it changed
+  // and its moves, appended to the list; games/deltas.py), "seat" (this seat's
+  // controls), "error" (this socket only).
   // Public and seat frames travel separately, so each keeps its own version.
   var publicVersion = currentVersion();
   var seatVersion = currentVersion();
@@ -249,7 +250,7 @@
     if (typeof text !== "string") return;
     var tags = frameTags(text);
     if (!tags.length) return;
-    var next = { pub: null, seat: null, sync: false };
+    var next = { pub: null, seat: null, update: false };
     for (var i = 0; i < tags.length; i++) {
       var t = tags[i];
       if (t.kind === "error") {
@@ -267,15 +268,57 @@
         next.seat = t.v;
         answered = true;
       } else {
-        // An update appends its moves: apply each version once, in order.
+        // An update carries only what its change changed (games/deltas.py): apply
+        // each version once, in order. One that does not follow the page's own
+        // (a frame went missing) is not applied: the page asks for a snapshot.
         if (t.v <= publicVersion) { evt.preventDefault(); return; }
-        if (t.v > publicVersion + 1) next.sync = true; // a frame went missing
+        if (t.v > publicVersion + 1) {
+          evt.preventDefault();
+          askSnapshot();
+          return;
+        }
         next.pub = t.v;
+        next.update = true;
       }
     }
     pending = next;
+    lastPlyShown = lastPly();
     rememberFocus();
   });
+
+  // One request for a snapshot at a time (a burst of later updates would each ask):
+  // another only once one arrived or SYNC_RETRY_MS passed.
+  var SYNC_RETRY_MS = 3000;
+  var syncAskedAt = -Infinity;
+  function askSnapshot() {
+    if (!openSocket || performance.now() - syncAskedAt < SYNC_RETRY_MS) return;
+    syncAskedAt = performance.now();
+    openSocket.send(JSON.stringify({ type: "sync" }));
+  }
+
+  /** The ply of the move list's last line (-1: none). */
+  function lastPly() {
+    var lines = document.querySelectorAll("#move-list .move-line");
+    var last = lines[lines.length - 1];
+    var ply = last ? parseInt(last.getAttribute("data-ply"), 10) : NaN;
+    return isNaN(ply) ? -1 : ply;
+  }
+
+  /** Screen readers hear an update's new lines (#announce, polite); a snapshot says nothing. */
+  var lastPlyShown = -1;
+  function announceNewLines(update) {
+    var box = byId("announce");
+    if (!box) return;
+    var words = [];
+    if (update) {
+      var lines = document.querySelectorAll("#move-list .move-line");
+      for (var i = 0; i < lines.length; i++) {
+        var ply = parseInt(lines[i].getAttribute("data-ply"), 10);
+        if (ply > lastPlyShown) words.push(lines[i].textContent.trim());
+      }
+    }
+    box.textContent = words.join(" ");
+  }
 
   document.addEventListener("htmx:wsAfterMessage", function () {
     failures = 0;
@@ -288,7 +331,10 @@
         matchEl().setAttribute("data-version", String(now));
         if (previous >= 0) playTone();
       }
-      if (pending.sync && openSocket) openSocket.send(JSON.stringify({ type: "sync" }));
+      if (pending.pub !== null) {
+        if (!pending.update) syncAskedAt = -Infinity; // a snapshot came: the next gap may ask again
+        announceNewLines(pending.update);
+      }
     }
     pending = null;
     releaseForms(answered);

@@ -21,11 +21,20 @@
 
   // Refusals (accounts/close_codes.py, README "Decisions"): say why and stop reconnecting.
   var REFUSED = window.Parlour.refusals();
+  var BANNED = 4003; // accounts/close_codes.py CLOSE_BANNED
   document.addEventListener("htmx:wsClose", function (evt) {
     var closeEvent = evt.detail && evt.detail.event;
     if (window.Parlour.retryLater(evt)) return; // 4013 "try again later": not a refusal
     if (!closeEvent || !REFUSED[closeEvent.code]) return;
     evt.target.removeAttribute("ws-connect");
+    var panel = document.getElementById("queue");
+    if (closeEvent.code === BANNED && panel && window.htmx) {
+      // Banned or suspended: the panel alone, asked for again, says so and why (the
+      // server has logged the player out and kept the reason for this answer),
+      // instead of a time waited.
+      window.htmx.ajax("GET", panel.getAttribute("data-panel-url"), { target: "#queue", swap: "outerHTML" });
+      return;
+    }
     var box = document.getElementById("queue-redirect");
     if (box) box.textContent = REFUSED[closeEvent.code];
   });

@@ -1,26 +1,194 @@
-/* Parlour replay page: arrow keys on top of plain links (templates/games/replay.html).
- * ← / → previous and next ply, Home / End first and last. Without JavaScript the
- * links (?ply=N) work the same. Keys typed into a form field are left alone.
+/* Parlour replay page (templates/games/replay.html, README "Replays").
+ *
+ * Without JavaScript every step is a plain link (?ply=N) and a page load. With htmx
+ * each link asks for the step's partial (out-of-band swaps of #replay-nav, #replay-move,
+ * #board, #dice, #seats) and pushes its URL, so the board changes in place and Back
+ * goes to the ply before. This script adds:
+ *   - keys: ← / → previous and next ply, Home / End first and last, Space play/pause
+ *     (keys typed into a form field are left alone);
+ *   - autoplay (#replay-play) at the chosen speed (#replay-speed: milliseconds a ply),
+ *     one ply at a time, each asked for once the last has been drawn; it replaces the
+ *     URL rather than pushing one per ply, and stops at the end or at any other step;
+ *   - the record (#replay-record) marked (aria-current) and scrolled to the ply;
+ *   - the device's dice style (the match page's setting, localStorage
+ *     "parlour.dice_style": body.dice-pips or body.dice-numbers), changeable here too.
  */
 (function () {
   "use strict";
 
   var KEYS = { ArrowLeft: "replay-prev", ArrowRight: "replay-next", Home: "replay-first", End: "replay-last" };
+  var DICE_KEY = "parlour.dice_style";
+  var DICE_STYLES = ["pips", "numbers"];
+  var playing = false;
+  var timer = null;
+
+  function byId(id) {
+    return document.getElementById(id);
+  }
+
+  function currentPly() {
+    var nav = byId("replay-nav");
+    return nav ? nav.getAttribute("data-ply") : null;
+  }
+
+  function usable(link) {
+    return link && link.getAttribute("aria-disabled") !== "true";
+  }
+
+  /** Follow a step link. With htmx: ask for the step's partial (in place), the URL
+   *  pushed (hx-push-url on #replay, read from the link as the request's source), or
+   *  for autoplay (``replace``) replaced, so Back leaves the replay at once. Without
+   *  htmx: a page load. Links are handled here, not by hx-get on each, so a link
+   *  swapped in a moment ago works before htmx has processed it. */
+  function step(link, replace) {
+    if (!usable(link)) return false;
+    var href = link.getAttribute("href");
+    if (!window.htmx) {
+      window.location.assign(link.href);
+    } else if (replace) {
+      window.htmx.ajax("GET", href, { swap: "none" }).then(function () {
+        window.history.replaceState(window.history.state, "", href);
+      });
+    } else {
+      window.htmx.ajax("GET", href, { source: link, swap: "none" });
+    }
+    return true;
+  }
+
+  function markRecord() {
+    var ply = parseInt(currentPly(), 10) || 0;
+    var record = byId("replay-record");
+    // The line for this position: the last at or before the ply (a line may stand for
+    // several plies: a roll and the move it forced), as the server marks it.
+    var links = document.querySelectorAll("#replay-record a[data-ply], .replay-start a[data-ply]");
+    var current = null;
+    for (var i = 0; i < links.length; i++) {
+      var at = parseInt(links[i].getAttribute("data-ply"), 10);
+      if (at <= ply && (!current || at >= parseInt(current.getAttribute("data-ply"), 10))) current = links[i];
+    }
+    for (var j = 0; j < links.length; j++) {
+      if (links[j] === current) links[j].setAttribute("aria-current", "step");
+      else links[j].removeAttribute("aria-current");
+    }
+    // Scroll the record box only (never the page): the ply's line in its middle.
+    if (record && current && record.contains(current) && record.scrollHeight > record.clientHeight) {
+      var line = current.getBoundingClientRect();
+      var box = record.getBoundingClientRect();
+      record.scrollTop += line.top - box.top - (record.clientHeight - line.height) / 2;
+    } else if (record && ply === 0) {
+      record.scrollTop = 0;
+    }
+  }
+
+  // --- autoplay -----------------------------------------------------------
+  var button = byId("replay-play");
+  var speed = byId("replay-speed");
+
+  function setPlaying(on) {
+    playing = on;
+    window.clearTimeout(timer);
+    if (button) {
+      button.setAttribute("aria-pressed", on ? "true" : "false");
+      button.textContent = on ? "❚❚ Pause" : "▶ Play";
+    }
+    if (on) schedule();
+  }
+
+  function schedule() {
+    window.clearTimeout(timer);
+    var ms = speed ? parseInt(speed.value, 10) || 1000 : 1000;
+    timer = window.setTimeout(function () {
+      if (!playing) return;
+      if (!step(byId("replay-next"), true)) setPlaying(false);
+    }, ms);
+  }
+
+  function togglePlay() {
+    if (playing) {
+      setPlaying(false);
+      return;
+    }
+    if (!usable(byId("replay-next"))) step(byId("replay-first"), false); // at the end: from the start
+    setPlaying(true);
+  }
+
+  if (button) {
+    button.addEventListener("click", togglePlay);
+  }
+  if (speed) {
+    speed.addEventListener("change", function () { if (playing) schedule(); });
+  }
+
+  // A step drawn: mark the record, and let autoplay go on from there.
+  document.addEventListener("htmx:afterSettle", function () {
+    markRecord();
+    if (playing) {
+      if (usable(byId("replay-next"))) schedule();
+      else setPlaying(false);
+    }
+  });
+  document.addEventListener("htmx:historyRestore", function () {
+    setPlaying(false);
+    markRecord();
+  });
+
+  // A click on a step link: in place (a modified click opens a tab as usual); it
+  // stops autoplay.
+  document.addEventListener("click", function (event) {
+    var link = event.target.closest && event.target.closest("#replay a[href^='?ply=']");
+    if (!link || !window.htmx || event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey
+        || event.altKey) return;
+    event.preventDefault();
+    if (playing) setPlaying(false);
+    step(link, false);
+  });
 
   document.addEventListener("keydown", function (event) {
-    var id = KEYS[event.key];
-    if (!id || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) {
-      return;
-    }
+    if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
     var target = event.target;
-    if (target && /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName)) {
+    if (target && /^(INPUT|TEXTAREA|SELECT|BUTTON)$/.test(target.tagName)) return;
+    if (event.key === " " && button) {
+      event.preventDefault();
+      togglePlay();
       return;
     }
-    var link = document.getElementById(id);
-    if (!link || link.getAttribute("aria-disabled") === "true") {
-      return;
-    }
+    var id = KEYS[event.key];
+    if (!id) return;
+    var link = byId(id);
+    if (!usable(link)) return;
     event.preventDefault();
-    window.location.assign(link.href);
+    if (playing) setPlaying(false);
+    step(link, false);
   });
+
+  // --- dice style ---------------------------------------------------------
+  function stored() {
+    try {
+      return window.localStorage.getItem(DICE_KEY);
+    } catch (e) {
+      return null;
+    }
+  }
+
+  function applyDice(style) {
+    DICE_STYLES.forEach(function (s) { document.body.classList.toggle("dice-" + s, s === style); });
+  }
+
+  var dice = byId("replay-dice");
+  var style = DICE_STYLES.indexOf(stored()) >= 0 ? stored() : "pips";
+  applyDice(style);
+  if (dice) {
+    dice.value = style;
+    dice.addEventListener("change", function () {
+      if (DICE_STYLES.indexOf(dice.value) < 0) return;
+      applyDice(dice.value);
+      try {
+        window.localStorage.setItem(DICE_KEY, dice.value);
+      } catch (e) { /* private mode: this page only */ }
+    });
+  }
+
+  var auto = byId("replay-auto");
+  if (auto) auto.hidden = false;
+  markRecord();
 })();

@@ -5,7 +5,9 @@
  * contract (templates/matchmaking/room.html, room_parts.html):
  *   <div id="room" hx-ext="ws" ws-connect="/ws/room/<code>/">
  *   <p id="room-connection">                 we write Live / Reconnecting… / why it closed
- *   <div id="room-status" data-match-url>    set once the match starts: we go there
+ *   <div id="room-status" data-match-url>    set once the match starts: we go there (also to the
+ *                                            next one, once the room is back in its lobby)
+ *   <button id="copy-invite" data-copy="<input id>" hidden>  we show it and copy the invite link
  *   pushed forms lack a CSRF input (rendered without a request): parlour.js adds the page's token
  *   chat: <form ws-send> with hidden type=chat and id=<preset id>
  */
@@ -36,7 +38,28 @@
   function followMatch() {
     var status = byId("room-status");
     var url = status && status.getAttribute("data-match-url");
+    if (!url) startedAtLoad = false; // back in the lobby: the next match is one to follow
     if (url && !startedAtLoad && byId("room")) window.location.assign(url);
+  }
+
+  // The invite link's copy button (without JavaScript the link is selected and copied by hand).
+  var copy = byId("copy-invite");
+  if (copy && navigator.clipboard) {
+    copy.hidden = false;
+    copy.addEventListener("click", function () {
+      var field = byId(copy.getAttribute("data-copy"));
+      var state = byId("copy-invite-state");
+      if (!field) return;
+      navigator.clipboard.writeText(field.value).then(
+        function () {
+          if (state) state.textContent = "Copied.";
+        },
+        function () {
+          field.select();
+          if (state) state.textContent = "Press Ctrl+C (or ⌘C) to copy the selected link.";
+        }
+      );
+    });
   }
 
   document.addEventListener("htmx:wsConnecting", function () {

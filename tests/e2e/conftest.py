@@ -8,12 +8,19 @@ with a message saying how to install one (never a silent skip).
 import os
 
 import pytest
+from playwright.sync_api import expect
 
 from config.browser import CHROMIUM_ARGS, INSTALL_HINT, chromium_path, playwright_chromium_installed
 
 # Playwright's sync API runs an event loop in this thread; the tests only touch
 # the ORM between browser steps, never concurrently with it.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+
+# Playwright's assertions wait 5 s by default; on a loaded CI machine (two test
+# passes side by side on two cores) a page's answer has taken longer. A bound,
+# never a measure: an assertion that holds returns as soon as it does.
+expect.set_options(timeout=15_000)
 
 
 def pytest_collection_modifyitems(items):

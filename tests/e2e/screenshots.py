@@ -1,22 +1,38 @@
-"""The README's screenshots (docs/screenshots/): each game's decisions at
-1280x800 and 390x844, light and dark. Not collected by the suite (the file
-name does not start with test_); run it by name:
+"""The README's screenshots (docs/screenshots/): each game's decisions, and the play
+page, a leaderboard, a history and a replay of a young site (tests/e2e/lobby_site.py),
+at 1280x800 and 390x844, light and dark. Not collected by the suite (the file name does
+not start with test_); run it by name:
 
     .venv/bin/python -m pytest -p no:cacheprovider tests/e2e/screenshots.py
 
-PARLOUR_SHOTS names the folder (default docs/screenshots)."""
+PARLOUR_SHOTS names the folder (default docs/screenshots); PARLOUR_SHOT_NAMES picks
+some (comma-separated: the match decisions' names, and play, leaderboard, history,
+replay, notify-home, notify-play, notify-toast); PARLOUR_PAGE_SHOT_NAMES the pages of
+"Playing again" (below), none by default."""
 
 import os
 from pathlib import Path
 
 import pytest
 
+from tests.e2e.lobby_site import populate
 from tests.e2e.positions import ON_PAGE, make_decision
 from tests.e2e.test_live_play import in_thread, live, log_in
 
 SHOTS = Path(os.environ.get("PARLOUR_SHOTS", Path(__file__).resolve().parents[2] / "docs" / "screenshots"))
 SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
-NAMES = os.environ.get("PARLOUR_SHOT_NAMES", "ludo-choose,roundabout-darts,rondo-place").split(",")
+#: The lobby's pages: name -> the path on the site of lobby_site.populate().
+PAGES = {
+    "play": lambda site: "/play/",
+    "leaderboard": lambda site: "/leaderboard/ludo/",
+    "history": lambda site: f"/u/{site.me.username}/matches/",
+    "replay": lambda site: f"/m/{site.finished.public_id}/replay/?ply=24",
+}
+#: "Your matches" and a toast (README "Notifications"): name -> the page's path.
+NOTIFY_PATHS = {"notify-home": "/", "notify-play": "/play/", "notify-toast": "/rules/"}
+_CHOSEN = os.environ.get("PARLOUR_SHOT_NAMES", "ludo-choose,roundabout-darts,rondo-place," + ",".join(PAGES))
+NAMES = [n for n in _CHOSEN.split(",") if n and n not in PAGES and n not in NOTIFY_PATHS]
+PAGE_NAMES = [n for n in _CHOSEN.split(",") if n in PAGES]
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -35,4 +51,128 @@ def test_screenshots(browser, live_server_url, name):
                 ON_PAGE[name](page)
             page.wait_for_timeout(300)
             page.screenshot(path=SHOTS / f"{name}-{size}-{scheme}.png")
+            context.close()
+
+
+
+@pytest.mark.parametrize("name", PAGE_NAMES)
+def test_page_screenshots(browser, live_server_url, name):
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    site = in_thread(populate)
+    for size, (w, h) in SIZES.items():
+        for scheme in ("light", "dark"):
+            context = browser.new_context(viewport={"width": w, "height": h}, color_scheme=scheme)
+            log_in(context, site.me, live_server_url)
+            page = context.new_page()
+            page.goto(f"{live_server_url}{PAGES[name](site)}")
+            page.wait_for_timeout(300)
+            page.screenshot(path=SHOTS / f"{name}-{size}-{scheme}.png")
+            context.close()
+
+
+NOTIFY_SHOTS = [n for n in _CHOSEN.split(",") if n in NOTIFY_PATHS]
+
+
+@pytest.mark.parametrize("name", NOTIFY_SHOTS)
+def test_notification_screenshots(browser, live_server_url, name):
+    """"Your matches" on the home and play pages (notify-home, notify-play)
+    and a "your turn" toast on the rules page (notify-toast), README "Notifications"."""
+    from tests.e2e.test_notifications import your_turn_setup
+
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    for size, (w, h) in SIZES.items():
+        for scheme in ("light", "dark"):
+            context = browser.new_context(viewport={"width": w, "height": h}, color_scheme=scheme)
+            page = your_turn_setup(context, live_server_url, NOTIFY_PATHS[name])
+            page.wait_for_timeout(300)
+            page.screenshot(path=SHOTS / f"{name}-{size}-{scheme}.png")
+            context.close()
+
+
+# -- Pages of "Playing again" (README), by name: PARLOUR_PAGE_SHOT_NAMES=rematch-offer,... --------
+
+
+def _rematch_offer():
+    """A finished ranked match whose winner offered a rematch, as the other seat sees it."""
+    from games import actions
+    from matchmaking import rematch
+    from tests.factories import make_match, make_user
+
+    ada, bob = make_user("ada"), make_user("bob")
+    match = make_match(seats=("human", "human"), users=[ada, bob], rated=True)
+    actions.leave_match(match.public_id, ada)
+    rematch.do_offer(match.public_id, bob)
+    return ada, f"/m/{match.public_id}/"
+
+
+def _rematch_computers():
+    """A finished match against computers, as its player sees it (one-click Rematch)."""
+    from games import actions
+    from tests.factories import make_match, make_user
+
+    ada = make_user("ada")
+    match = make_match(seats=("human", "easy", "strong"), users=[ada])
+    actions.leave_match(match.public_id, ada)
+    return ada, f"/m/{match.public_id}/"
+
+
+def _room_lobby_again():
+    """A room back in its lobby after its match, seen by its host, with a new invite link."""
+    from games import actions
+    from matchmaking.models import Room
+    from tests.factories import make_user, start_room_match
+
+    host, ada = make_user("hostess"), make_user("ada")
+    match = start_room_match(host, [ada])
+    actions.leave_match(match.public_id, ada)
+    return host, f"/rooms/{Room.objects.get(match=match).code}/"
+
+
+def _profile_challenge():
+    """Another player's profile, with its challenge form."""
+    from tests.factories import make_user
+
+    make_user("bob")
+    return make_user("ada"), "/u/bob/"
+
+
+def _play_challenged():
+    """The play page of a player who was challenged."""
+    from matchmaking import challenges
+    from tests.factories import make_user
+
+    ada, bob = make_user("ada"), make_user("bob")
+    challenges.do_challenge(ada, "bob", "rondo", 30)
+    return bob, "/play/"
+
+
+def _challenge_waiting():
+    """A challenge's page as its challenger waits for the answer."""
+    from matchmaking import challenges
+    from tests.factories import make_user
+
+    ada, _ = make_user("ada"), make_user("bob")
+    return ada, f"/challenges/{challenges.do_challenge(ada, 'bob', 'ludo', 60).pk}/"
+
+
+AGAIN_PAGES = {"rematch-offer": _rematch_offer, "rematch-computers": _rematch_computers,
+         "room-lobby-again": _room_lobby_again, "profile-challenge": _profile_challenge,
+         "play-challenged": _play_challenged, "challenge-waiting": _challenge_waiting}
+AGAIN_NAMES = [n for n in os.environ.get("PARLOUR_PAGE_SHOT_NAMES", "").split(",") if n]
+
+
+@pytest.mark.parametrize("name", AGAIN_NAMES)
+def test_again_screenshots(browser, live_server_url, name):
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    user, path = in_thread(AGAIN_PAGES[name])
+    for size, (w, h) in SIZES.items():
+        for scheme in ("light", "dark"):
+            context = browser.new_context(viewport={"width": w, "height": h}, color_scheme=scheme)
+            log_in(context, user, live_server_url)
+            page = context.new_page()
+            page.goto(f"{live_server_url}{path}")
+            if name == "room-lobby-again":
+                page.get_by_role("button", name="Make an invite link").click()
+            page.wait_for_timeout(400)
+            page.screenshot(path=SHOTS / f"{name}-{size}-{scheme}.png", full_page=True)
             context.close()

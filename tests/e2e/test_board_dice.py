@@ -98,6 +98,6 @@ def test_the_previous_turns_die_is_drawn_as_old_until_the_next_roll(page, live_s
     state = ludo_state(2, phase="roll", die=1, pieces=[[10, 20, -1, -1], [-1, -1, -1, 30]])
     match = in_thread(make_match, seats=("human", "easy"), state=state, computer_speed="fast")
     open_match(page, live_server_url, match)
-    expect(page.locator("#dice.is-old .die-pips")).to_have_count(1)
+    expect(page.locator("#dice:has(> .is-old) .die-pips")).to_have_count(1)
     page.locator("#dice").click()
-    expect(page.locator("#dice:not(.is-old) .die-pips")).to_have_count(1, timeout=10_000)
+    expect(page.locator("#dice:not(:has(> .is-old)) .die-pips")).to_have_count(1, timeout=10_000)

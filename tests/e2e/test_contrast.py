@@ -121,3 +121,15 @@ def test_a_composed_roundabout_step_passes_axe_contrast_in_light_dark_and_forced
     expect(page.locator("#board-say")).to_contain_text("Step 1:")
     expect(page.locator("#board .ra-dice .is-used")).to_have_count(1)
     assert violations_by_mode(page, axe_source) == {}
+
+
+def test_your_matches_and_a_toast_pass_axe_contrast_in_light_dark_and_forced_colours(
+        browser, live_server_url, axe_source):
+    """README "Notifications": the home page's "Your matches" and a toast over it."""
+    from tests.e2e.test_notifications import your_turn_setup
+
+    context = browser.new_context()
+    page = your_turn_setup(context, live_server_url, "/")
+    expect(page.locator(".ym-row")).to_have_count(2)
+    assert violations_by_mode(page, axe_source) == {}
+    context.close()

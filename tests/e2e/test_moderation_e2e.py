@@ -55,6 +55,7 @@ def test_a_ban_disconnects_the_players_page_and_it_says_why(page, browser, live_
     apage.locator('button[name="index"], input[name="index"]').first.click()
     expect(apage.locator("h1, h2").first).to_be_visible()
     apage.screenshot(path=shots / "admin_ban_form.png", full_page=True)
+    apage.get_by_label("Ban permanently").check()
     apage.get_by_label("Reason").fill("abuse in chat")
     apage.locator('input[name="apply"]').click()
     expect(apage.locator(".messagelist")).to_contain_text("1 user(s) banned.")

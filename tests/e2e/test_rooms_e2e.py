@@ -41,7 +41,7 @@ def test_friends_play_a_private_room_match(browser, live_server_url, celery_work
 
     # The host creates a 4-seat Ludo room over a map of South Asia.
     h.goto(f"{live_server_url}/play/")
-    h.get_by_role("link", name="Make a private room").click()
+    h.get_by_role("link", name="Private room for Ludo").click()
     h.get_by_label("Game", exact=True).select_option("ludo")
     h.get_by_label("Seats", exact=True).select_option("4")
     h.get_by_label("Board", exact=True).select_option("south_asia")

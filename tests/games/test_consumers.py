@@ -66,16 +66,16 @@ async def test_each_audience_gets_only_its_own_frames():
     v = match.version + 1
     spec_frames = await frames_until_version(spectator, v)
     assert all('id="controls"' not in f for f in spec_frames)
-    assert any('id="board"' in f for f in spec_frames)
+    assert any('id="dice"' in f for f in spec_frames)  # the roll's update (games/deltas.py)
     # Seat 0 rolled, so its controls changed: one WebSocket frame holds the
     # public frame and its controls. Seat 1's changed only if the turn passed
     # to it; else it gets the public frame alone. Nothing else is sent.
     after = await sync_to_async(Match.objects.get)(pk=match.pk)
     s0 = await frames_until_version(seat0, v)
-    assert len(s0) == 1 and 'id="board"' in s0[0] and 'id="controls"' in s0[0]
+    assert len(s0) == 1 and 'id="dice"' in s0[0] and 'id="controls"' in s0[0]
     s0 = s0[0]
     s1 = await frames_until_version(seat1, v)
-    assert len(s1) == 1 and 'id="board"' in s1[0]
+    assert len(s1) == 1 and 'id="dice"' in s1[0]
     assert ('id="controls"' in s1[0]) == (after.state["turn"] == 1)
     s1 = s1[0]
     assert await seat0.receive_nothing(timeout=0.5)

@@ -14,7 +14,8 @@ Checked, for each viewer (each human seat, and an anonymous spectator):
 
 - every message any module sends through the channel layer (captured at the
   layer's ``group_send``): the match group's against a spectator, each seat
-  group's against that seat;
+  group's against that seat, any other group's (a member's user socket among
+  them) against a spectator; updates are deltas (games/deltas.py), read as sent;
 - now and then and at the end: the match page, the WebSocket snapshot
   (``consumers._snapshot``), the replay and export endpoints, the report
   form, the play and home pages and the seats' history and profile pages;
@@ -263,13 +264,16 @@ def test_nothing_a_viewer_receives_during_a_full_match_shows_what_it_may_not_kno
         clients[index].force_login(user)
     audit = Audit(kind, match, [None, *range(len(seats))])
     rng = random.Random(7)
-    seen = inputs_seen = actions_done = looks = 0
+    seen = inputs_seen = actions_done = looks = deltas_read = 0
     while True:
         match.refresh_from_db()
         audit.refresh(match)
         for group, message in layer.sent[seen:]:
             assert message.get("version") in (match.version, None)
             viewer = viewer_of_group(match.public_id, group, len(seats))
+            html = message.get("html")
+            if isinstance(html, str) and 'data-kind="update"' in html and '<ol id="seats"' not in html:
+                deltas_read += 1  # an update carrying only what changed (games/deltas.py)
             for key, value in message.items():  # the frame's HTML is read as HTML
                 text = value if isinstance(value, str) else json.dumps(value)
                 audit.check(text, viewer, f"{key} to {group}")
@@ -301,6 +305,7 @@ def test_nothing_a_viewer_receives_during_a_full_match_shows_what_it_may_not_kno
 
     assert match.status == Match.Status.FINISHED
     assert seen > actions_done  # every action pushed at least its public frame
+    assert deltas_read > actions_done // 2  # the updates read were mostly deltas, not whole frames
     if audit.ever_hidden:
         # The reader found secrets where they belong (each seat's own), so it reads this markup.
         assert audit.own_facts_seen > 0

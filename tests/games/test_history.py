@@ -77,6 +77,29 @@ class TestHistory:
         assert html.count("data-match=") == 25 and f'data-match="{matches[-1].public_id}"' in html
         assert client.get("/u/me/matches/?before=zz&after=-4").status_code == 200
 
+    def test_filters_and_pages_through_htmx_get_the_results_alone(self, client):
+        import re
+
+        me = make_user("me")
+        for _ in range(27):
+            make_match(seats=("human", "easy"), users=[me], state=near_win())
+        hx = {"HX-Request": "true"}
+        response = client.get("/u/me/matches/?kind=ludo", headers=hx)
+        html = response.content.decode()
+        assert response.status_code == 200 and "HX-Request" in response["Vary"]
+        assert "<html" not in html and 'class="history-filter"' not in html
+        assert html.count('id="history-results"') == 1 and html.count("data-match=") == 25
+        older = re.search(r'hx-get="\?([^"]*before=\d+)"', html)[1].replace("&amp;", "&")
+        html = client.get(f"/u/me/matches/?{older}", headers=hx).content.decode()
+        assert html.count("data-match=") == 2 and "<html" not in html
+        bad = client.get("/u/me/matches/?opponent=nobody&kind=chess", headers=hx)
+        text = bad.content.decode()
+        assert bad.status_code == 200 and "Ignored:" in text and "There is no player called" in text
+        assert text.count("data-match=") == 25  # the bad filters ignored
+        assert client.get("/u/me/matches/?opponent=nobody").status_code == 400  # the page says it too
+        for whole in ({"HX-History-Restore-Request": "true"}, {"HX-Boosted": "true"}):
+            assert "<html" in client.get("/u/me/matches/", headers={**hx, **whole}).text
+
     def test_private_matches_only_for_their_members(self, client):
         me, friend, stranger = make_user("me"), make_user("friend"), make_user("stranger")
         private = make_match(seats=("human", "human"), users=[me, friend], state=near_win(), is_public=False)
@@ -110,14 +133,28 @@ class TestProfileAndLeaderboard:
         assert html.count("data-match=") == 3
         assert client.get("/u/nobody/").status_code == 404
 
-    def test_leaderboard_lists_the_top_100_established_ratings(self, client):
+    def test_leaderboard_lists_the_top_100_established_ratings_then_the_provisional_ones(self, client):
         for i in range(105):
             Rating.objects.create(user=make_user(f"p{i:03}"), kind="ludo", rating=1000 + i, games=20, peak=0)
         Rating.objects.create(user=make_user("newcomer"), kind="ludo", rating=3000, games=19, peak=3000)
+        Rating.objects.create(user=make_user("novice"), kind="ludo", rating=1400, games=1, peak=1500)
+        Rating.objects.create(user=make_user("voided"), kind="ludo", rating=1500, games=0, peak=1500)
         html = client.get("/leaderboard/ludo/").content.decode()
-        assert "newcomer" not in html
         assert html.count('<td class="rating">') == 100
         assert html.index("p104") < html.index("p103") and "p004" not in html and "p005" in html
+        # Below every established rating however high theirs, marked, best first; none without a rated match.
+        assert html.index("p005") < html.index("Provisional: fewer than 20") < html.index("newcomer")
+        assert html.index("newcomer") < html.index("novice") and "voided" not in html
+        assert html.count("<tr data-provisional>") == 2
+        assert '<td class="rating provisional">3000?</td>' in html
+
+    def test_a_young_leaderboard_shows_its_provisional_players(self, client):
+        Rating.objects.create(user=make_user("first"), kind="rondo", rating=1520, games=1, peak=1520)
+        html = client.get("/leaderboard/rondo/").content.decode()
+        assert "Nobody has played 20 rated matches of Rondo yet." in html and "first" in html
+        assert "1520?" in html
+        assert "Nobody has played a rated match of Roundabout yet." in client.get(
+            "/leaderboard/roundabout/").content.decode()
         assert client.get("/leaderboard/").url == "/leaderboard/ludo/"
         assert client.get("/leaderboard/chess/").status_code == 404
 
@@ -164,6 +201,24 @@ class TestReplayAndExport:
         html = client.get(f"/m/{match.public_id}/replay/?ply={total + 50}").content.decode()
         assert f"Ply {total} of {total}" in html
         assert client.get(f"/m/{match.public_id}/replay/?ply=abc").status_code == 200
+
+    def test_an_htmx_step_gets_only_the_out_of_band_parts_and_the_response_varies_on_it(self, client):
+        match = played_out()
+        url = f"/m/{match.public_id}/replay/?ply=3"
+        page = client.get(url)
+        step = client.get(url, headers={"HX-Request": "true"})
+        assert "HX-Request" in page["Vary"] and "HX-Request" in step["Vary"]
+        html = step.content.decode()
+        assert "<html" not in html and "fairness" not in html and "replay-record" not in html
+        for part in ('id="replay-nav"', 'id="replay-move"', 'id="board"', 'id="seats"', 'id="dice"'):
+            assert html.count(part) == 1, part
+            assert html.split(part)[1].split(">")[0].count('hx-swap-oob="true"') == 1, part
+        assert "Ply 3 of" in html
+        restore = client.get(url, headers={"HX-Request": "true", "HX-History-Restore-Request": "true"})
+        assert "<html" in restore.content.decode()  # htmx's history cache missed: the whole page
+        live = make_match(seats=("human", "human"), state=ludo_state())
+        moved = client.get(f"/m/{live.public_id}/replay/", headers={"HX-Request": "true"})
+        assert moved["HX-Redirect"] == f"/m/{live.public_id}/"
 
     def test_the_fairness_panel_recomputes_every_chance_outcome(self, client):
         match = played_out()

@@ -190,3 +190,78 @@ class TestViews:
     def test_signed_out_visitors_are_sent_to_log_in(self, client):
         assert client.post("/queue/join/", {"queue": "ludo-2"}).url.startswith("/login/")
         assert "Log in</a> to play ranked" in client.get("/play/").content.decode()
+
+
+@pytest.mark.django_db
+class TestHtmxPanel:
+    """The join and leave forms through htmx get the panel alone (README "Ranked play")."""
+
+    HX = {"HX-Request": "true"}
+
+    def test_joining_and_leaving_swap_the_panel_in_place(self, client):
+        client.force_login(make_user())
+        response = client.post("/queue/join/", {"queue": "ludo-3"}, headers=self.HX)
+        html = response.content.decode()
+        assert response.status_code == 200 and "HX-Request" in response["Vary"]
+        assert "<html" not in html and html.count('id="queue"') == 1 and 'ws-connect="/ws/queue/"' in html
+        assert "Ludo, 3 players" in html and QueueEntry.objects.count() == 1
+        assert "http-equiv" not in html  # htmx parses with scripting off: a noscript refresh would run
+        response = client.post("/queue/leave/", headers=self.HX)
+        html = response.content.decode()
+        assert 'id="queue"' in html and "ws-connect" not in html and not QueueEntry.objects.exists()
+
+    def test_a_join_that_pairs_at_once_moves_the_page_to_the_match(self, client):
+        actions.join_queue(make_user(), "ludo", 2)
+        client.force_login(make_user())
+        response = client.post("/queue/join/", {"queue": "ludo-2"}, headers=self.HX)
+        match = Match.objects.get()
+        assert response.status_code == 200 and response["HX-Redirect"] == f"/m/{match.public_id}/"
+
+    def test_a_refused_join_says_why_in_the_panel_and_changes_nothing(self, client):
+        client.force_login(make_user())
+        for bad in ({"queue": "ludo-9"}, {"queue": ["x"] * 3}, {"kind": "chess", "players": "two"}, {}):
+            html = client.post("/queue/join/", bad, headers=self.HX).content.decode()
+            assert 'role="alert"' in html and ("no such ranked queue" in html or "Choose a game" in html), bad
+        assert not QueueEntry.objects.exists()
+
+    def test_a_suspended_players_panel_shows_the_suspension_not_a_waiting_time(self, client):
+        from moderation import actions as moderation
+
+        user = make_user()
+        client.force_login(user)
+        client.post("/queue/join/", {"queue": "ludo-3"})
+        moderation.ban_user(None, user, timezone.now() + timedelta(days=3), "chat abuse")
+        html = client.get("/queue/panel/", headers=self.HX).content.decode()
+        assert "This account is suspended until" in html and "Reason: chat abuse." in html
+        assert "Waited" not in html and 'id="queue-status"' not in html
+        assert not QueueEntry.objects.exists()
+        assert client.get("/queue/panel/").url == "/play/#queue"  # without htmx: the play page
+
+
+@pytest.mark.django_db
+def test_a_silent_socket_is_skipped_by_pairing_and_an_away_entry_expires_after_30_seconds():
+    """A server process that died closes nothing: an entry whose socket sent
+    no heartbeat for PARLOUR_QUEUE_PRESENT_SECONDS is not paired; an entry
+    away for PARLOUR_QUEUE_STALE_SECONDS goes."""
+    from datetime import timedelta
+
+    from django.conf import settings
+    from django.utils import timezone
+
+    a, b = make_user(), make_user()
+    now = timezone.now()
+    actions.join_queue(a, "ludo", 2, now=now)
+    actions.socket_seen(a, now=now)
+    later = now + timedelta(seconds=settings.PARLOUR_QUEUE_PRESENT_SECONDS + 1)
+    assert actions.join_queue(b, "ludo", 2, now=later).match_id is None
+    entry, was_away = actions.socket_seen(a, now=later)
+    assert was_away and entry.match_id is None
+    [match] = actions.pair_queues(now=later)
+    assert {s.user_id for s in match.seats.all()} == {a.pk, b.pk}
+
+    c = make_user()
+    entry = actions.join_queue(c, "ludo", 3, now=now)
+    assert actions.mark_away(c, entry.pk, now=now)
+    assert actions.expire_stale(now=now + timedelta(seconds=29)) == 0
+    assert actions.expire_stale(now=now + timedelta(seconds=31)) >= 1
+    assert not QueueEntry.objects.filter(user=c).exists()

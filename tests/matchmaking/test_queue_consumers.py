@@ -116,3 +116,31 @@ async def test_a_failed_heartbeat_is_tried_again_so_the_entry_never_lapses(monke
     later = await sync_to_async(QueueEntry.objects.get)(user=user)
     assert later.seen_at > entry.seen_at
     await comm.disconnect()
+
+
+async def test_a_dropped_socket_keeps_the_entry_unpaired_until_a_socket_is_back():
+    """README "Ranked play": a drop (1006) is not leaving. The entry stays,
+    pairing skips it while away, and it is paired once a socket is back; a
+    clean close (1001, the page unloading) leaves at once."""
+    a, b, c = [await sync_to_async(make_user)() for _ in range(3)]
+    await sync_to_async(actions.join_queue)(a, "ludo", 2)
+    comm = await connect(a)
+    await comm.receive_from(timeout=5)
+    await comm.disconnect(code=1006)
+    entry = await sync_to_async(QueueEntry.objects.get)(user=a)
+    assert entry.away_since is not None and entry.match_id is None
+    assert (await sync_to_async(actions.join_queue)(b, "ludo", 2)).match_id is None  # not paired while away
+    back = await connect(a)
+    seen = ""
+    while "data-href=" not in seen:
+        seen = await back.receive_from(timeout=5)
+    entry = await sync_to_async(QueueEntry.objects.select_related("match").get)(user=a)
+    assert entry.match is not None and f'data-href="/m/{entry.match.public_id}/"' in seen
+    await back.disconnect()
+
+    await sync_to_async(actions.join_queue)(c, "ludo", 3)
+    leaving = await connect(c)
+    await leaving.receive_from(timeout=5)
+    await leaving.disconnect(code=1001)
+    assert not await sync_to_async(QueueEntry.objects.filter(user=c).exists)()
+

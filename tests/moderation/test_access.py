@@ -28,6 +28,8 @@ def test_the_moderators_group_has_just_the_moderation_permissions():
         "moderation.ban_user", "moderation.abort_match", "moderation.void_match", "moderation.revoke_invite",
         "matchmaking.view_room", "matchmaking.view_roomseat", "matchmaking.view_roommember",
         "matchmaking.view_invite", "matchmaking.view_queueentry",
+        "moderation.disqualify_arena_player", "arenas.view_arena", "arenas.view_arenaschedule",
+        "arenas.view_arenaplayer", "arenas.view_arenamatch",
     }
 
 

@@ -127,7 +127,8 @@ class TestUsers:
         assert done.status_code == 200 and "This field is required" in done.text
         assert not User.objects.get(pk=user.pk).is_banned
         until = (timezone.now() + timedelta(days=7)).strftime("%Y-%m-%dT%H:%M")
-        _, done = run_action(mod_client, USERS, "ban_users", [user], reason="spam", until=until)
+        _, done = run_action(mod_client, USERS, "ban_users", [user], reason="spam", length="suspend",
+                             until=until)
         assert done.status_code == 302
         user.refresh_from_db()
         assert user.is_banned and not user.is_banned_forever and user.ban_reason == "spam"
@@ -136,13 +137,37 @@ class TestUsers:
 
     def test_a_past_date_is_refused(self, mod_client):
         user = make_user()
-        _, done = run_action(mod_client, USERS, "ban_users", [user], reason="x", until="2020-01-01T00:00")
+        _, done = run_action(mod_client, USERS, "ban_users", [user], reason="x", length="suspend",
+                             until="2020-01-01T00:00")
         assert done.status_code == 200 and "future" in done.text
         assert not User.objects.get(pk=user.pk).is_banned
 
+    @pytest.mark.parametrize("data,error", [
+        ({}, "This field is required"),  # no choice of length: nothing is taken for permanent
+        ({"length": "suspend"}, "A suspension needs its end"),  # an end left empty, or typed half
+        ({"length": "suspend", "until": "2031-02-30T25:00"}, "Enter a valid date/time"),
+        ({"length": "permanent", "until": "2031-01-01T10:00"}, "A permanent ban has no end date"),
+        ({"length": "forever"}, "Select a valid choice"),
+    ])
+    def test_a_ban_whose_length_is_not_clear_is_refused_and_changes_nothing(self, mod_client, data, error):
+        user = make_user()
+        _, done = run_action(mod_client, USERS, "ban_users", [user], reason="spam", **data)
+        assert done.status_code == 200 and error in done.text
+        assert User.objects.get(pk=user.pk).banned_until is None and not AuditLog.objects.exists()
+
+    def test_the_end_date_is_read_in_the_moderators_time_zone(self, mod_client, moderator):
+        User.objects.filter(pk=moderator.pk).update(time_zone="Asia/Tokyo")
+        user = make_user()
+        page, _ = run_action(mod_client, USERS, "ban_users", [user])
+        assert "In your time zone, Asia/Tokyo." in page.text
+        run_action(mod_client, USERS, "ban_users", [user], reason="spam", length="suspend",
+                   until="2031-01-01T09:00")
+        assert User.objects.get(pk=user.pk).banned_until.isoformat() == "2031-01-01T00:00:00+00:00"
+        assert AuditLog.objects.get(action="ban").target.endswith("(until 2031-01-01 00:00 UTC)")
+
     def test_permanent_ban_and_unban(self, mod_client):
         user = make_user()
-        run_action(mod_client, USERS, "ban_users", [user], reason="cheating")
+        run_action(mod_client, USERS, "ban_users", [user], reason="cheating", length="permanent")
         assert User.objects.get(pk=user.pk).is_banned_forever
         _, done = run_action(mod_client, USERS, "unban_users", [user], reason="appeal upheld")
         assert done.status_code == 302 and not User.objects.get(pk=user.pk).is_banned

@@ -152,3 +152,18 @@ def test_a_voided_match_shows_on_the_players_profiles(client, moderator):
     chart = client.get(f"/u/{winner.username}/").text
     assert "rating over 0 rated matches: from 1500 to 1500" in chart
     assert "1500 (−20), a voided match taken back" in chart
+
+
+def test_a_voided_matchs_page_and_replay_say_so_and_show_no_rating_change(client, moderator):
+    """Its match page and replay were still showing "1500? → 1520? (+20)" after the void."""
+    near_win = ludo_state(2, phase="move", die=1, pieces=[[56, 56, 56, 55], [-1] * 4])
+    m = make_match(seats=("human", "human"), state=near_win, rated=True)
+    winner, _ = players(m)
+    client.force_login(winner)
+    page = client.get(f"/m/{m.public_id}/").text
+    assert "(+20)" in page and "voided" not in page  # before the void, as read once it ended
+    moderation.void_match(moderator, m.public_id, "collusion")
+    for url in (f"/m/{m.public_id}/", f"/m/{m.public_id}/replay/"):
+        page = client.get(url).text
+        assert "(+20)" not in page and "(−20)" not in page and "→ 1520" not in page, url
+    assert "voided this match's rating changes" in client.get(f"/m/{m.public_id}/").text

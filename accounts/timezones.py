@@ -1,0 +1,34 @@
+"""The viewer's time zone (README "Times"): the IANA zone the browser reports,
+kept on the profile (``User.time_zone``) for a signed-in person and in a cookie
+for a visitor. Pages render their times in it; frames pushed to many people are
+rendered once, in UTC, as ``<time datetime>`` elements that static/js/times.js
+rewrites in the browser's zone (``{% local_time %}``)."""
+
+from __future__ import annotations
+
+import functools
+import zoneinfo
+
+#: The visitor's zone, for those who are not signed in.
+COOKIE = "parlour_tz"
+#: A year, in seconds: the zone is sent again whenever the browser's changes.
+COOKIE_MAX_AGE = 365 * 24 * 3600
+
+
+@functools.cache
+def _zones() -> frozenset[str]:
+    return frozenset(zoneinfo.available_timezones())
+
+
+def valid_zone(name) -> str | None:
+    """``name`` if it is an IANA zone this machine knows ("Europe/Paris",
+    "UTC"), else None (anything else: too long, unknown, not a string)."""
+    if not isinstance(name, str) or not 0 < len(name) <= 64:
+        return None
+    return name if name in _zones() else None
+
+
+@functools.cache
+def get_zone(name: str) -> zoneinfo.ZoneInfo:
+    """The ZoneInfo of a name ``valid_zone`` accepted."""
+    return zoneinfo.ZoneInfo(name)

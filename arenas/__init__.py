@@ -1,0 +1,1 @@
+"""Arenas: scheduled tournaments (README "Arenas")."""

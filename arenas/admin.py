@@ -1,0 +1,53 @@
+"""Arenas and schedules in the admin (README "Arenas"): staff create one-off
+arenas and recurring schedules; players, matches and results are read-only
+(disqualifying a player is moderation/admin.py's, audit-logged)."""
+
+from django.contrib import admin
+
+from accounts.admin_tools import ReadOnlyAdmin, ReadOnlyInline
+from arenas.models import Arena, ArenaMatch, ArenaPlayer, ArenaSchedule
+
+SETTINGS = ("name", "kind", "seats", "turn_seconds", "minutes", "rated", "rated_from_players",
+            "rated_meetings", "max_players")
+
+
+@admin.register(ArenaSchedule)
+class ArenaScheduleAdmin(admin.ModelAdmin):
+    list_display = ("name", "kind", "seats", "every_minutes", "minutes", "first_start", "active")
+    list_filter = ("kind", "active")
+    fields = (*SETTINGS, "first_start", "every_minutes", "active")
+
+    def save_model(self, request, obj, form, change):
+        if not change:
+            obj.created_by = request.user
+        super().save_model(request, obj, form, change)
+
+
+class ArenaPlayerInline(ReadOnlyInline):
+    model = ArenaPlayer
+    fields = ("user", "status", "points", "wins", "sequence", "joined_at")
+    readonly_fields = fields
+    ordering = ("-points",)
+
+
+class ArenaMatchInline(ReadOnlyInline):
+    model = ArenaMatch
+    fields = ("match", "scored", "created_at")
+    readonly_fields = fields
+
+
+@admin.register(Arena)
+class ArenaAdmin(admin.ModelAdmin):
+    list_display = ("name", "kind", "seats", "starts_at", "minutes", "rated", "closed_at", "finished_at")
+    list_filter = ("kind", "rated")
+    fields = (*SETTINGS, "starts_at", "schedule", "closed_at", "finished_at")
+    readonly_fields = ("schedule", "closed_at", "finished_at")
+    inlines = [ArenaPlayerInline, ArenaMatchInline]
+
+
+@admin.register(ArenaPlayer)
+class ArenaPlayerAdmin(ReadOnlyAdmin):
+    list_display = ("user", "arena", "status", "points", "wins", "sequence")
+    list_filter = ("status",)
+    search_fields = ("user__username", "arena__name")
+    list_select_related = ("user", "arena")

@@ -1,0 +1,92 @@
+"""Arena pages: the list (upcoming, running, finished), one arena's page
+(header, standings, join / withdraw / pause / resume), and its forms. Views
+parse, call one action, redirect (STYLE habit 3); the page is live over
+``/ws/arena/<id>/`` (README "Arenas")."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db.models import Count
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_POST, require_safe
+
+from arenas import actions, standings
+from arenas.models import Arena, ArenaPlayer
+from games.errors import Refused
+
+#: Rows shown on the arena page (the rest: "and N more"); the live table pushes only changed rows.
+SHOWN_ROWS = 1000
+
+
+@require_safe
+def arena_list(request):
+    now = timezone.now()
+    arenas = list(Arena.objects.filter(finished_at__isnull=True).order_by("starts_at")[:100])
+    finished = list(Arena.objects.filter(finished_at__isnull=False).order_by("-starts_at")[:30])
+    counts = dict(ArenaPlayer.objects.filter(arena__in=arenas + finished)
+                  .exclude(status=ArenaPlayer.Status.DISQUALIFIED).values("arena")
+                  .annotate(n=Count("pk")).values_list("arena", "n"))
+    for a in arenas + finished:
+        a.joined = counts.get(a.pk, 0)
+        a.phase_now = a.phase(now)
+    return render(request, "arenas/list.html", {
+        "running": [a for a in arenas if a.phase_now in ("running", "closing")],
+        "upcoming": [a for a in arenas if a.phase_now == "upcoming"],
+        "finished": finished,
+    })
+
+
+def _arena(arena_id) -> Arena:
+    try:
+        return actions.find_arena(arena_id)
+    except Refused:
+        raise Http404("There is no such arena.") from None
+
+
+@require_safe
+def arena_page(request, arena_id):
+    arena = _arena(arena_id)
+    now = timezone.now()
+    me = None
+    if request.user.is_authenticated:
+        me = ArenaPlayer.objects.filter(arena=arena, user=request.user).first()
+    rows = standings.rows(arena)
+    return render(request, "arenas/arena.html", {
+        **standings.header_context(arena, now),
+        "rows": rows[:SHOWN_ROWS], "more": max(0, len(rows) - SHOWN_ROWS),
+        "me": me, "playing": next((r.playing for r in rows if me and r.player.pk == me.pk), ""),
+    })
+
+
+def _act(request, arena_id, action):
+    try:
+        action(request.user, arena_id)
+    except Refused as e:
+        messages.error(request, e.message)
+    arena = _arena(arena_id)
+    return redirect("arena", arena_id=arena.pk)
+
+
+@login_required
+@require_POST
+def arena_join(request, arena_id):
+    return _act(request, arena_id, actions.join)
+
+
+@login_required
+@require_POST
+def arena_withdraw(request, arena_id):
+    return _act(request, arena_id, actions.withdraw)
+
+
+@login_required
+@require_POST
+def arena_pause(request, arena_id):
+    return _act(request, arena_id, actions.pause)
+
+
+@login_required
+@require_POST
+def arena_resume(request, arena_id):
+    return _act(request, arena_id, actions.resume)

@@ -1,0 +1,270 @@
+"""Challenges: the only writer of Challenge and ChallengePreference rows
+(STYLE habit 3). README "Playing again" holds the rules:
+
+- From a player's profile, challenge them to a two-seat match of a game with
+  a turn time (``TURN_SECONDS_CHOICES``; Ludo always 60 s). Challenges are
+  never rated. The seats are drawn by lot when the match starts.
+- The challenged player accepts or declines; the challenger may withdraw; an
+  open challenge lapses after CHALLENGE_SECONDS (5 minutes: a Celery task at
+  the time, the queue wave as its back-up, and any answer past it is refused).
+- Refusals are plain and change nothing: challenging oneself; a flood
+  (CHALLENGE_RATE per challenger, at most MAX_OPEN open ones, one at a time
+  to the same player); accepting while seated in a live rated match. A banned
+  player and one who turned challenges off get the same refusal
+  (NOT_TAKING): a refusal must not tell of a moderation action.
+
+Answers lock the challenge row (``SELECT ... FOR UPDATE``; SQLite's IMMEDIATE
+transactions serialise writers) and ``Challenge.match`` is unique, so two
+accepts at once start exactly one match and an accept racing the lapse
+either starts it or finds it lapsed. Pushes and tasks leave after commit.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from datetime import timedelta
+
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.models import User
+from config import ratelimits
+from games import actions as match_actions
+from games import sites
+from games.engine import get_rules
+from games.errors import Refused
+from matchmaking import notices, together
+from matchmaking.models import Challenge, ChallengePreference, QueueEntry
+
+log = logging.getLogger(__name__)
+_shuffle = random.SystemRandom().shuffle
+
+CHALLENGE_SECONDS = 5 * 60
+#: Challenges one player may send (``limits`` notation), and have open at once.
+CHALLENGE_RATE = "10/10minute"
+MAX_OPEN = 3
+TURN_SECONDS_CHOICES = (30, 60, 90, 120)
+LAPSE_TASK = "matchmaking.tasks.lapse_challenge"
+NOT_TAKING = "{name} is not taking challenges now."
+NO_SUCH = "There is no such challenge."
+
+
+class ChallengeRefused(Refused):
+    """A refused challenge action; ``message`` is safe to show. Nothing changed."""
+
+    code = "challenge_refused"
+
+
+def takes_challenges(user) -> bool:
+    """Whether ``user`` lets others challenge them (their profile's choice; default yes)."""
+    return ChallengePreference.objects.filter(user_id=user.pk, accepts=False).first() is None
+
+
+def do_set_takes_challenges(user, accepts: bool) -> None:
+    """``user`` turns challenges on or off for themself."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        raise ChallengeRefused("Log in first.")
+    ChallengePreference.objects.update_or_create(user=user, defaults={"accepts": bool(accepts)})
+
+
+def _can_be_challenged(user) -> bool:
+    return user.is_active and not user.is_banned and takes_challenges(user)
+
+
+def check_settings(kind, turn_seconds) -> tuple[str, int]:
+    """The (kind, turn seconds) a challenge form sent, checked: a registered
+    game that has two-seat matches, and one of TURN_SECONDS_CHOICES (a game
+    with a fixed turn time takes its own). Raises ChallengeRefused."""
+    kind = str(kind)[:16]
+    if kind not in sites.kinds() or 2 not in get_rules(kind).player_counts:
+        raise ChallengeRefused("Choose a game that can be played here.")
+    fixed = sites.get_site(kind).fixed_turn_seconds
+    if fixed is not None:
+        return kind, fixed
+    try:
+        seconds = int(turn_seconds)
+    except (TypeError, ValueError):
+        seconds = -1
+    if seconds not in TURN_SECONDS_CHOICES:
+        raise ChallengeRefused("The turn time is 30, 60, 90 or 120 seconds.")
+    return kind, seconds
+
+
+def do_challenge(challenger, username, kind, turn_seconds, *, is_public: bool = True, now=None) -> Challenge:
+    """``challenger`` challenges the player named ``username`` (any case) to a
+    two-seat match of ``kind`` with ``turn_seconds`` per decision, public to
+    watch unless ``is_public`` is false. Returns the open Challenge; the
+    challenged player is told after commit. Raises ChallengeRefused (not
+    signed in or banned, oneself, no such player, NOT_TAKING, bad settings,
+    already challenged, MAX_OPEN open, over CHALLENGE_RATE)."""
+    if challenger is None or not getattr(challenger, "is_authenticated", False):
+        raise ChallengeRefused("Log in to challenge a player.")
+    if getattr(challenger, "is_banned", False):
+        raise ChallengeRefused("Your account is banned, so you cannot challenge anyone.")
+    target = User.objects.filter(username__iexact=str(username)[:150]).first()
+    if target is None or not target.is_active:
+        raise ChallengeRefused("There is no such player.")
+    if target.pk == challenger.pk:
+        raise ChallengeRefused("You cannot challenge yourself.")
+    if not _can_be_challenged(target):
+        raise ChallengeRefused(NOT_TAKING.format(name=target.username))
+    kind, seconds = check_settings(kind, turn_seconds)
+    now = now or timezone.now()
+    with transaction.atomic():
+        # The challenger's own rows serialise their challenges (two at once count as two).
+        User.objects.select_for_update().filter(pk=challenger.pk).first()
+        mine = Challenge.objects.filter(challenger=challenger, status=Challenge.Status.OPEN,
+                                        expires_at__gt=now)
+        if mine.filter(challenged=target).exists():
+            raise ChallengeRefused(f"You have already challenged {target.username}; wait for the answer.")
+        if mine.count() >= MAX_OPEN:
+            raise ChallengeRefused(f"You have {MAX_OPEN} open challenges; wait for their answers first.")
+        if not ratelimits.hit(CHALLENGE_RATE, "challenge", "user", challenger.pk):
+            raise ChallengeRefused("Too many challenges; wait a few minutes and try again.")
+        challenge = Challenge.objects.create(
+            challenger=challenger, challenged=target, kind=kind, turn_seconds=seconds,
+            is_public=bool(is_public), created_at=now, expires_at=now + timedelta(seconds=CHALLENGE_SECONDS))
+        challenge_id, target_id, lapses_at = challenge.pk, target.pk, challenge.expires_at
+        transaction.on_commit(lambda: together.send_task(LAPSE_TASK, (challenge_id,), at=lapses_at))
+        transaction.on_commit(lambda: notices.challenge_received(target_id, challenge_id))
+    return challenge
+
+
+def visible_challenge(challenge_id, user) -> Challenge:
+    """Challenge ``challenge_id`` if ``user`` is one of its two players (an
+    open one past its time reads as lapsed); else ChallengeRefused(NO_SUCH),
+    the same for someone else's as for none."""
+    challenge = (Challenge.objects.filter(pk=_int(challenge_id))
+                 .select_related("challenger", "challenged", "match").first())
+    if not _is_party(challenge, user):
+        raise ChallengeRefused(NO_SUCH)
+    if challenge.status == Challenge.Status.OPEN and challenge.expires_at <= timezone.now():
+        challenge.status = Challenge.Status.LAPSED
+    return challenge
+
+
+def _locked(challenge_id, user) -> Challenge:
+    challenge = (Challenge.objects.select_for_update().filter(pk=_int(challenge_id))
+                 .select_related("challenger", "challenged").first())
+    if not _is_party(challenge, user):
+        raise ChallengeRefused(NO_SUCH)
+    return challenge
+
+
+def _is_party(challenge: Challenge | None, user) -> bool:
+    return challenge is not None and getattr(user, "pk", None) in (challenge.challenger_id,
+                                                                   challenge.challenged_id)
+
+
+def _require_open(challenge: Challenge, now) -> None:
+    if challenge.status == Challenge.Status.OPEN and challenge.expires_at <= now:
+        raise ChallengeRefused("This challenge lapsed: it was not answered within 5 minutes.")
+    if challenge.status != Challenge.Status.OPEN:
+        state = challenge.get_status_display().lower()
+        raise ChallengeRefused(f"This challenge is no longer open ({state}).")
+
+
+def do_answer(challenge_id, user, accept: bool, *, now=None) -> Challenge:
+    """The challenged ``user`` accepts (``accept``) or declines. Accepting
+    starts the match at once: two seats drawn by lot, unrated, the
+    challenge's game, turn time and visibility; both leave any ranked queue.
+    A second accept of an accepted challenge returns it unchanged. Raises
+    ChallengeRefused (not theirs to answer, no longer open or lapsed, the
+    accepting player banned or seated in a live rated match, the challenger
+    no longer able to play)."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        challenge = _locked(challenge_id, user)
+        if challenge.challenged_id != user.pk:
+            raise ChallengeRefused("Only the challenged player answers a challenge.")
+        if accept and challenge.status == Challenge.Status.ACCEPTED:
+            return challenge  # a double click, another tab: the match is already there
+        _require_open(challenge, now)
+        if not accept:
+            _close(challenge, Challenge.Status.DECLINED, now)
+            return challenge
+        if getattr(user, "is_banned", False):
+            raise ChallengeRefused("Your account is banned, so you cannot start matches.")
+        if together.in_live_rated_match(user):
+            raise ChallengeRefused("You are playing a rated match; finish it first.")
+        challenger = challenge.challenger
+        if not challenger.is_active or challenger.is_banned:
+            raise ChallengeRefused("This challenge cannot be played now.")
+        if together.in_live_rated_match(challenger):
+            raise ChallengeRefused(f"{challenger.username} is playing a rated match; try again when it ends.")
+        players = [challenger, challenge.challenged]
+        _shuffle(players)
+        match = match_actions.create_match(
+            challenge.kind, [match_actions.SeatSpec(user=u) for u in players], rated=False,
+            is_public=challenge.is_public, turn_seconds=challenge.turn_seconds,
+            options=dict(get_rules(challenge.kind).default_options))
+        match = match_actions.start_match(match.public_id)
+        challenge.match = match
+        QueueEntry.objects.filter(user_id__in=[u.pk for u in players], match__isnull=True).delete()
+        _close(challenge, Challenge.Status.ACCEPTED, now)
+        log.info("challenge %s accepted: match %s", challenge.pk, match.public_id)
+    return challenge
+
+
+def do_cancel(challenge_id, user, *, now=None) -> Challenge:
+    """The challenger withdraws an open challenge. Raises ChallengeRefused."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        challenge = _locked(challenge_id, user)
+        if challenge.challenger_id != user.pk:
+            raise ChallengeRefused("Only the challenger withdraws a challenge.")
+        _require_open(challenge, now)
+        _close(challenge, Challenge.Status.CANCELLED, now)
+    return challenge
+
+
+def _close(challenge: Challenge, status: str, now) -> None:
+    challenge.status, challenge.answered_at = status, now
+    challenge.save(update_fields=["status", "answered_at", "match"])
+    challenger_id, challenge_id = challenge.challenger_id, challenge.pk
+    transaction.on_commit(lambda: notices.challenge_answered(challenger_id, challenge_id))
+
+
+def lapse(challenge_id: int, *, now=None) -> bool:
+    """Lapse challenge ``challenge_id`` if it is still open past its time
+    (the Celery task at CHALLENGE_SECONDS); True if it lapsed now."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        challenge = (Challenge.objects.select_for_update()
+                     .filter(pk=challenge_id, status=Challenge.Status.OPEN, expires_at__lte=now).first())
+        if challenge is None:
+            return False
+        _close(challenge, Challenge.Status.LAPSED, now)
+    return True
+
+
+def lapse_overdue(now=None) -> int:
+    """Lapse the open challenges past their time whose task was lost (the
+    queue wave, every 2 s). Returns how many lapsed."""
+    now = now or timezone.now()
+    ids = list(Challenge.objects.filter(status=Challenge.Status.OPEN, expires_at__lte=now)
+               .values_list("pk", flat=True)[:100])
+    return sum(lapse(i, now=now) for i in ids)
+
+
+def incoming(user, now=None) -> list[Challenge]:
+    """The open challenges to ``user``, newest first."""
+    now = now or timezone.now()
+    return list(Challenge.objects.filter(challenged_id=user.pk, status=Challenge.Status.OPEN,
+                                         expires_at__gt=now).select_related("challenger")[:20])
+
+
+def outgoing(user, now=None) -> list[Challenge]:
+    """The open challenges ``user`` sent, newest first."""
+    now = now or timezone.now()
+    return list(Challenge.objects.filter(challenger_id=user.pk, status=Challenge.Status.OPEN,
+                                         expires_at__gt=now).select_related("challenged")[:20])
+
+
+def _int(value) -> int:
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        return -1
+    return number if 0 < number < 2**63 else -1

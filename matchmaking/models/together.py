@@ -1,0 +1,95 @@
+"""Playing again with the same people (README "Playing again"): rematch
+offers after a finished match, and challenges from a player's profile.
+
+A RematchOffer asks every human seat of a finished (or aborted) match for the
+next match; it also records how a room's next match or a rematch against
+computers followed (``status`` started at once), so an old match's page can
+link to the one that followed it. A Challenge asks one player for a two-seat
+match. Only ``matchmaking.rematch`` and ``matchmaking.challenges`` write these rows.
+"""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from games.models import GameKindField, Match
+
+from .rooms import Room
+
+__all__ = ["RematchOffer", "Challenge", "ChallengePreference"]
+
+
+class RematchOffer(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open", "Waiting for answers"
+        STARTED = "started", "Started"
+        LAPSED = "lapsed", "Lapsed"
+        DECLINED = "declined", "Declined"
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="+",
+                              help_text="The match that ended.")
+    offered_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    accepted = models.JSONField(default=list, blank=True,
+                                help_text="User ids of the seats that accepted (the offer's own included).")
+    rated = models.BooleanField(default=False, help_text="Whether the match it starts is rated.")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    declined_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                    on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField()
+    expires_at = models.DateTimeField(help_text="An open offer lapses at this time.")
+    new_match = models.OneToOneField(Match, null=True, blank=True, on_delete=models.SET_NULL,
+                                     related_name="rematch_offer", help_text="The match it started.")
+    room = models.ForeignKey(Room, null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+                             help_text="The room whose next match this was.")
+
+    class Meta:
+        ordering = ["match", "-created_at", "-pk"]
+        constraints = [
+            # One open offer and one started rematch per match, whatever races.
+            models.UniqueConstraint(fields=["match"], condition=Q(status="open"), name="rematch_one_open"),
+            models.UniqueConstraint(fields=["match"], condition=Q(status="started"),
+                                    name="rematch_one_started"),
+        ]
+
+    def __str__(self):
+        return f"rematch of {self.match} ({self.status})"
+
+
+class Challenge(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open", "Waiting for an answer"
+        ACCEPTED = "accepted", "Accepted"
+        DECLINED = "declined", "Declined"
+        CANCELLED = "cancelled", "Withdrawn"
+        LAPSED = "lapsed", "Lapsed"
+
+    challenger = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    challenged = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    kind = GameKindField()
+    turn_seconds = models.PositiveIntegerField(help_text="Seconds per decision.")
+    is_public = models.BooleanField(default=True, help_text="Anyone may watch the match.")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    created_at = models.DateTimeField()
+    expires_at = models.DateTimeField(help_text="An open challenge lapses at this time.")
+    answered_at = models.DateTimeField(null=True, blank=True)
+    match = models.OneToOneField(Match, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        indexes = [models.Index(fields=["challenged", "status"], name="challenge_incoming"),
+                   models.Index(fields=["challenger", "status"], name="challenge_outgoing")]
+        constraints = [models.CheckConstraint(condition=~Q(challenger=models.F("challenged")),
+                                              name="challenge_not_oneself")]
+
+    def __str__(self):
+        return f"{self.challenger} challenges {self.challenged} ({self.status})"
+
+
+class ChallengePreference(models.Model):
+    """A player's choice to take challenges or not (default: take them)."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    accepts = models.BooleanField(default=True)
+
+    def __str__(self):
+        return f"{self.user}: {'takes' if self.accepts else 'refuses'} challenges"

@@ -1,0 +1,70 @@
+"""The site-wide notices of rematch offers and challenges: the one place
+matchmaking's rematches and challenges tell a player on whatever page they
+have open (README "Playing again"), through the user socket's notes
+(notifications.notify, README "Notifications"). A rematch offer's note
+names its match, so that match's own page, which shows the offer itself,
+shows no toast for it.
+
+Called after commit; never raises (a lost note is logged:
+``notify.send_quietly``), and tells nothing to a player who is not there.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from django.urls import reverse
+
+from games import sites
+from games.models import Match
+from matchmaking.models import Challenge
+from notifications import notify
+
+log = logging.getLogger(__name__)
+
+
+def rematch_offered(user_ids: list[int], match_id: int, offered_by: str) -> None:
+    """Players ``user_ids`` were offered a rematch of match row ``match_id``
+    by ``offered_by`` (a username); they answer on that match's page."""
+    match = Match.objects.filter(pk=match_id).values("public_id", "kind").first()
+    if match is None:
+        return
+    href = reverse("match", args=[match["public_id"]])
+    text = f"{offered_by} offers a rematch of your {sites.name(match['kind'])} match"
+    notify.send_quietly([notify.note_event(u, "rematch", text, href, match=match["public_id"])
+                         for u in user_ids])
+
+
+def challenge_received(user_id: int, challenge_id: int) -> None:
+    """Player ``user_id`` was challenged (Challenge row ``challenge_id``);
+    they answer on ``/challenges/<id>/``, their play page or their profile."""
+    challenge = Challenge.objects.filter(pk=challenge_id).select_related("challenger").first()
+    if challenge is None:
+        return
+    text = (f"{challenge.challenger.username} challenges you to {sites.name(challenge.kind)} "
+            f"({challenge.turn_seconds} s turns)")
+    href, key = reverse("challenge", args=[challenge.pk]), f"challenge:{challenge.pk}"
+    # It stays until dismissed, with the time left to answer: a challenge is
+    # open for minutes, and a note that faded after seconds was easy to miss.
+    notify.send_quietly([notify.note_event(user_id, "challenge", text, href, key=key, sticky=True,
+                                           deadline=challenge.expires_at)])
+
+
+def challenge_answered(user_id: int, challenge_id: int) -> None:
+    """The challenger ``user_id``'s challenge ``challenge_id`` was accepted,
+    declined or lapsed (told to every page of theirs; the challenge page
+    follows it by itself). Withdrawn by themself: nothing to tell."""
+    challenge = Challenge.objects.filter(pk=challenge_id).select_related("challenged", "match").first()
+    if challenge is None or challenge.status in (Challenge.Status.OPEN, Challenge.Status.CANCELLED):
+        return
+    who, game = challenge.challenged.username, sites.name(challenge.kind)
+    href, match = reverse("challenge", args=[challenge.pk]), None
+    if challenge.status == Challenge.Status.ACCEPTED and challenge.match is not None:
+        text, match = f"{who} accepted your {game} challenge: the match has begun", challenge.match.public_id
+        href = reverse("match", args=[match])
+    elif challenge.status == Challenge.Status.DECLINED:
+        text = f"{who} declined your {game} challenge"
+    else:
+        text = f"Your {game} challenge to {who} lapsed"
+    notify.send_quietly([notify.note_event(user_id, "challenge", text, href, match=match,
+                                           key=f"challenge:{challenge.pk}:{challenge.status}")])

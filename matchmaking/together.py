@@ -1,0 +1,83 @@
+"""What rematches (``rematch``) and challenges (``challenges``) share, and
+what the rematch panel reads (``rematch_fragments``): which room a match was
+played in, which match followed it, its current offer; the check that a
+player is busy in a rated match; and sending their Celery tasks by name
+(the tasks call these actions, so naming them keeps that a one-way import,
+as ``games.scheduling`` does for the games' tasks)."""
+
+from __future__ import annotations
+
+from django.utils import timezone
+
+from config.celery import app
+from games.models import Match, Seat
+from matchmaking.models import RematchOffer, Room
+
+#: Offers one finished match may have (a lapsed or declined offer may be made again).
+OFFERS_PER_MATCH = 3
+
+
+def in_live_rated_match(user, *, but: Match | None = None) -> bool:
+    """Whether ``user`` plays in a rated match that is being played or is
+    paused (``but`` excepted): they may not start another one on top."""
+    seats = Seat.objects.filter(user_id=user.pk, status=Seat.Status.PLAYING, match__rated=True,
+                                match__status__in=(Match.Status.ACTIVE, Match.Status.PAUSED))
+    if but is not None:
+        seats = seats.exclude(match_id=but.pk)
+    return seats.exists()
+
+
+#: Seconds a lapse task waits past its time, so that it finds the time passed.
+LAPSE_MARGIN = 0.5
+
+
+def send_task(name: str, args: tuple, *, at) -> None:
+    """Send Celery task ``name`` with ``args`` (ids) to run LAPSE_MARGIN
+    after the datetime ``at``: through the task itself where this process
+    registered it, else by name."""
+    options = {"countdown": max(0.0, (at - timezone.now()).total_seconds()) + LAPSE_MARGIN}
+    task = app.tasks.get(name)
+    if task is not None:
+        task.apply_async(args, **options)
+    else:
+        app.send_task(name, args, **options)
+
+
+def room_of(match: Match) -> Room | None:
+    """The private room ``match`` was played in, or None: the room whose
+    current (or last) match it is, or the one whose next match followed it."""
+    room = Room.objects.filter(match=match).first()
+    if room is None:
+        offer = RematchOffer.objects.filter(match=match, room__isnull=False).select_related("room").first()
+        room = offer.room if offer else None
+    return room
+
+
+def is_room_match(match: Match) -> bool:
+    return not match.is_public and room_of(match) is not None
+
+
+def rematch_is_rated(match: Match) -> bool:
+    """Whether a rematch of ``match`` is rated: ``match`` was rated and was
+    not itself a rated rematch (at most two rated matches in a row between
+    the same players; README "Playing again")."""
+    if not match.rated:
+        return False
+    return not RematchOffer.objects.filter(new_match=match, rated=True).exists()
+
+
+def started_rematch(match: Match) -> Match | None:
+    """The match that followed ``match`` (a rematch, a room's next match), or None."""
+    offer = (RematchOffer.objects.filter(match=match, status=RematchOffer.Status.STARTED)
+             .select_related("new_match").first())
+    return offer.new_match if offer else None
+
+
+def current_offer(match: Match, now=None) -> RematchOffer | None:
+    """The newest offer of ``match`` (open, started, lapsed or declined), an
+    open one past its time counted as lapsed (the task may not have run yet)."""
+    offer = RematchOffer.objects.filter(match=match).select_related("offered_by", "declined_by").first()
+    if (offer is not None and offer.status == RematchOffer.Status.OPEN
+            and offer.expires_at <= (now or timezone.now())):
+        offer.status = RematchOffer.Status.LAPSED
+    return offer

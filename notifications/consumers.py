@@ -1,0 +1,91 @@
+"""The user socket, ``/ws/notify/``: one per page of a signed-in person
+(README "Notifications"). Thin and async: it joins ``notify.notify_group``
+(never ``accounts.sockets.user_group``, whose events the page sockets
+handle) and forwards what notifications/notify.py sends there.
+
+Client -> server: ``{"type": "watch", "panels": ["your-matches"]}`` (the
+page shows those live panels: the socket sends each panel's rows now,
+``{"type": "panel", "name": str, "html": str}``, and from then on their row
+updates); nothing else. A bad frame (not JSON, not an object, an unknown
+type, a panel list that is not a list of at most ``MAX_PANELS`` registered
+names) gets ``{"type": "error", "message": str}`` and changes nothing.
+Nothing a client sends names a user: the group comes from the session.
+
+Close codes (accounts/close_codes.py): 4001 not signed in; 4003 banned (at
+connect, or after the note of a ban: ``ends_session``); 4008 too many
+messages, 4009 a frame over 4 KB, 4029 over the socket cap (accounts.sockets,
+the same caps as every socket); 4013 try again later.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+
+from accounts import sockets
+from accounts.close_codes import CLOSE_BANNED, CLOSE_NOT_ALLOWED
+from notifications import notify
+
+log = logging.getLogger(__name__)
+
+#: The most panels one page may watch.
+MAX_PANELS = 4
+
+
+class NotifyConsumer(sockets.ParlourConsumer):
+    not_json_message = "That message is not valid JSON."
+    unknown_message = "Unknown message."
+
+    watching: frozenset = frozenset()
+
+    async def connect(self):
+        self.user = self.scope.get("user")
+        refusal = None
+        if self.user is None or not self.user.is_authenticated:
+            refusal = CLOSE_NOT_ALLOWED
+        elif getattr(self.user, "is_banned", False):
+            refusal = CLOSE_BANNED
+        if refusal is not None:
+            await self.accept()
+            await self.close(refusal)
+            return
+        # In the group before the handshake completes: a note sent once the
+        # page's socket is open reaches it.
+        await self.join(notify.notify_group(self.user.pk))
+        await self.accept()
+        await self.take_slot()
+
+    async def on_watch(self, data):
+        names = data.get("panels")
+        if (not isinstance(names, list) or len(names) > MAX_PANELS
+                or not all(isinstance(n, str) and notify.panel(n) is not None for n in names)):
+            await self.send_error("Watch a list of this site's panels.")
+            return
+        self.watching = frozenset(names)
+        await self._send_panels()
+
+    async def _send_panels(self):
+        for name in sorted(self.watching):
+            html = await self.db(notify.panel(name), self.user)
+            await self.send_json({"type": "panel", "name": name, "html": html})
+
+    async def resync(self) -> None:
+        """Row updates may have been lost (a Redis failover): send the watched panels whole."""
+        await self._send_panels()
+
+    async def notify_note(self, event):
+        note = event["note"]
+        await self.send_json(note)
+        if note.get("ends_session"):
+            await self.close(CLOSE_BANNED)
+
+    async def notify_row(self, event):
+        if event["panel"] in self.watching:
+            await self.send_json({"type": "row", "panel": event["panel"], "key": event["key"],
+                                  "html": event["html"]})
+
+    async def send_json(self, data: dict) -> None:
+        await self.send(text_data=json.dumps(data, separators=(",", ":")))
+
+    async def send_error(self, message: str) -> None:
+        await self.send_json({"type": "error", "message": message})

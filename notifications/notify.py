@@ -1,0 +1,149 @@
+"""The notification API (README "Notifications"): the only sender to the
+user socket's group, ``notify_group(user_id)``, which only that socket
+(``/ws/notify/``, notifications/consumers.py) joins.
+
+Two things travel to a person's user sockets, as channel-layer events the
+consumer forwards as JSON frames:
+
+- a **note** (``notify`` / ``note_event``): a toast with a link, shown once
+  per tab (static/js/notify.js), and a browser notification when the tab is
+  hidden and the person opted in. Frame shape::
+
+      {"type": "note", "id": str, "kind": str, "text": str, "href": str,
+       "match": str | None, "sticky": bool, "deadline_ms": int | None}
+
+  ``kind`` is one of ``KINDS``; ``id`` makes it once per tab (the same id is
+  shown once); ``match`` is the public id of the match the note is about (its
+  own match page shows no toast for it); ``sticky`` keeps the toast until
+  dismissed (a moderator's action); ``deadline_ms`` the decision's deadline
+  (epoch milliseconds) when there is one, for "time left".
+- a **row** of a live panel (``row_event``), e.g. "Your matches" on the home
+  and play pages: ``{"type": "row", "panel": str, "key": str, "html": str}``;
+  empty ``html`` removes the row. Sockets forward rows only of the panels
+  their page asked for (``{"type": "watch", "panels": [...]}``); a panel's
+  whole content comes from the function registered for it (``register_panel``).
+
+Callers give only what the person may know: a note or row goes to one user's
+group, so a private match is named to its members alone, by construction.
+
+Usage (after the change is committed, or inside a transaction: ``notify``
+sends on commit)::
+
+    notify(user.pk, "challenge", f"{bob} challenges you to Ludo", "/challenges/12/")
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from collections.abc import Callable, Iterable
+from datetime import datetime
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import transaction
+
+log = logging.getLogger(__name__)
+
+#: The channel-layer event of a note; consumers handle it as ``notify_note``.
+NOTE_EVENT = "notify.note"
+#: The channel-layer event of a panel row; consumers handle it as ``notify_row``.
+ROW_EVENT = "notify.row"
+
+#: The kinds of note: a ranked match found, a decision of yours in a match
+#: (with its deadline), a challenge received, a rematch offered, a moderator's
+#: action on you (a ban or suspension: its reason; the socket then closes with 4003).
+KINDS = frozenset({"match_found", "your_turn", "challenge", "rematch", "moderation"})
+
+#: Longest note text, in characters (longer is cut with "…").
+TEXT_MAX = 300
+
+_panels: dict[str, Callable] = {}
+
+
+def notify_group(user_id: int) -> str:
+    """The group only the user sockets of ``user_id`` join (not ``accounts.sockets.user_group``)."""
+    return f"notify.{int(user_id)}"
+
+
+def note(kind: str, text: str, href: str, *, match: str | None = None, key: str | None = None,
+         sticky: bool = False, deadline: datetime | None = None, ends_session: bool = False) -> dict:
+    """The frame of one note (module docstring). ``key``: its id (the same
+    key is shown once per tab; default a fresh random one); ``deadline``: an
+    aware datetime; ``ends_session``: the socket closes with 4003 after it (a ban).
+    Raises ValueError for an unknown ``kind`` or an ``href`` that is not a
+    path on this site (starting with one "/")."""
+    if kind not in KINDS:
+        raise ValueError(f"unknown notification kind {kind!r}")
+    if not isinstance(href, str) or not href.startswith("/") or href.startswith("//"):
+        raise ValueError(f"a notification links to a path on this site, not {href!r}")
+    text = str(text)
+    if len(text) > TEXT_MAX:
+        text = text[: TEXT_MAX - 1] + "…"
+    frame = {"type": "note", "id": key or uuid.uuid4().hex, "kind": kind, "text": text, "href": href,
+             "match": match, "sticky": bool(sticky),
+             "deadline_ms": int(deadline.timestamp() * 1000) if deadline else None}
+    if ends_session:
+        frame["ends_session"] = True
+    return frame
+
+
+def note_event(user_id: int, kind: str, text: str, href: str, **options) -> tuple[str, dict]:
+    """(group, channel-layer event) of one note to ``user_id`` (``note``'s
+    arguments), for a caller that sends it with others in one round trip
+    (``send_events``, games/push.py)."""
+    return notify_group(user_id), {"type": NOTE_EVENT, "note": note(kind, text, href, **options)}
+
+
+def row_event(user_id: int, panel: str, key: str, html: str) -> tuple[str, dict]:
+    """(group, channel-layer event) of one row of ``panel`` for ``user_id``:
+    ``html`` replaces the row ``key`` (or adds it); "" removes it."""
+    return notify_group(user_id), {"type": ROW_EVENT, "panel": panel, "key": str(key), "html": html}
+
+
+def notify(user_id: int, kind: str, text: str, href: str, **options) -> None:
+    """Tell ``user_id`` something on every page they have open (``note``'s
+    arguments; raises its ValueError at once). Sent after the current
+    transaction commits (at once outside one); a channel layer that cannot
+    be reached loses the note, never the caller's change."""
+    event = note_event(user_id, kind, text, href, **options)
+    transaction.on_commit(lambda: send_quietly([event]))
+
+
+def send_quietly(events: Iterable[tuple[str, dict]]) -> None:
+    """``send``, logging instead of raising when the channel layer fails:
+    a lost notification must not fail the change that made it."""
+    try:
+        send(events)
+    except Exception as e:  # noqa: BLE001 - a note is best effort; the pages show the truth on load
+        log.warning("notifications not sent: %s", e)
+
+
+def send(events: Iterable[tuple[str, dict]]) -> None:
+    """Send (group, event) pairs from synchronous code (``send_events``)."""
+    events = list(events)
+    if events:
+        async_to_sync(send_events)(events)
+
+
+async def send_events(events: list[tuple[str, dict]]) -> None:
+    """Send (group, event) pairs in one round trip to Redis with the project's
+    layer (config/channel_layer.py's ``group_send_many``), else one by one."""
+    layer = get_channel_layer()
+    send_many = getattr(layer, "group_send_many", None)
+    if send_many is not None:
+        await send_many(events)
+        return
+    for group, event in events:
+        await layer.group_send(group, event)
+
+
+def register_panel(name: str, render: Callable) -> None:
+    """Make ``name`` a live panel: ``render(user)`` returns its rows' HTML
+    (called on the database thread when a socket asks to watch it)."""
+    _panels[name] = render
+
+
+def panel(name: str) -> Callable | None:
+    """The render function of panel ``name``, or None when there is none."""
+    return _panels.get(name)

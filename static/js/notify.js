@@ -1,0 +1,270 @@
+/* The user socket (/ws/notify/) and its toasts, on every page of a signed-in
+ * user (README "Notifications"; the server side is notifications/consumers.py).
+ *
+ * DOM contract (notifications/templatetags/notify_tags.py, templates/games/your_matches.html):
+ *
+ *   <aside id="notify" data-ws data-stop-codes data-try-again data-banned>   data-socket: "open" / "closed"
+ *     <p id="notify-said" aria-live="polite">   what is announced
+ *     <ul id="toasts">                           the toasts
+ *   <ul data-panel="your-matches">               a live panel (home, play): rows <li id="ym-<match>">
+ *   <time class="ym-clock" data-deadline-ms>     counted down each second
+ *   <button id="notify-optin" hidden>            the opt-in for browser notifications
+ *   <div id="match" data-match-id>               a match page: no toast for its own match
+ *
+ * A note ({"type": "note", "id", "kind", "text", "href", "match", "sticky",
+ * "deadline_ms"}) shows once per tab (its id is kept in sessionStorage) as a
+ * toast with a link, announced to screen readers; while the tab is hidden and
+ * the person opted in (the same choice as the match page's, localStorage
+ * "parlour.notify"), also as a browser notification, tagged with the id so
+ * several tabs show it once. The socket reconnects with backoff after a drop
+ * and stops after a refusal. Without JavaScript none of this happens: the
+ * pages show the same facts on load.
+ */
+(function () {
+  "use strict";
+
+  var NOTIFY_KEY = "parlour.notify";
+  var SEEN_KEY = "parlour.notes.seen";
+  var TOAST_SECONDS = 12;
+  var MAX_TOASTS = 4;
+
+  var region = document.getElementById("notify");
+  if (!region || !("WebSocket" in window)) return;
+
+  var stopCodes = (region.getAttribute("data-stop-codes") || "").split(",").map(Number);
+  var tryAgain = Number(region.getAttribute("data-try-again") || 4013);
+  var toasts = document.getElementById("toasts");
+  var said = document.getElementById("notify-said");
+  var tries = 0;
+  var banShown = false;
+
+  function seenIds() {
+    try {
+      return JSON.parse(window.sessionStorage.getItem(SEEN_KEY) || "[]");
+    } catch (e) {
+      return [];
+    }
+  }
+
+  function markSeen(id) {
+    var ids = seenIds();
+    if (ids.indexOf(id) !== -1) return false;
+    ids.push(id);
+    try {
+      window.sessionStorage.setItem(SEEN_KEY, JSON.stringify(ids.slice(-200)));
+    } catch (e) {
+      /* storage full or refused: the note is still shown once in this page */
+    }
+    return true;
+  }
+
+  // Read when a note comes, not once: boosted navigation (htmx) changes the page under the socket.
+  function pageMatch() {
+    var el = document.getElementById("match");
+    return el ? el.getAttribute("data-match-id") : null;
+  }
+
+  function secondsLeft(deadlineMs) {
+    return Math.max(0, Math.ceil((deadlineMs - Date.now()) / 1000));
+  }
+
+  function announce(text) {
+    said.textContent = "";
+    setTimeout(function () {
+      said.textContent = text;
+    }, 50);
+  }
+
+  function wantsBrowserNotes() {
+    try {
+      return window.localStorage.getItem(NOTIFY_KEY) === "1";
+    } catch (e) {
+      return false;
+    }
+  }
+
+  function browserNote(note, text) {
+    if (!document.hidden || !("Notification" in window) || Notification.permission !== "granted") return;
+    if (!wantsBrowserNotes()) return;
+    try {
+      var n = new Notification("Parlour", { body: text, tag: "parlour-" + note.id });
+      n.onclick = function () {
+        window.focus();
+        window.location.assign(note.href);
+      };
+    } catch (e) {
+      /* a browser that allows notifications only from a service worker */
+    }
+  }
+
+  function dismiss(li) {
+    if (li.parentNode) li.parentNode.removeChild(li);
+  }
+
+  function showNote(note) {
+    if (typeof note.id !== "string" || !markSeen(note.id)) return;
+    if (note.match && note.match === pageMatch()) return; // the page itself says so
+    if (note.ends_session) banShown = true;
+    var li = document.createElement("li");
+    li.className = "toast toast-" + note.kind;
+    if (note.sticky) li.setAttribute("role", "alert");
+    var p = document.createElement("p");
+    var a = document.createElement("a");
+    a.href = note.href;
+    a.textContent = note.text;
+    p.appendChild(a);
+    var text = note.text;
+    if (note.deadline_ms) {
+      var left = document.createElement("time");
+      left.className = "toast-clock ym-clock";
+      left.setAttribute("data-deadline-ms", String(note.deadline_ms));
+      left.textContent = secondsLeft(note.deadline_ms) + " s left";
+      p.appendChild(document.createTextNode(" · "));
+      p.appendChild(left);
+      text += ", " + secondsLeft(note.deadline_ms) + " seconds left";
+    }
+    li.appendChild(p);
+    var close = document.createElement("button");
+    close.type = "button";
+    close.className = "toast-close";
+    close.setAttribute("aria-label", "Dismiss: " + note.text);
+    close.textContent = "×";
+    close.addEventListener("click", function () {
+      dismiss(li);
+    });
+    li.appendChild(close);
+    toasts.appendChild(li);
+    while (toasts.children.length > MAX_TOASTS) dismiss(toasts.firstElementChild);
+    if (!note.sticky) {
+      setTimeout(function () {
+        dismiss(li);
+      }, TOAST_SECONDS * 1000);
+    }
+    if (!note.sticky) announce(text); // a sticky one is an alert: read out as it appears
+    browserNote(note, text);
+  }
+
+  function panelList(name) {
+    return document.querySelector('[data-panel="' + name + '"]');
+  }
+
+  function watchedPanels() {
+    var names = [];
+    document.querySelectorAll("[data-panel]").forEach(function (el) {
+      names.push(el.getAttribute("data-panel"));
+    });
+    return names;
+  }
+
+  function fragment(html) {
+    var t = document.createElement("template");
+    t.innerHTML = html;
+    return t.content;
+  }
+
+  function showRow(msg) {
+    var list = panelList(msg.panel);
+    if (!list) return;
+    var old = document.getElementById("ym-" + msg.key);
+    if (!msg.html) {
+      if (old) dismiss(old);
+      return;
+    }
+    var row = fragment(msg.html).firstElementChild;
+    if (!row) return;
+    if (old) list.replaceChild(row, old);
+    else list.insertBefore(row, list.firstChild); // the newest match first, as on the page
+  }
+
+  function tick() {
+    document.querySelectorAll("time.ym-clock[data-deadline-ms]").forEach(function (el) {
+      var s = secondsLeft(Number(el.getAttribute("data-deadline-ms")));
+      el.textContent = s + " s left";
+      el.setAttribute("datetime", "PT" + s + "S");
+    });
+  }
+  setInterval(tick, 1000);
+
+  function onMessage(evt) {
+    var msg;
+    try {
+      msg = JSON.parse(evt.data);
+    } catch (e) {
+      return;
+    }
+    if (msg.type === "note") showNote(msg);
+    else if (msg.type === "row") showRow(msg);
+    else if (msg.type === "panel") {
+      var list = panelList(msg.name);
+      if (list) {
+        list.innerHTML = "";
+        list.appendChild(fragment(msg.html));
+      }
+    }
+  }
+
+  var socket = null;
+
+  function watch() {
+    if (socket && socket.readyState === WebSocket.OPEN) {
+      socket.send(JSON.stringify({ type: "watch", panels: watchedPanels() }));
+    }
+  }
+  // A page swapped in by htmx (boosted navigation) may show other panels: watch those.
+  document.addEventListener("htmx:afterSettle", function (evt) {
+    if (evt.target === document.body) watch();
+  });
+
+  function connect() {
+    var scheme = window.location.protocol === "https:" ? "wss:" : "ws:";
+    var ws = new WebSocket(scheme + "//" + window.location.host + region.getAttribute("data-ws"));
+    socket = ws;
+    ws.onopen = function () {
+      tries = 0;
+      region.setAttribute("data-socket", "open");
+      if (watchedPanels().length) watch();
+    };
+    ws.onmessage = onMessage;
+    ws.onclose = function (evt) {
+      region.setAttribute("data-socket", "closed");
+      if (stopCodes.indexOf(evt.code) !== -1) {
+        if (evt.code === 4003 && !banShown) {
+          showNote({ id: "banned", kind: "moderation", text: region.getAttribute("data-banned"),
+                     href: "/login/", sticky: true });
+        }
+        return; // refused: reconnecting would be refused again
+      }
+      if (evt.code === 1000 || evt.code === 1001) return; // the page is going
+      tries += 1;
+      var base = evt.code === tryAgain ? 2000 : 500;
+      var ms = base + 1000 * Math.pow(2, Math.min(tries - 1, 4)) * Math.random();
+      setTimeout(connect, ms);
+    };
+  }
+
+  // The opt-in for browser notifications (the match page has its own button for the same choice).
+  var optin = document.getElementById("notify-optin");
+  function showOptin() {
+    if (!optin) return;
+    var on = wantsBrowserNotes() && Notification.permission === "granted";
+    optin.textContent = on ? "Stop notifying me when this tab is hidden" : "Notify me when this tab is hidden";
+    optin.setAttribute("aria-pressed", on ? "true" : "false");
+  }
+  if (optin && "Notification" in window) {
+    optin.hidden = false;
+    showOptin();
+    optin.addEventListener("click", function () {
+      if (wantsBrowserNotes() && Notification.permission === "granted") {
+        window.localStorage.setItem(NOTIFY_KEY, "0");
+        showOptin();
+        return;
+      }
+      Notification.requestPermission().then(function (answer) {
+        window.localStorage.setItem(NOTIFY_KEY, answer === "granted" ? "1" : "0");
+        showOptin();
+      });
+    });
+  }
+
+  connect();
+})();

@@ -1,0 +1,208 @@
+"""Arenas through their actions (README "Arenas"): joining and its refusals,
+pairing free players into matches, scoring a match once when it ends, the
+close and the podium, disqualification and voids."""
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from arenas import actions, standings
+from arenas.models import Arena, ArenaMatch, ArenaPlayer, ArenaResult, ArenaSchedule
+from games import actions as game_actions
+from games.models import Match
+from matchmaking import actions as queue_actions
+from matchmaking.models import QueueEntry
+from moderation import actions as moderation
+from tests.factories import make_user
+
+pytestmark = pytest.mark.django_db
+
+
+def make_arena(**kw) -> Arena:
+    now = timezone.now()
+    fields = {"name": "Ludo duel", "kind": "ludo", "seats": 2, "turn_seconds": 30, "minutes": 30,
+              "starts_at": now - timedelta(minutes=1), "rated": True, "rated_from_players": 2}
+    fields.update(kw)
+    return Arena.objects.create(**fields)
+
+
+def arena_match_of(user) -> Match:
+    return Match.objects.get(seats__user=user, arena_match__isnull=False, status=Match.Status.ACTIVE)
+
+
+def test_joining_a_running_arena_pairs_two_free_players_into_a_rated_public_match():
+    arena = make_arena()
+    ann, bob = make_user("ann"), make_user("bob")
+    actions.join(ann, arena.pk)
+    assert not Match.objects.exists()  # one free player: no table
+    actions.join(bob, arena.pk)
+    actions.pair_arena(arena.pk)
+    match = arena_match_of(ann)
+    assert {s.user for s in match.seats.all()} == {ann, bob}
+    assert match.rated and match.is_public and match.turn_seconds == 30
+    assert ArenaPlayer.objects.filter(arena=arena, free_since__isnull=True).count() == 2
+    assert actions.pair_arena(arena.pk) == []  # both busy now
+
+
+def test_join_refusals_change_nothing():
+    arena = make_arena(max_players=2)
+    ann, bob, cat = make_user("ann"), make_user("bob"), make_user("cat")
+    actions.join(ann, arena.pk)
+    with pytest.raises(actions.ArenaError, match="already in this arena"):
+        actions.join(ann, arena.pk)
+    actions.join(bob, arena.pk)
+    with pytest.raises(actions.ArenaError, match="full"):
+        actions.join(cat, arena.pk)
+    for bad in ("x", None, "99999", -1):
+        with pytest.raises(actions.ArenaError, match="no such arena"):
+            actions.join(cat, bad)
+    ended = make_arena(starts_at=timezone.now() - timedelta(hours=2))
+    with pytest.raises(actions.ArenaError, match="ended"):
+        actions.join(cat, ended.pk)
+    cat.banned_until = timezone.now() + timedelta(days=1)
+    cat.save()
+    with pytest.raises(actions.ArenaError, match="cannot join"):
+        actions.join(cat, make_arena().pk)
+    assert ArenaPlayer.objects.filter(user=cat).count() == 0
+    assert ArenaPlayer.objects.filter(arena=arena).count() == 2
+
+
+def test_an_upcoming_arena_takes_joins_but_pairs_nobody_until_it_starts():
+    arena = make_arena(starts_at=timezone.now() + timedelta(minutes=10))
+    for name in ("ann", "bob"):
+        actions.join(make_user(name), arena.pk)
+    assert actions.pair_arena(arena.pk) == []
+    assert actions.pair_arena(arena.pk, now=timezone.now() + timedelta(minutes=11))
+
+
+def test_a_finished_match_scores_once_frees_both_and_pauses_the_leaver():
+    arena = make_arena()
+    ann, bob = make_user("ann"), make_user("bob")
+    actions.join(ann, arena.pk)
+    actions.join(bob, arena.pk)
+    actions.pair_arena(arena.pk)
+    match = arena_match_of(ann)
+    game_actions.leave_match(match.public_id, bob)  # ann wins; bob forfeits
+    a, b = ArenaPlayer.objects.get(user=ann), ArenaPlayer.objects.get(user=bob)
+    assert (a.points, a.wins, a.sequence) == (2, 1, "2")
+    assert (b.points, b.status, b.sequence) == (0, ArenaPlayer.Status.PAUSED, "0")
+    assert "left" in b.paused_reason
+    assert a.free_since is not None and b.free_since is not None
+    assert a.last_opponents == [bob.pk]
+    assert ArenaMatch.objects.get(match=match).scored
+    assert ArenaResult.objects.filter(arena_match__match=match).count() == 2
+    # Another end signal for the same match scores nothing more.
+    from games import signals
+
+    signals.match_ended.send(sender=Match, match=Match.objects.get(pk=match.pk),
+                             seats=list(match.seats.all()))
+    assert ArenaResult.objects.filter(arena_match__match=match).count() == 2
+    assert ArenaPlayer.objects.get(user=ann).points == 2
+    # The paused player is not paired until they resume.
+    assert actions.pair_arena(arena.pk) == []
+    actions.resume(bob, arena.pk)
+    assert actions.pair_arena(arena.pk)
+
+
+def test_an_aborted_match_scores_nothing_and_frees_its_players():
+    arena = make_arena()
+    ann, bob = make_user("ann"), make_user("bob")
+    actions.join(ann, arena.pk)
+    actions.join(bob, arena.pk)
+    actions.pair_arena(arena.pk)
+    match = arena_match_of(ann)
+    game_actions.abort_match(match.public_id)
+    assert not ArenaResult.objects.exists()
+    assert ArenaPlayer.objects.filter(free_since__isnull=False, status="active").count() == 2
+
+
+def test_pairing_leaves_the_ranked_queue_and_skips_players_busy_elsewhere():
+    arena = make_arena()
+    ann, bob, cat, dan = (make_user(n) for n in ("ann", "bob", "cat", "dan"))
+    queue_actions.join_queue(ann, "ludo", 4)
+    for u in (ann, bob, cat, dan):
+        actions.join(u, arena.pk)
+    game_actions.start_match(game_actions.create_match(
+        "ludo", [game_actions.SeatSpec(user=cat), game_actions.SeatSpec(computer_level="easy")]).public_id)
+    actions.pair_arena(arena.pk)
+    assert not QueueEntry.objects.filter(user=ann).exists()
+    seated = set(Match.objects.filter(arena_match__isnull=False).values_list("seats__user", flat=True))
+    assert cat.pk not in seated and len(seated) == 2
+
+
+def test_withdraw_and_pause_keep_a_player_out_of_pairing_and_rejoin_keeps_points():
+    arena = make_arena()
+    ann, bob = make_user("ann"), make_user("bob")
+    actions.join(ann, arena.pk)
+    actions.join(bob, arena.pk)
+    actions.withdraw(bob, arena.pk)
+    assert actions.pair_arena(arena.pk) == []
+    actions.join(bob, arena.pk)  # back
+    actions.pause(ann, arena.pk)
+    assert actions.pair_arena(arena.pk) == []
+    with pytest.raises(actions.ArenaError, match="not paused"):
+        actions.resume(bob, arena.pk)
+    actions.resume(ann, arena.pk)
+    assert actions.pair_arena(arena.pk)
+
+
+def test_the_close_stops_pairing_and_the_podium_is_provisional_until_the_last_match_ends():
+    arena = make_arena()
+    ann, bob, cat, dan = (make_user(n) for n in ("ann", "bob", "cat", "dan"))
+    for u in (ann, bob, cat, dan):
+        actions.join(u, arena.pk)
+    actions.pair_arena(arena.pk)
+    first, second = (arena_match_of(u) for u in (ann, cat))
+    first_loser = next(s.user for s in first.seats.all() if s.user != ann)
+    game_actions.leave_match(first.public_id, first_loser)
+    after_end = timezone.now() + timedelta(minutes=31)
+    actions.close_due(after_end)
+    arena.refresh_from_db()
+    assert arena.phase(after_end) == "closing"
+    assert actions.pair_arena(arena.pk, after_end) == []
+    header = standings.header_context(arena, after_end)
+    assert header["provisional"] and header["podium"][0].player.user == ann
+    second_loser = next(s.user for s in second.seats.all() if s.user != cat)
+    game_actions.leave_match(second.public_id, second_loser)  # ends after the close: still counts
+    arena.refresh_from_db()
+    assert arena.finished_at is not None and arena.phase(after_end) == "finished"
+    assert ArenaPlayer.objects.get(user=cat).points == 2
+    assert [r.player.user.username for r in standings.rows(arena)][:2] == sorted(["ann", "cat"])
+
+
+def test_a_schedule_makes_its_next_arena_once():
+    now = timezone.now()
+    staff = make_user("staff")
+    ArenaSchedule.objects.create(name="Ludo hourly", kind="ludo", seats=4, minutes=30, every_minutes=60,
+                                 first_start=now - timedelta(hours=5, minutes=10), created_by=staff)
+    made = actions.create_due(now)
+    assert actions.create_due(now) == []
+    starts = sorted(a.starts_at for a in made)
+    assert starts[0] == now - timedelta(minutes=10)
+    assert all(a.seats == 4 and a.name == "Ludo hourly" for a in made)
+    assert len(made) == 3  # the one running now and the next two within 120 minutes
+
+
+def test_disqualify_removes_points_and_is_audited_and_void_takes_points_back():
+    arena = make_arena()
+    ann, bob, mod = make_user("ann"), make_user("bob"), make_user("mod")
+    actions.join(ann, arena.pk)
+    actions.join(bob, arena.pk)
+    actions.pair_arena(arena.pk)
+    match = arena_match_of(ann)
+    game_actions.leave_match(match.public_id, bob)
+    moderation.void_match(mod, match.public_id, "collusion")
+    a = ArenaPlayer.objects.get(user=ann)
+    assert (a.points, a.sequence) == (0, "")
+    assert ArenaResult.objects.filter(void=True).count() == 2
+    player = moderation.disqualify_arena_player(mod, a.pk, "cheating")
+    assert player.status == ArenaPlayer.Status.DISQUALIFIED
+    from moderation.models import AuditLog
+
+    assert AuditLog.objects.filter(action="disqualify", target_user=ann).exists()
+    with pytest.raises(moderation.ModerationError):
+        moderation.disqualify_arena_player(mod, a.pk, "again")
+    with pytest.raises(actions.ArenaError, match="disqualified"):
+        actions.join(ann, arena.pk)
+    assert standings.rows(arena)[-1].rank is None

@@ -1,0 +1,71 @@
+"""The arena pages and forms (README "Arenas"): the list and an arena's page
+for anyone, 404 for a bad id, the join form's refusals as a message (never a
+500), and the admin's schedule form for staff."""
+
+from datetime import timedelta
+
+import pytest
+from django.test import Client
+from django.utils import timezone
+
+from arenas.models import Arena, ArenaPlayer, ArenaSchedule
+from tests.factories import make_user
+
+pytestmark = pytest.mark.django_db
+
+
+def _arena(**kw):
+    fields = {"name": "Rondo evening", "kind": "rondo", "seats": 3, "minutes": 60,
+              "starts_at": timezone.now() + timedelta(hours=1)}
+    fields.update(kw)
+    return Arena.objects.create(**fields)
+
+
+def test_the_list_and_the_page_for_anyone_and_404_for_no_such_arena():
+    arena = _arena()
+    client = Client()
+    page = client.get("/arenas/")
+    assert page.status_code == 200 and "Rondo evening" in page.text and "Upcoming" in page.text
+    page = client.get(f"/arenas/{arena.pk}/")
+    assert page.status_code == 200 and "3 per table" in page.text and "Log in" in page.text
+    for bad in ("999999", "0"):
+        assert client.get(f"/arenas/{bad}/").status_code == 404
+    assert client.get("/arenas/x/").status_code == 404
+
+
+def test_joining_twice_or_a_finished_arena_is_refused_with_a_message():
+    arena = _arena()
+    ann = make_user("ann")
+    client = Client()
+    client.force_login(ann)
+    assert client.post(f"/arenas/{arena.pk}/join/").status_code == 302
+    again = client.post(f"/arenas/{arena.pk}/join/", follow=True)
+    assert "already in this arena" in again.text
+    assert ArenaPlayer.objects.filter(user=ann).count() == 1
+    done = _arena(starts_at=timezone.now() - timedelta(hours=3), finished_at=timezone.now())
+    refused = client.post(f"/arenas/{done.pk}/join/", follow=True)
+    assert "This arena has ended." in refused.text
+    assert not ArenaPlayer.objects.filter(arena=done).exists()
+    assert client.get(f"/arenas/{arena.pk}/join/").status_code == 405
+    assert client.post("/arenas/424242/withdraw/").status_code == 404
+    assert Client().post(f"/arenas/{arena.pk}/join/").status_code == 302  # to the log-in page
+    assert ArenaPlayer.objects.filter(arena=arena).count() == 1
+
+
+def test_staff_schedule_a_recurring_arena_in_the_admin():
+    boss = make_user("boss")
+    boss.is_staff = boss.is_superuser = True
+    boss.save()
+    client = Client()
+    client.force_login(boss)
+    assert client.get("/admin/arenas/arenaschedule/add/").status_code == 200
+    start = timezone.now() + timedelta(minutes=5)
+    form = {"name": "Ludo 4-player hourly", "kind": "ludo", "seats": 4, "turn_seconds": 30, "minutes": 30,
+            "rated": "on", "rated_from_players": 4, "rated_meetings": 3, "max_players": "",
+            "first_start_0": start.strftime("%Y-%m-%d"), "first_start_1": start.strftime("%H:%M:%S"),
+            "every_minutes": 60, "active": "on"}
+    bad = client.post("/admin/arenas/arenaschedule/add/", {**form, "every_minutes": 10})
+    assert bad.status_code == 200 and not ArenaSchedule.objects.exists()  # shorter than the arena itself
+    assert client.post("/admin/arenas/arenaschedule/add/", form).status_code == 302
+    schedule = ArenaSchedule.objects.get()
+    assert schedule.created_by == boss and schedule.seats == 4

@@ -45,6 +45,7 @@ import weakref
 
 from aiolimiter import AsyncLimiter
 from asgiref.sync import async_to_sync
+from autobahn.exception import Disconnected
 from channels import auth as channels_auth
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
@@ -311,6 +312,17 @@ class ParlourConsumer(AsyncWebsocketConsumer):
     owner: str | None = None  # socket_owner(), once the socket holds a slot
     _slot_task: asyncio.Task | None = None
     _db_gate: _Gate | None = None
+
+    async def send(self, text_data=None, bytes_data=None, close=False):
+        """Send a frame; one whose client has already gone (it left the page
+        while its snapshot was being read) is dropped, not raised: daphne's
+        protocol raises ``Disconnected``, which would end the consumer with
+        an "Exception inside application" error before its disconnect
+        handler runs."""
+        try:
+            await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
+        except Disconnected:
+            log.debug("ws %s: frame dropped, the client has gone", self.scope.get("path", "?"))
 
     async def db(self, fn, *args):
         """``fn(*args)`` on Channels' database thread (``database_sync_to_async``),

@@ -33,9 +33,15 @@ def assert_tap_targets(page):
 
 
 def open_match(page, live_server_url, match, seat=0):
+    """Open ``match`` as the player in ``seat``; return once the socket's first
+    frames (the snapshot: the public frame, then the seat's controls) have
+    landed, so that a click or a key is not undone by the snapshot redrawing
+    the board and the controls (ci: a Rondo picker closed, a Roll button the
+    snapshot drew enabled again after its roll had gone)."""
     log_in(page.context, match.seats.get(index=seat).user, live_server_url)
     page.goto(f"{live_server_url}/m/{match.public_id}/")
     live(page)
+    page.wait_for_selector('#frame-version[data-kind="seat"]', state="attached")
 
 
 def played(match, **kw):

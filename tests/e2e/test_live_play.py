@@ -26,7 +26,10 @@ def log_in(context, user, base_url):
 
 
 def live(page):
-    expect(page.locator("#connection-status")).to_have_text("Live", timeout=10_000)
+    """Wait, up to a generous 20 s, for the match page's socket to be open (a
+    fresh-clone CI run on a loaded machine once took over 10 s for three pages
+    opening theirs at once)."""
+    expect(page.locator("#connection-status")).to_have_text("Live", timeout=20_000)
 
 
 @pytest.fixture

@@ -18,7 +18,7 @@ def screenshots(tmp_path_factory):
 
 
 def lobby_live(page):
-    expect(page.locator("#room-connection")).to_have_text("Live", timeout=10_000)
+    expect(page.locator("#room-connection")).to_have_text("Live", timeout=20_000)
 
 
 def invite_link(host_page) -> str:

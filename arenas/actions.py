@@ -32,7 +32,7 @@ from django.utils import timezone
 
 from accounts.elo import INITIAL_RATING
 from accounts.models import Rating
-from arenas import pairing, push, scoring
+from arenas import pairing, push, scoring, standings
 from arenas.models import Arena, ArenaMatch, ArenaPlayer, ArenaResult, ArenaSchedule
 from games import actions as game_actions
 from games import sites
@@ -44,8 +44,6 @@ from notifications import notify
 log = logging.getLogger(__name__)
 _shuffle = random.SystemRandom().shuffle
 
-#: Match statuses during which a player is busy (never paired into another).
-BUSY = (Match.Status.WAITING, Match.Status.ACTIVE, Match.Status.PAUSED)
 #: The Celery task ``pair_arena`` runs in (sent after a match end or a join).
 PAIR_TASK = "arenas.tasks.pair_arena"
 
@@ -124,8 +122,24 @@ def finish_if_done(arena_id: int, now: datetime | None = None) -> bool:
     done = (Arena.objects.filter(pk=arena_id, closed_at__isnull=False, finished_at__isnull=True)
             .exclude(matches__scored=False).update(finished_at=now))
     if done:
+        write_final_ranks(Arena.objects.get(pk=arena_id))
         transaction.on_commit(lambda: push.arena_changed(arena_id))
     return bool(done)
+
+
+def write_final_ranks(arena: Arena) -> None:
+    """Store each player's place (``ArenaPlayer.final_rank``, the standings
+    rank; None when disqualified) once ``arena`` has finished, for their
+    profiles; again after a disqualification or a void changes the order.
+    Nothing for an arena not finished."""
+    if arena.finished_at is None:
+        return
+    changed = []
+    for row in standings.rows(arena):
+        if row.player.final_rank != row.rank:
+            row.player.final_rank = row.rank
+            changed.append(row.player)
+    ArenaPlayer.objects.bulk_update(changed, ["final_rank"], batch_size=500)
 
 
 # -- a player's entry -----------------------------------------------------------
@@ -251,13 +265,6 @@ def send_pair(arena_id: int) -> None:
 # -- pairing --------------------------------------------------------------------
 
 
-def busy_users(user_ids) -> set[int]:
-    """Those of ``user_ids`` seated in a match that has not ended (any match:
-    arena, ranked, room or challenge)."""
-    return set(Seat.objects.filter(user_id__in=list(user_ids), match__status__in=BUSY)
-               .values_list("user_id", flat=True))
-
-
 def meetings(arena: Arena) -> Counter:
     """How often each pair of users (a sorted tuple of ids) met in this
     arena's rated matches."""
@@ -275,11 +282,16 @@ def meetings(arena: Arena) -> Counter:
     return met
 
 
-def pair_arena(arena_id: int, now: datetime | None = None) -> list[Match]:
+def pair_arena(arena_id: int, now: datetime | None = None, *, hold_repeats: bool = False) -> list[Match]:
     """Seat the free players of a running arena (README "Arenas", Pairing)
     and start their matches. Returns the started matches ([] when the arena
     is not running, or too few are free). The arena row is locked throughout,
-    so two pairings of one arena never overlap and none follows its close."""
+    so two pairings of one arena never overlap and none follows its close.
+
+    ``hold_repeats`` (the pairing after a match end or a join): a table that
+    seats someone with their last match's opponent is not started; its
+    players stay free for the next wave, when other matches may have ended
+    (the wave pairs everyone, repeats included when the pool allows no other)."""
     now = now or timezone.now()
     started = []
     with transaction.atomic():
@@ -292,7 +304,7 @@ def pair_arena(arena_id: int, now: datetime | None = None) -> list[Match]:
         free = [p for p in free if not getattr(p.user, "is_banned", False)]
         if len(free) < arena.seats:
             return []
-        busy = busy_users(p.user_id for p in free)
+        busy = game_actions.busy_users(p.user_id for p in free)
         free = [p for p in free if p.user_id not in busy]
         if len(free) < arena.seats:
             return []
@@ -302,6 +314,9 @@ def pair_arena(arena_id: int, now: datetime | None = None) -> list[Match]:
                           frozenset(p.last_opponents)) for p in free],
             arena.seats,
         )
+        if hold_repeats:
+            last = {p.user_id: p.last_opponents for p in free}
+            tables = [t for t in tables if not pairing.repeats([t], last)]
         if not tables:
             return []
         rated_now = arena.rated and arena.players.count() >= arena.rated_from_players
@@ -322,6 +337,7 @@ def _start_table(arena: Arena, players: list[ArenaPlayer], rated_now: bool, met:
     match = game_actions.create_match(
         arena.kind, [game_actions.SeatSpec(user=p.user) for p in players], rated=rated, is_public=True,
         turn_seconds=arena.turn_seconds, options=queue_actions.ranked_options(arena.kind),
+        event=arena.name, event_url=reverse("arena", args=[arena.pk]),
     )
     ArenaMatch.objects.create(arena=arena, match=match)
     ArenaPlayer.objects.filter(pk__in=[p.pk for p in players]).update(free_since=None)
@@ -439,6 +455,7 @@ def disqualify(player_id: int) -> ArenaPlayer:
         player.status = ArenaPlayer.Status.DISQUALIFIED
         rescore(player)
         player.save()
+        write_final_ranks(player.arena)
         _after_change(player.arena, players=[player], header=True)
     return player
 
@@ -455,6 +472,7 @@ def void_match_results(match: Match) -> int:
     for player in players:
         rescore(player)
         player.save()
+    write_final_ranks(arena_match.arena)
     _after_change(arena_match.arena, players=players)
     return voided
 

@@ -144,6 +144,9 @@ class ArenaPlayer(models.Model):
                                 help_text="Each scored match's points, in order (voided ones left out).")
     last_opponents = models.JSONField(default=list, blank=True,
                                       help_text="User ids of their last arena match's opponents.")
+    final_rank = models.PositiveIntegerField(null=True, blank=True,
+                                             help_text="Their place once the arena finished (1 = first); "
+                                                       "empty before, and for a disqualified player.")
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["arena", "user"], name="arena_player_once")]

@@ -19,5 +19,7 @@ def arena_wave() -> None:
 
 @shared_task(name=actions.PAIR_TASK, ignore_result=True, **LIMITS)
 def pair_arena(arena_id: int) -> None:
-    """Pair arena ``arena_id`` now (it is a no-op unless the arena runs)."""
-    actions.pair_arena(arena_id)
+    """Pair arena ``arena_id`` now (it is a no-op unless the arena runs),
+    holding a table of players who just met until the next wave (more may be
+    free by then: README "Arenas", Pairing)."""
+    actions.pair_arena(arena_id, hold_repeats=True)

@@ -13,7 +13,14 @@ from django.views.decorators.http import require_POST, require_safe
 
 from arenas import actions, standings
 from arenas.models import Arena, ArenaPlayer
+from config import ratelimits
 from games.errors import Refused
+
+#: How often one person may join, withdraw, pause or resume, over all arenas
+#: (config.ratelimits; README "Arenas"): more is a flood, refused with a
+#: message and no change.
+ENTRY_RATE = "20/minute"
+FLOODED = "Too many changes to your arena entries; wait a minute and try again."
 
 #: Rows shown on the arena page (the rest: "and N more"); the live table pushes only changed rows.
 SHOWN_ROWS = 1000
@@ -60,11 +67,14 @@ def arena_page(request, arena_id):
 
 
 def _act(request, arena_id, action):
+    arena = _arena(arena_id)  # 404 first: a bad id is not a change
+    if not ratelimits.hit(ENTRY_RATE, "arena-entry", request.user.pk):
+        messages.error(request, FLOODED)
+        return redirect("arena", arena_id=arena.pk)
     try:
-        action(request.user, arena_id)
+        action(request.user, arena.pk)
     except Refused as e:
         messages.error(request, e.message)
-    arena = _arena(arena_id)
     return redirect("arena", arena_id=arena.pk)
 
 

@@ -53,6 +53,7 @@ INSTALLED_APPS = [
     "django.contrib.contenttypes",
     "django.contrib.sessions",
     "django.contrib.messages",
+    "django.contrib.humanize",  # ordinal places ("2nd") on profiles
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "channels",

@@ -20,7 +20,7 @@ from games.models import Match, RatingChange, RatingVoid, Seat
 #: Leaderboard length per game.
 LEADERBOARD_SIZE = 100
 #: The Match columns a history list reads (engine states can be large).
-LIST_MATCH_FIELDS = ("public_id", "kind", "status", "rated", "is_public", "created_at")
+LIST_MATCH_FIELDS = ("public_id", "kind", "status", "rated", "is_public", "created_at", "event", "event_url")
 #: Matches per history page.
 HISTORY_PAGE_SIZE = 25
 

@@ -98,6 +98,12 @@ class Match(models.Model):
     idle_limit = models.PositiveSmallIntegerField(
         default=3, help_text="Missed turns in a row that count as leaving."
     )
+    # The competition it was played in, as PGN's Event tag names it: set by the
+    # app that made the match (an arena: its name and page), so the history,
+    # the replay and the export name it without ``games`` knowing arenas.
+    event = models.CharField(max_length=120, blank=True,
+                             help_text="The event it was played in (an arena's name); empty for none.")
+    event_url = models.CharField(max_length=200, blank=True, help_text="That event's page (a path).")
     start_state = models.JSONField(null=True, blank=True)
     state = models.JSONField(null=True, blank=True)
     version = models.PositiveIntegerField(default=0)

@@ -174,6 +174,7 @@ def export(request, public_id):
         "end_reason": match.end_reason,
         "rated": match.rated,
         "public": match.is_public,
+        "event": match.event or None,
         "options": match.options,
         "turn_seconds": match.turn_seconds,
         "idle_limit": match.idle_limit,

@@ -196,6 +196,10 @@ def pair_queues(only: list[Queue] | None = None, *, now: datetime | None = None)
                 .select_related("user")
             )
             entries = present(entries, now)
+            # Someone still seated in a match that has not ended (an arena's, a
+            # room's) waits on: never in two matches at once.
+            busy = game_actions.busy_users(e.user_id for e in entries)
+            entries = [e for e in entries if e.user_id not in busy]
             if len(entries) < queue.players:
                 continue
             by_id = {e.pk: e for e in entries}

@@ -14,6 +14,17 @@ from games.actions.errors import NotAllowed
 from games.engine import fair, get_rules
 from games.models import Match, Seat
 
+#: Match statuses during which a seated player is busy: pairing (ranked
+#: queues, arenas) never seats them in another match.
+BUSY = (Match.Status.WAITING, Match.Status.ACTIVE, Match.Status.PAUSED)
+
+
+def busy_users(user_ids) -> set[int]:
+    """Those of ``user_ids`` (user ids) seated in a match that has not ended,
+    whatever made it (ranked, arena, room, challenge, computer): one query."""
+    return set(Seat.objects.filter(user_id__in=list(user_ids), match__status__in=BUSY)
+               .values_list("user_id", flat=True))
+
 
 @dataclass(frozen=True)
 class SeatSpec:
@@ -44,12 +55,16 @@ def create_match(
     theme: str = "plain",
     state: dict | None = None,
     seed: bytes | None = None,
+    event: str = "",
+    event_url: str = "",
 ) -> Match:
     """A new match in status ``waiting`` with its seats; not started.
 
     ``state`` (an engine ``dump``) and ``seed`` (32 bytes) are for tests only
     (see ``tests/factories.py``); normally a fresh match and a fresh secret
-    seed. Raises the engine's ``InvalidOptionsError`` (a ValueError) for a bad
+    seed. ``event`` and ``event_url``: the competition it belongs to (an
+    arena's name and page path), shown in its history, replay and export.
+    Raises the engine's ``InvalidOptionsError`` (a ValueError) for a bad
     player count or options.
     """
     rules = get_rules(kind)
@@ -77,6 +92,8 @@ def create_match(
             state=dumped,
             seed=seed.hex(),
             seed_hash=fair.commitment(seed),
+            event=event,
+            event_url=event_url,
         )
         Seat.objects.bulk_create(
             Seat(

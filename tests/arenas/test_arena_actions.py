@@ -206,3 +206,77 @@ def test_disqualify_removes_points_and_is_audited_and_void_takes_points_back():
     with pytest.raises(actions.ArenaError, match="disqualified"):
         actions.join(ann, arena.pk)
     assert standings.rows(arena)[-1].rank is None
+
+
+def test_a_finished_arena_names_itself_in_history_replay_and_export_and_its_podium_is_on_profiles():
+    from django.test import Client
+
+    arena = make_arena(name="Ludo sprint")
+    ann, bob, cat, dan = (make_user(n) for n in ("ann", "bob", "cat", "dan"))
+    for u in (ann, bob, cat, dan):
+        actions.join(u, arena.pk)
+    actions.pair_arena(arena.pk)
+    first, second = (arena_match_of(u) for u in (ann, cat))
+    assert first.event == "Ludo sprint" and first.event_url == f"/arenas/{arena.pk}/"
+    game_actions.leave_match(first.public_id, next(s.user for s in first.seats.all() if s.user != ann))
+    actions.close_due(timezone.now() + timedelta(minutes=31))
+    assert set(ArenaPlayer.objects.values_list("final_rank", flat=True)) == {None}  # not finished yet
+    game_actions.leave_match(second.public_id, next(s.user for s in second.seats.all() if s.user != cat))
+    arena.refresh_from_db()
+    assert arena.finished_at is not None
+    ranks = {p.user.username: p.final_rank for p in ArenaPlayer.objects.select_related("user")}
+    assert sorted(ranks.values()) == [1, 2, 3, 4] and {ranks["ann"], ranks["cat"]} == {1, 2}
+
+    client = Client()
+    history = client.get(f"/u/{ann.username}/matches/").text
+    assert f'<a class="event" href="/arenas/{arena.pk}/">Ludo sprint</a>' in history
+    assert "Ludo sprint" in client.get(f"/m/{first.public_id}/replay/").text
+    assert client.get(f"/m/{first.public_id}/export.json").json()["event"] == "Ludo sprint"
+    profile = client.get(f"/u/{ann.username}/").text
+    assert ("Podium finishes: 1, 1 of them first." if ranks["ann"] == 1 else "Podium finishes: 1.") in profile
+    assert f"{ranks['ann']}{'st' if ranks['ann'] == 1 else 'nd'} of 4" in profile
+    loser = next(u for u in (bob, dan) if ranks[u.username] == 4)
+    profile = client.get(f"/u/{loser.username}/").text
+    assert "No podium finish yet." in profile and "4th of 4" in profile
+    assert "Arenas" not in client.get(f"/u/{make_user('eve').username}/").text.split("Recent matches")[1]
+
+    # A disqualification after the finish moves everyone below up a place.
+    mod = make_user("mod")
+    winner = next(u for u in (ann, cat) if ranks[u.username] == 1)
+    moderation.disqualify_arena_player(mod, ArenaPlayer.objects.get(user=winner).pk, "cheating")
+    after = {p.user.username: p.final_rank for p in ArenaPlayer.objects.select_related("user")}
+    assert after[winner.username] is None and sorted(r for r in after.values() if r) == [1, 2, 3]
+    assert "Disqualified" in client.get(f"/u/{winner.username}/").text
+
+
+def test_after_a_match_end_two_who_just_met_wait_for_the_wave_which_pairs_them_if_nobody_else_is_free():
+    arena = make_arena()
+    ann, bob = make_user("ann"), make_user("bob")
+    for u in (ann, bob):
+        actions.join(u, arena.pk)
+    actions.pair_arena(arena.pk)
+    game_actions.leave_match(arena_match_of(ann).public_id, bob)
+    actions.resume(bob, arena.pk)  # the leaver was paused
+    assert ArenaPlayer.objects.get(user=ann).last_opponents == [bob.pk]
+    assert actions.pair_arena(arena.pk, hold_repeats=True) == []  # the pairing a match end sends
+    assert ArenaPlayer.objects.filter(free_since__isnull=False).count() == 2
+    cat, dan = make_user("cat"), make_user("dan")
+    for u in (cat, dan):
+        actions.join(u, arena.pk)  # with others free, nobody meets their last opponent
+    started = actions.pair_arena(arena.pk, hold_repeats=True)
+    assert len(started) == 2
+    for match in started:
+        assert {s.user for s in match.seats.all()} != {ann, bob}
+
+
+def test_the_wave_pairs_a_repeat_when_the_pool_allows_nothing_else():
+    arena = make_arena()
+    ann, bob = make_user("ann"), make_user("bob")
+    for u in (ann, bob):
+        actions.join(u, arena.pk)
+    actions.pair_arena(arena.pk)
+    game_actions.leave_match(arena_match_of(ann).public_id, bob)
+    actions.resume(bob, arena.pk)
+    assert actions.pair_arena(arena.pk, hold_repeats=True) == []
+    (again,) = actions.pair_arena(arena.pk)  # the wave's call
+    assert {s.user for s in again.seats.all()} == {ann, bob}

@@ -69,3 +69,31 @@ def test_staff_schedule_a_recurring_arena_in_the_admin():
     assert client.post("/admin/arenas/arenaschedule/add/", form).status_code == 302
     schedule = ArenaSchedule.objects.get()
     assert schedule.created_by == boss and schedule.seats == 4
+
+
+def test_a_flood_of_joins_and_withdrawals_is_refused_and_changes_nothing():
+    from arenas.views import ENTRY_RATE, FLOODED
+    from config import ratelimits
+
+    ratelimits.reset()
+    try:
+        arena = _arena()
+        ann = make_user("ann")
+        client = Client()
+        client.force_login(ann)
+        allowed = int(ENTRY_RATE.split("/")[0])
+        for i in range(allowed):
+            step = "join" if i % 2 == 0 else "withdraw"
+            page = client.post(f"/arenas/{arena.pk}/{step}/", follow=True)
+            assert FLOODED not in page.text
+        status = ArenaPlayer.objects.get(arena=arena, user=ann).status  # withdrawn: the last was one
+        page = client.post(f"/arenas/{arena.pk}/join/", follow=True)
+        assert page.status_code == 200 and FLOODED in page.text
+        assert ArenaPlayer.objects.get(arena=arena, user=ann).status == status == ArenaPlayer.Status.WITHDRAWN
+        # Someone else is not held back by ann's flood.
+        bob = Client()
+        bob.force_login(make_user("bob"))
+        assert FLOODED not in bob.post(f"/arenas/{arena.pk}/join/", follow=True).text
+        assert ArenaPlayer.objects.filter(arena=arena, status=ArenaPlayer.Status.ACTIVE).count() == 1
+    finally:
+        ratelimits.reset()

@@ -103,6 +103,20 @@ class TestPairing:
         assert groups == {push.queue_user_group(a.pk), push.queue_user_group(b.pk)}
         assert all(f'data-href="/m/{match.public_id}/"' in html for _, html in sent)
 
+    def test_a_player_still_seated_in_a_match_waits_and_is_paired_once_it_ends(self):
+        from games import actions as game_actions
+        from tests.factories import make_match
+
+        a, b = make_user(), make_user()
+        elsewhere = make_match(seats=("human", "human"), users=[a, make_user()])  # e.g. an arena's
+        actions.join_queue(a, "ludo", 2)
+        assert actions.join_queue(b, "ludo", 2).match_id is None
+        assert Match.objects.filter(seats__user=a, status=Match.Status.ACTIVE).count() == 1
+        game_actions.leave_match(elsewhere.public_id, a)
+        actions.pair_queues(now=timezone.now())
+        match = QueueEntry.objects.get(user=b).match
+        assert match is not None and {s.user_id for s in match.seats.all()} == {a.pk, b.pk}
+
     def test_other_queues_and_distant_ratings_are_not_paired(self):
         a, b, c = make_user(), make_user(), make_user()
         Rating.objects.create(user=c, kind="ludo", rating=1800, games=40, peak=1800)

@@ -110,6 +110,7 @@ def close_due(now: datetime | None = None) -> list[Arena]:
                 arena.finished_at = now
                 fields.append("finished_at")
             arena.save(update_fields=fields)
+            write_final_ranks(arena)
             transaction.on_commit(lambda a=arena.pk: push.arena_changed(a))
             closed.append(arena)
     return closed

@@ -280,3 +280,17 @@ def test_the_wave_pairs_a_repeat_when_the_pool_allows_nothing_else():
     assert actions.pair_arena(arena.pk, hold_repeats=True) == []
     (again,) = actions.pair_arena(arena.pk)  # the wave's call
     assert {s.user for s in again.seats.all()} == {ann, bob}
+
+
+def test_an_arena_closed_with_no_match_running_is_finished_with_its_places():
+    arena = make_arena()
+    ann, bob = make_user("ann"), make_user("bob")
+    for u in (ann, bob):
+        actions.join(u, arena.pk)
+    actions.pair_arena(arena.pk)
+    game_actions.leave_match(arena_match_of(ann).public_id, bob)
+    actions.close_due(timezone.now() + timedelta(minutes=31))
+    arena.refresh_from_db()
+    assert arena.finished_at is not None
+    assert {p.user.username: p.final_rank for p in ArenaPlayer.objects.select_related("user")} == {
+        "ann": 1, "bob": 2}

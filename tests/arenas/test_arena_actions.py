@@ -249,8 +249,9 @@ def test_a_finished_arena_names_itself_in_history_replay_and_export_and_its_podi
     assert "Disqualified" in client.get(f"/u/{winner.username}/").text
 
 
-def test_after_a_match_end_two_who_just_met_wait_for_the_wave_which_pairs_them_if_nobody_else_is_free():
-    arena = make_arena()
+def two_who_just_met(arena):
+    """ann and bob of ``arena``, free again after a match against each other
+    (bob left it, then resumed); the pairing a match end sends holds them."""
     ann, bob = make_user("ann"), make_user("bob")
     for u in (ann, bob):
         actions.join(u, arena.pk)
@@ -258,7 +259,13 @@ def test_after_a_match_end_two_who_just_met_wait_for_the_wave_which_pairs_them_i
     game_actions.leave_match(arena_match_of(ann).public_id, bob)
     actions.resume(bob, arena.pk)  # the leaver was paused
     assert ArenaPlayer.objects.get(user=ann).last_opponents == [bob.pk]
-    assert actions.pair_arena(arena.pk, hold_repeats=True) == []  # the pairing a match end sends
+    assert actions.pair_arena(arena.pk, hold_repeats=True) == []
+    return ann, bob
+
+
+def test_after_a_match_end_two_who_just_met_wait_for_the_wave_which_pairs_them_if_nobody_else_is_free():
+    arena = make_arena()
+    ann, bob = two_who_just_met(arena)
     assert ArenaPlayer.objects.filter(free_since__isnull=False).count() == 2
     cat, dan = make_user("cat"), make_user("dan")
     for u in (cat, dan):
@@ -271,13 +278,7 @@ def test_after_a_match_end_two_who_just_met_wait_for_the_wave_which_pairs_them_i
 
 def test_the_wave_pairs_a_repeat_when_the_pool_allows_nothing_else():
     arena = make_arena()
-    ann, bob = make_user("ann"), make_user("bob")
-    for u in (ann, bob):
-        actions.join(u, arena.pk)
-    actions.pair_arena(arena.pk)
-    game_actions.leave_match(arena_match_of(ann).public_id, bob)
-    actions.resume(bob, arena.pk)
-    assert actions.pair_arena(arena.pk, hold_repeats=True) == []
+    ann, bob = two_who_just_met(arena)
     (again,) = actions.pair_arena(arena.pk)  # the wave's call
     assert {s.user for s in again.seats.all()} == {ann, bob}
 

@@ -19,6 +19,13 @@ def _back(public_id):
     return redirect("match", public_id=public_id)
 
 
+def _follow(offer, public_id):
+    """To the new match once the offer made one, else back to the old match."""
+    if offer.new_match_id:
+        return redirect("match", public_id=offer.new_match.public_id)
+    return _back(public_id)
+
+
 @login_required
 @require_POST
 def rematch_offer(request, public_id):
@@ -33,9 +40,7 @@ def rematch_offer(request, public_id):
     except Refused as e:
         messages.error(request, e.message)
         return _back(public_id)
-    if offer.new_match_id:
-        return redirect("match", public_id=offer.new_match.public_id)
-    return _back(public_id)
+    return _follow(offer, public_id)
 
 
 @login_required
@@ -46,9 +51,7 @@ def rematch_accept(request, public_id):
     except Refused as e:
         messages.error(request, e.message)
         return _back(public_id)
-    if offer.new_match_id:
-        return redirect("match", public_id=offer.new_match.public_id)
-    return _back(public_id)
+    return _follow(offer, public_id)
 
 
 @login_required

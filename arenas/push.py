@@ -1,10 +1,19 @@
 """The only caller of the channel layer for arenas (STYLE habits 4 and 6).
 
 Called after commit. Frames are htmx out-of-band elements for the arena page
-(``templates/arenas/arena.html``): standings rows that changed (the page's
-script puts each in its place by its sort token and renumbers), the arena's
-header (phase, counts, podium) when it changed phase, and a player's "your
-match is ready" redirect, to that player's group.
+(``templates/arenas/arena.html``): standings rows that changed (each with
+its true rank and place; the page's script puts each in its place by its
+sort token and keeps the first page's rows), the line under the table (how
+many more players), the arena's header (phase, counts, podium) when it
+changed phase or its count changed, and a player's "your match is ready"
+redirect, to that player's group.
+
+Each group message is ``{"type": EVENT, "html": ...}`` plus what the
+consumer (consumers.py) needs to decide what its own socket gets:
+``table`` (True: the first page's table; sockets on a later page skip it),
+``places`` (``[player id, user id, place]`` of each pushed row), ``users``
+(the users whose own entry changed: their sockets add their own block) and
+``phase`` (True: the arena changed phase; every socket adds its own block).
 """
 
 from __future__ import annotations
@@ -36,27 +45,6 @@ def redirect_frame(public_id: str) -> str:
     return render_to_string(PARTS + "redirect", {"public_id": public_id, "oob": True})
 
 
-def standings_rows(arena_id: int, player_ids=None, *, header: bool = False) -> None:
-    """Push the rows of ``player_ids`` (None: the header and every row, e.g.
-    after a phase change; ``header``: the header too) to the arena's watchers."""
-    from arenas import standings
-    from arenas.models import Arena
-
-    arena = Arena.objects.filter(pk=arena_id).first()
-    if arena is None:
-        return
-    # Separate frames: table rows parse only in a fragment that starts with
-    # one (the HTML parser drops a <tr> that follows a <section>).
-    if player_ids is None:
-        frames = [header_frame(arena), rows_frame(standings.rows(arena))]
-    else:
-        frames = [header_frame(arena)] if header else []
-        frames.append(rows_frame(standings.some_rows(arena, player_ids)))
-    messages = [(arena_group(arena_id), html) for html in frames if html]
-    if messages:
-        async_to_sync(_send_all)(messages)
-
-
 def header_frame(arena) -> str:
     from django.utils import timezone
 
@@ -66,18 +54,70 @@ def header_frame(arena) -> str:
     return render_to_string(PARTS + "header", {"oob": True, **context})
 
 
+def foot_frame(arena, context: dict) -> str:
+    """The line under the table of ``arena`` ("and N more players", the page
+    links) for ``standings.foot_context``."""
+    return render_to_string(PARTS + "foot", {"oob": True, "arena": arena, **context})
+
+
+def me_frame(context: dict) -> str:
+    """The viewer's own block for ``standings.me_context``. Its forms carry no
+    CSRF token (no request): the page's script adds the page's own."""
+    return render_to_string(PARTS + "me", {"oob": True, **context})
+
+
+def rows_events(arena, player_ids, *, header: bool = False) -> list[dict]:
+    """The group messages for the changed rows of ``player_ids`` (and, with
+    ``header``, the header and the line under the table), unsent."""
+    from arenas import standings
+
+    # Separate messages: table rows parse only in a fragment that starts with
+    # one (the HTML parser drops a <tr> that follows a <section>).
+    events = []
+    if header:
+        events.append({"html": header_frame(arena)})
+        foot = standings.foot_context(standings.count(arena))
+        events.append({"html": foot_frame(arena, foot), "table": True})
+    rows = standings.some_rows(arena, player_ids)
+    if rows:
+        events.append({"html": rows_frame(rows), "table": True,
+                       "places": [[r.player.pk, r.player.user_id, r.pos] for r in rows],
+                       "users": [r.player.user_id for r in rows]})
+    return events
+
+
+def standings_rows(arena_id: int, player_ids=None, *, header: bool = False) -> None:
+    """Push the rows of ``player_ids`` (None: the arena changed phase, see
+    ``arena_changed``; ``header``: the header and the count under the table
+    too) to the arena's watchers. Their own blocks follow from their sockets."""
+    from arenas.models import Arena
+
+    arena = Arena.objects.filter(pk=arena_id).first()
+    if arena is None:
+        return
+    if player_ids is None:
+        events = [{"html": header_frame(arena), "phase": True}]
+    else:
+        events = rows_events(arena, player_ids, header=header)
+    if events:
+        async_to_sync(_send_all)([(arena_group(arena_id), e) for e in events])
+
+
 def arena_changed(arena_id: int) -> None:
-    """The arena opened, closed or finished: its header and every row."""
+    """The arena closed or finished: its header, and every socket's
+    own block (its buttons change with the phase). Rows are unchanged by a
+    phase change; those that changed with it (a last match scored) are pushed
+    by the change itself."""
     standings_rows(arena_id, None)
 
 
 def paired(arena_id: int, user_ids: list[int], public_id: str) -> None:
     """Send each paired player's arena pages to match ``public_id``."""
     html = redirect_frame(public_id)
-    async_to_sync(_send_all)([(arena_user_group(arena_id, u), html) for u in user_ids])
+    async_to_sync(_send_all)([(arena_user_group(arena_id, u), {"html": html}) for u in user_ids])
 
 
-async def _send_all(messages: list[tuple[str, str]]) -> None:
+async def _send_all(messages: list[tuple[str, dict]]) -> None:
     layer = get_channel_layer()
-    for group, html in messages:
-        await layer.group_send(group, {"type": EVENT, "html": html})
+    for group, event in messages:
+        await layer.group_send(group, {"type": EVENT, **event})

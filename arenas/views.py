@@ -22,10 +22,6 @@ from games.errors import Refused
 ENTRY_RATE = "20/minute"
 FLOODED = "Too many changes to your arena entries; wait a minute and try again."
 
-#: Rows shown on the arena page (the rest: "and N more"); the live table pushes only changed rows.
-SHOWN_ROWS = 1000
-
-
 @require_safe
 def arena_list(request):
     now = timezone.now()
@@ -53,16 +49,25 @@ def _arena(arena_id) -> Arena:
 
 @require_safe
 def arena_page(request, arena_id):
+    """The arena's header, the viewer's own block and one page of the
+    standings (``?page=N``, standings.PAGE_SIZE rows; the first is live and
+    shows the viewer's own row below it). 404 for a page past the last."""
     arena = _arena(arena_id)
     now = timezone.now()
     me = None
     if request.user.is_authenticated:
-        me = ArenaPlayer.objects.filter(arena=arena, user=request.user).first()
-    rows = standings.rows(arena)
+        me = ArenaPlayer.objects.filter(arena=arena, user=request.user).select_related("user").first()
+    try:
+        table = standings.table_context(arena, standings.page_number(request.GET.get("page")), me)
+    except ValueError:
+        raise Http404("There is no such page of standings.") from None
+    playing = None
+    if me is not None:
+        mine = table["own"] or next((r for r in table["rows"] if r.player.pk == me.pk), None)
+        playing = mine.playing if mine else None
     return render(request, "arenas/arena.html", {
-        **standings.header_context(arena, now),
-        "rows": rows[:SHOWN_ROWS], "more": max(0, len(rows) - SHOWN_ROWS),
-        "me": me, "playing": next((r.playing for r in rows if me and r.player.pk == me.pk), ""),
+        **standings.header_context(arena, now), **table,
+        **standings.me_context(arena, request.user, now, me, playing),
     })
 
 

@@ -9,10 +9,16 @@ match between two free players ended by a leave):
 
 - the server CPU of scoring the match (``arenas.actions.score_match`` inside
   the finishing transaction) and of the push that follows (the two changed
-  standings rows, ranked among all, rendered: ``push.rows_frame``), with
-  ``time.process_time``; and the bytes of that push;
+  standings rows, ranked among all, rendered: ``push.rows_events``, what
+  ``push.standings_rows`` sends), with ``time.process_time``; the bytes of
+  that push; and, in the same run, the old code path (every player read and
+  sorted to rank the two rows), whose ranks the new ones must equal;
 - the arena page (full request through Django's test client: middleware,
-  queries, template; 1,000 rows), p50 and p95 of R requests.
+  queries, template), p50 and p95 of R requests: signed out (the first 100
+  rows), as the player placed 500th (the first 100 and their own row),
+  ``?page=5``, and with every row on one page (the old page);
+- the CPU of a socket's snapshot on connect, of a viewer's own row and of
+  their own block sent again (consumers.py).
 
 Targets (README "Arenas", docs/benchmarks.md): ≤ 20 ms CPU per finished match
 for the standings update, pushing only changed rows; page p95 ≤ 100 ms.
@@ -84,12 +90,38 @@ def build():
     return arena, users
 
 
-def one_match(arena, a, b) -> tuple[float, float, int]:
-    """(CPU seconds scoring, CPU seconds making the push, push bytes) for a match
-    between users ``a`` and ``b`` that ``b`` leaves."""
+def old_some_rows(arena, player_ids):
+    """The rows of ``player_ids`` ranked as before session 14: every player's
+    points read and sorted, then bisected (kept here to measure the old code
+    path in the same run and to check the new ranks against it)."""
+    import bisect
+
+    from arenas import scoring, standings
+    from arenas.models import ArenaPlayer
+    from games.models import Seat
+
+    players = list(ArenaPlayer.objects.filter(arena=arena, pk__in=list(player_ids)).select_related("user"))
+    playing = dict(Seat.objects.filter(match__arena_match__arena=arena, match__arena_match__scored=False,
+                                       user_id__in=[p.user_id for p in players])
+                   .values_list("user_id", "match__public_id"))
+    everyone = list(ArenaPlayer.objects.filter(arena=arena).exclude(status=ArenaPlayer.Status.DISQUALIFIED)
+                    .values_list("points", "wins", "reached_at", "user__username"))
+    keys = sorted(scoring.standings_key(pts, wins, r.timestamp() if r else standings._NEVER, name)
+                  for pts, wins, r, name in everyone)
+    out = []
+    for p in players:
+        dq = p.status == ArenaPlayer.Status.DISQUALIFIED
+        rank = None if dq else bisect.bisect_left(keys, standings.order_key(p)[1:]) + 1
+        out.append(standings.Row(p, rank, playing.get(p.user_id, ""), standings.token(p), rank or 0))
+    return out
+
+
+def one_match(arena, a, b) -> dict:
+    """CPU seconds of scoring a match between users ``a`` and ``b`` that ``b``
+    leaves, of making its push (new, and the old code path), and its bytes."""
     from django.db import transaction
 
-    from arenas import push, standings
+    from arenas import push
     from arenas.models import ArenaMatch, ArenaPlayer
     from games import actions as game_actions
     from games.models import Match, Seat
@@ -117,9 +149,43 @@ def one_match(arena, a, b) -> tuple[float, float, int]:
         transaction.on_commit(lambda: None)
     ids = list(ArenaPlayer.objects.filter(arena=arena, user__in=[a, b]).values_list("pk", flat=True))
     t0 = time.process_time()
-    html = push.rows_frame(standings.some_rows(arena, ids))
+    events = push.rows_events(arena, ids)  # what push.standings_rows sends, unsent
     made = time.process_time() - t0
-    return scored, made, len(html.encode())
+    t0 = time.process_time()
+    old_rows = old_some_rows(arena, ids)
+    push.rows_frame(old_rows)
+    old = time.process_time() - t0
+    from arenas import standings
+
+    new_ranks = {r.player.pk: r.rank for r in standings.some_rows(arena, ids)}
+    assert new_ranks == {r.player.pk: r.rank for r in old_rows}, (new_ranks, old_rows)
+    return {"scored": scored, "made": made, "old": old, "bytes": sum(len(e["html"].encode()) for e in events)}
+
+
+def timed(fn, repeat: int) -> list[float]:
+    """CPU ms of ``fn()``, ``repeat`` times."""
+    out = []
+    for _ in range(repeat):
+        t0 = time.process_time()
+        fn()
+        out.append((time.process_time() - t0) * 1000)
+    return out
+
+
+def pages_ms(client, path: str, repeat: int) -> tuple[list[float], int]:
+    """Wall ms of ``repeat`` requests for ``path`` (sorted), and the last one's bytes."""
+    client.get(path)  # warm
+    out = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        r = client.get(path)
+        out.append((time.perf_counter() - t0) * 1000)
+        assert r.status_code == 200, (path, r.status_code)
+    return sorted(out), len(r.content)
+
+
+def p95(values: list[float]) -> float:
+    return sorted(values)[min(len(values) - 1, int(len(values) * 0.95))]
 
 
 def main() -> None:
@@ -131,41 +197,63 @@ def main() -> None:
 
     from django.test import Client
 
-    from arenas import actions, push
+    from arenas import actions, consumers, push, standings
+    from arenas.models import ArenaPlayer
 
     arena, users = build()
     rng = random.Random(5)
-    scored, made, sizes = [], [], []
+    runs = []
     # Sending (Redis, the broker) is not measured: what is, is the work of making the push.
     with mock.patch.object(push, "_send_all", _noop), \
             mock.patch.object(actions, "send_pair", lambda pk: None):
         for _ in range(args.repeat):
             a, b = rng.sample(users, 2)
-            s, m, n = one_match(arena, a, b)
-            scored.append(s * 1000)
-            made.append(m * 1000)
-            sizes.append(n)
-    client = Client()
-    client.get(f"/arenas/{arena.pk}/")  # warm
-    pages = []
-    for _ in range(args.repeat):
-        t0 = time.perf_counter()
-        r = client.get(f"/arenas/{arena.pk}/")
-        pages.append((time.perf_counter() - t0) * 1000)
-        assert r.status_code == 200
-    pages.sort()
-    p95 = pages[min(len(pages) - 1, int(len(pages) * 0.95))]
+            runs.append(one_match(arena, a, b))
+    med = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
+    top = {k: max(r[k] for r in runs) for k in runs[0]}
+    # A viewer in the middle of the table: the first page shows their own row below it.
+    middle = standings.rows(arena)[len(users) // 2]
+    viewer = middle.player.user
+    signed_in = Client()
+    signed_in.force_login(viewer)
+    url = f"/arenas/{arena.pk}/"
+    anon, anon_bytes = pages_ms(Client(), url, args.repeat)
+    mine, mine_bytes = pages_ms(signed_in, url, args.repeat)
+    later, later_bytes = pages_ms(Client(), url + "?page=5", args.repeat)
+    with mock.patch.object(standings, "PAGE_SIZE", PLAYERS):  # the old page: every row
+        every, every_bytes = pages_ms(Client(), url, args.repeat)
+    snapshot = timed(lambda: consumers._snapshot(arena.pk, viewer, 1, False), args.repeat)
+    own = timed(lambda: consumers._own_row(arena.pk, middle.player.pk), args.repeat)
+    place = standings.some_rows(arena, [middle.player.pk])[0].pos
+    own_same = timed(lambda: consumers._own_row(arena.pk, middle.player.pk, place), args.repeat)
+    me = timed(lambda: consumers._me_html(arena.pk, viewer), args.repeat)
+    me_bytes = len(consumers._me_html(arena.pk, viewer).encode())
+    assert ArenaPlayer.objects.filter(arena=arena).count() == PLAYERS
+
+    ms = 1000
     print(f"Arena of {PLAYERS} players, {args.repeat} finished matches and page loads (SQLite)")
-    print(f"{'measure':<52}{'median':>10}{'max':>10}")
-    print(f"{'scoring a finished match, CPU ms':<52}{statistics.median(scored):>10.2f}{max(scored):>10.2f}")
-    print(f"{'making its standings push (2 rows ranked), CPU ms':<52}{statistics.median(made):>10.2f}"
-          f"{max(made):>10.2f}")
-    both = [s + m for s, m in zip(scored, made, strict=True)]
-    print(f"{'standings update per finished match, CPU ms':<52}{statistics.median(both):>10.2f}"
-          f"{max(both):>10.2f}")
-    print(f"{'push bytes':<52}{statistics.median(sizes):>10.0f}{max(sizes):>10.0f}")
-    print(f"{'arena page (1,000 rows), ms p50 / p95':<52}{statistics.median(pages):>10.1f}{p95:>10.1f}"
-          f"  ({len(r.content):,} bytes)")
+    print(f"{'measure':<60}{'median':>10}{'max':>10}")
+    line = "{:<60}{:>10.2f}{:>10.2f}".format
+    print(line("scoring a finished match (score_match), CPU ms", med["scored"] * ms, top["scored"] * ms))
+    print(line("making its push (2 rows ranked by counts), CPU ms", med["made"] * ms, top["made"] * ms))
+    print(line("  old code path (every player read and sorted), CPU ms", med["old"] * ms, top["old"] * ms))
+    both = [(r["scored"] + r["made"]) * ms for r in runs]
+    old_both = [(r["scored"] + r["old"]) * ms for r in runs]
+    print(line("standings update per finished match, CPU ms", statistics.median(both), max(both)))
+    print(line("  with the old code path, CPU ms", statistics.median(old_both), max(old_both)))
+    print(f"{'push bytes (2 rows)':<60}{med['bytes']:>10.0f}{top['bytes']:>10.0f}")
+    print(f"{'page':<44}{'p50 ms':>10}{'p95 ms':>10}{'bytes':>12}")
+    for name, got, size in (("arena page, signed out (100 rows)", anon, anon_bytes),
+                            ("arena page, a player 500th (100 rows + own)", mine, mine_bytes),
+                            ("arena page ?page=5 (places 401-500)", later, later_bytes),
+                            ("old: every row on one page (1,000 rows)", every, every_bytes)):
+        print(f"{name:<44}{statistics.median(got):>10.1f}{p95(got):>10.1f}{size:>12,}")
+    print(line("socket snapshot on connect (the player's page 1), CPU ms", statistics.median(snapshot),
+               max(snapshot)))
+    print(line("own row looked up, place unchanged (_own_row), CPU ms", statistics.median(own_same),
+               max(own_same)))
+    print(line("own row looked up and sent again (_own_row), CPU ms", statistics.median(own), max(own)))
+    print(line(f"own block sent again ({me_bytes} bytes), CPU ms", statistics.median(me), max(me)))
 
 
 async def _noop(messages):

@@ -29,11 +29,11 @@ def _cookie(user) -> str:
     return client.cookies[settings.SESSION_COOKIE_NAME].value
 
 
-def _comm(arena_id, cookie=None) -> WebsocketCommunicator:
+def _comm(arena_id, cookie=None, query="") -> WebsocketCommunicator:
     headers = [(b"host", b"localhost:8300"), (b"origin", b"http://localhost:8300")]
     if cookie is not None:
         headers.append((b"cookie", f"{settings.SESSION_COOKIE_NAME}={cookie}".encode()))
-    return WebsocketCommunicator(application, f"/ws/arena/{arena_id}/", headers=headers)
+    return WebsocketCommunicator(application, f"/ws/arena/{arena_id}/{query}", headers=headers)
 
 
 def _arena() -> Arena:
@@ -86,3 +86,107 @@ def test_snapshot_then_only_the_changed_rows_and_the_redirect_to_the_paired_only
 
     asyncio.run(run())
     assert ArenaPlayer.objects.get(user=ann).points == 2
+
+
+def _frames_until(comm, predicate, limit=6):
+    """Frames received until one meets ``predicate`` (that one last)."""
+    async def run():
+        got = []
+        for _ in range(limit):
+            got.append(await comm.receive_from(timeout=10))
+            if predicate(got[-1]):
+                return got
+        raise AssertionError(f"no such frame in {got}")
+    return run()
+
+
+def test_the_own_block_follows_entry_and_phase_and_a_later_page_gets_no_table():
+    arena = _arena()
+    ann = make_user("ann")
+    ArenaPlayer.objects.create(arena=arena, user=ann, joined_at=timezone.now(), rating=1500)
+    cookie = _cookie(ann)
+
+    async def run():
+        first = _comm(arena.pk, cookie)
+        later = _comm(arena.pk, cookie, "?page=2")
+        for comm in (first, later):
+            connected, _ = await comm.connect(timeout=10)
+            assert connected
+        head = await first.receive_from(timeout=10)
+        assert head.startswith('<section id="arena-header"') and 'id="arena-me"' in head and ">Pause<" in head
+        assert 'id="arena-foot"' in head
+        assert (await first.receive_from(timeout=10)).startswith('<tbody id="arena-rows"')
+        head = await later.receive_from(timeout=10)
+        assert 'id="arena-me"' in head and 'id="arena-foot"' not in head
+        assert await later.receive_nothing(timeout=0.3)  # no table for a page past the first
+
+        await sync_to_async(actions.pause)(ann, arena.pk)
+        got = await _frames_until(first, lambda f: 'id="arena-me"' in f)
+        assert got[0].startswith('<tr id="arena-row-') and ">Resume<" in got[-1] and ">Pause<" not in got[-1]
+        assert 'hx-swap-oob="true"' in got[-1] and "csrfmiddlewaretoken" not in got[-1]  # the page adds it
+        (me,) = [await later.receive_from(timeout=10)]
+        assert me.startswith('<div id="arena-me"') and ">Resume<" in me
+        assert await later.receive_nothing(timeout=0.3)
+
+        # The arena closes (no match running: it is finished at once): every
+        # socket gets the header with its own block, the buttons gone.
+        await sync_to_async(Arena.objects.filter(pk=arena.pk).update)(
+            starts_at=timezone.now() - timedelta(minutes=40))
+        await sync_to_async(actions.close_due)()
+        for comm in (first, later):
+            frame = await comm.receive_from(timeout=10)
+            assert frame.startswith('<section id="arena-header"') and "Finished" in frame
+            assert "You scored <strong>0</strong> points." in frame and "<button" not in frame
+        # Someone signed out watching gets the header and an empty own block.
+        watcher = _comm(arena.pk)
+        connected, _ = await watcher.connect(timeout=10)
+        assert connected
+        head = await watcher.receive_from(timeout=10)
+        assert 'id="arena-me"' in head and "Log in" not in head and "<button" not in head
+        for comm in (first, later, watcher):
+            await comm.disconnect()
+
+    asyncio.run(run())
+
+
+def test_the_own_row_below_the_first_page_is_sent_again_when_players_pass_it(monkeypatch):
+    from accounts.models import User
+    from arenas import consumers, push
+
+    monkeypatch.setattr(consumers, "OWN_ROW_SECONDS", 0.05)
+    arena = _arena()
+    users = User.objects.bulk_create(User(username=f"p{i:03d}", email=f"p{i}@example.com", password="!")
+                                     for i in range(1, 151))
+    now = timezone.now()
+    ArenaPlayer.objects.bulk_create(
+        ArenaPlayer(arena=arena, user=u, joined_at=now, rating=1500, points=151 - i, reached_at=now)
+        for i, u in enumerate(users, 1))
+    me = ArenaPlayer.objects.get(user=users[139])
+    last = ArenaPlayer.objects.get(user=users[149])
+    cookie = _cookie(users[139])
+
+    async def run():
+        comm = _comm(arena.pk, cookie)
+        connected, _ = await comm.connect(timeout=10)
+        assert connected
+        await comm.receive_from(timeout=10)
+        table = await comm.receive_from(timeout=10)
+        assert table.count("<tr id=") == 101 and f'id="arena-row-{me.pk}"' in table
+        assert 'data-pos="140"' in table and 'class="arena-gap"' in table
+        # The last player jumps to the top: their row (place 1), then the
+        # viewer's own row again, one place lower.
+        await sync_to_async(ArenaPlayer.objects.filter(pk=last.pk).update)(points=500)
+        await sync_to_async(push.standings_rows)(arena.pk, [last.pk])
+        moved = await comm.receive_from(timeout=10)
+        assert f'id="arena-row-{last.pk}"' in moved and 'data-pos="1"' in moved
+        own = await comm.receive_from(timeout=10)
+        assert f'id="arena-row-{me.pk}"' in own and 'data-pos="141"' in own and '<td class="rank">141<' in own
+        # A row pushed behind the viewer (the player just below them): their
+        # place is looked up again, unchanged, so nothing more is sent.
+        below = await sync_to_async(lambda: ArenaPlayer.objects.get(user=users[141]).pk)()
+        await sync_to_async(push.standings_rows)(arena.pk, [below])
+        assert f'id="arena-row-{below}"' in await comm.receive_from(timeout=10)
+        assert await comm.receive_nothing(timeout=0.3)
+        await comm.disconnect()
+
+    asyncio.run(run())

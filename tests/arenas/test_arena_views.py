@@ -97,3 +97,69 @@ def test_a_flood_of_joins_and_withdrawals_is_refused_and_changes_nothing():
         assert ArenaPlayer.objects.filter(arena=arena, status=ArenaPlayer.Status.ACTIVE).count() == 1
     finally:
         ratelimits.reset()
+
+
+def _crowd(n, **kw):
+    """A running arena of ``n`` players named p001.. in rank order (p001 first)."""
+    from accounts.models import User
+
+    arena = _arena(starts_at=timezone.now() - timedelta(minutes=5), **kw)
+    users = User.objects.bulk_create(User(username=f"p{i:03d}", email=f"p{i}@example.com", password="!")
+                                     for i in range(1, n + 1))
+    ArenaPlayer.objects.bulk_create(
+        ArenaPlayer(arena=arena, user=u, joined_at=timezone.now(), rating=1500, points=n + 1 - i, wins=0,
+                    reached_at=timezone.now(), sequence=str(n + 1 - i))
+        for i, u in enumerate(users, 1))
+    return arena, users
+
+
+def _ranks(html):
+    import re
+
+    return [int(r) for r in re.findall(r'<td class="rank">(\d+)</td>', html)]
+
+
+def test_a_large_arena_shows_the_first_hundred_and_the_viewers_own_row_below():
+    arena, users = _crowd(150)
+    client = Client()
+    client.force_login(users[139])  # 140th
+    page = client.get(f"/arenas/{arena.pk}/")
+    assert page.status_code == 200
+    assert _ranks(page.text) == [*range(1, 101), 140]
+    me = ArenaPlayer.objects.get(arena=arena, user=users[139])
+    assert f'data-me="arena-row-{me.pk}"' in page.text and "data-live" in page.text
+    assert 'class="arena-gap"' in page.text and "is-me" in page.text
+    assert "… and 50 more players." in page.text
+    assert f'href="/arenas/{arena.pk}/?page=2"' in page.text and 'aria-current="page">1<' in page.text
+    # Signed out, or within the hundred: no own row, no gap.
+    assert _ranks(Client().get(f"/arenas/{arena.pk}/").text) == list(range(1, 101))
+    client.force_login(users[9])
+    page = client.get(f"/arenas/{arena.pk}/").text
+    assert _ranks(page) == list(range(1, 101)) and 'class="arena-gap"' not in page
+    # The second page: places 101 to 150, as loaded (not live), linking back.
+    page = client.get(f"/arenas/{arena.pk}/?page=2").text
+    assert _ranks(page) == list(range(101, 151))
+    assert "data-live" not in page and "Places 101 to 150 of 150." in page
+    assert f'href="/arenas/{arena.pk}/">1</a>' in page and f'/ws/arena/{arena.pk}/?page=2"' in page
+
+
+def test_bad_page_numbers_give_the_first_page_or_404_never_500():
+    arena, _users = _crowd(150)
+    client = Client()
+    for junk in ("", "x", "0", "-1", "1.5", "2abc", "%00", "9" * 5000):
+        page = client.get(f"/arenas/{arena.pk}/?page={junk}")
+        assert page.status_code == 200 and _ranks(page.text)[:1] == [1], junk
+    for beyond in ("3", "99999999999999999999999"):
+        assert client.get(f"/arenas/{arena.pk}/?page={beyond}").status_code == 404
+    empty = _arena()
+    assert client.get(f"/arenas/{empty.pk}/?page=1").status_code == 200  # an empty table has its one page
+    assert client.get(f"/arenas/{empty.pk}/?page=2").status_code == 404
+
+
+def test_the_page_reads_a_bounded_number_of_queries_whatever_the_crowd(django_assert_max_num_queries):
+    arena, users = _crowd(150)
+    client = Client()
+    client.force_login(users[139])
+    client.get(f"/arenas/{arena.pk}/")
+    with django_assert_max_num_queries(25):
+        assert client.get(f"/arenas/{arena.pk}/").status_code == 200

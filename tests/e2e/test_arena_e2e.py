@@ -3,7 +3,10 @@ real Celery worker and Celery beat (the arena wave): three players join on
 the arena page, two are paired and sent to their match, the standings move
 live on the third one's page as it ends, the arena closes while a match is
 still being played (the podium reads provisional), and the podium is final
-once it ends (README "Arenas")."""
+once it ends (README "Arenas"); and an arena of 150 players, whose page
+shows the first 100 places and the viewer's own row, keeps them right as
+rows move, follows the viewer's entry and the end without a reload, and
+links its second page."""
 
 import os
 from datetime import timedelta
@@ -111,3 +114,91 @@ def test_three_players_join_play_see_the_standings_move_and_see_the_podium(
     desk.goto(f"{live_server_url}/arenas/")
     shot(desk, "arenas-desktop")
 
+
+
+def crowd(n: int) -> tuple[Arena, list]:
+    """A running arena of ``n`` players named big001.. in rank order (big001 first)."""
+    from accounts.models import User
+
+    arena = Arena.objects.create(name="Ludo crowd", kind="ludo", seats=2, turn_seconds=60, minutes=30,
+                                 starts_at=timezone.now() - timedelta(minutes=1), rated=False)
+    users = User.objects.bulk_create(User(username=f"big{i:03d}", email=f"big{i}@example.com", password="!")
+                                     for i in range(1, n + 1))
+    now = timezone.now()
+    ArenaPlayer.objects.bulk_create(
+        ArenaPlayer(arena=arena, user=u, joined_at=now, rating=1500 + i, points=2 * (n + 1 - i),
+                    wins=n + 1 - i, reached_at=now, sequence=" ".join(["2"] * min(6, n + 1 - i)))
+        for i, u in enumerate(users, 1))
+    return arena, users
+
+
+@pytest.mark.timeout(120)
+def test_a_large_arena_shows_the_first_hundred_and_the_own_row_and_stays_right_live(browser, live_server_url):
+    from arenas import actions as arena_actions
+    from arenas import push
+
+    arena, users = in_thread(crowd, 150)
+    me, last = users[139], users[149]
+    desk = arena_page(browser, live_server_url, me, arena)  # 140th
+    phone_ctx = browser.new_context(viewport={"width": 390, "height": 844})
+    log_in(phone_ctx, users[119], live_server_url)  # 120th
+    phone = phone_ctx.new_page()
+    phone.goto(f"{live_server_url}/arenas/{arena.pk}/")
+    rows, own = desk.locator("#arena-rows tr[data-token]"), desk.locator("#arena-rows tr.is-me")
+    expect(rows).to_have_count(101)
+    expect(own.locator("td.rank")).to_have_text("140")
+    expect(desk.locator("#arena-rows tr.arena-gap")).to_have_count(1)
+    expect(desk.locator("#arena-foot")).to_contain_text("… and 50 more players.")
+    expect(desk.locator("#arena-foot nav a")).to_have_text(["2"])
+    expect(phone.locator("#arena-rows tr.is-me td.rank")).to_have_text("120")
+    shot(desk, "arena-large-desktop")
+    shot(phone, "arena-large-phone")
+
+    # The last player jumps to the top: in at place 1, the hundredth drops
+    # out, and the own row below (not pushed) is sent again one place lower.
+    def jump():
+        entry = ArenaPlayer.objects.get(arena=arena, user=last)
+        ArenaPlayer.objects.filter(pk=entry.pk).update(points=1000, wins=500)
+        push.standings_rows(arena.pk, [entry.pk])
+    in_thread(jump)
+    expect(rows.first).to_contain_text("big150")
+    expect(rows.first.locator("td.rank")).to_have_text("1")
+    expect(rows).to_have_count(101)
+    expect(rows.nth(99)).to_contain_text("big099")
+    expect(rows.nth(99).locator("td.rank")).to_have_text("100")
+    expect(own.locator("td.rank")).to_have_text("141", timeout=10_000)
+    expect(phone.locator("#arena-rows tr.is-me td.rank")).to_have_text("121", timeout=10_000)
+
+    # The leader is disqualified: listed last, out of the first hundred; the
+    # table keeps the places it knows (99), ranked truly, and the own row moves up.
+    first = in_thread(lambda: ArenaPlayer.objects.get(arena=arena, user=users[0]).pk)
+    in_thread(arena_actions.disqualify, first)
+    expect(desk.locator("#arena-rows tr", has_text="big001")).to_have_count(0)
+    expect(rows).to_have_count(100)
+    expect(rows.first).to_contain_text("big150")
+    expect(rows.nth(98).locator("td.rank")).to_have_text("99")
+    expect(own.locator("td.rank")).to_have_text("140", timeout=10_000)
+
+    # The viewer's own block follows their entry, and the arena's end, unreloaded.
+    in_thread(arena_actions.pause, me, arena.pk)
+    expect(desk.get_by_role("button", name="Resume")).to_be_visible()
+    expect(own).to_contain_text("paused")
+    ended = timezone.now() - timedelta(minutes=40)
+    in_thread(lambda: Arena.objects.filter(pk=arena.pk).update(starts_at=ended))
+    in_thread(arena_actions.close_due)
+    expect(desk.locator(".arena-phase")).to_contain_text("Finished")
+    expect(desk.locator(".arena-me button")).to_have_count(0)
+    expect(desk.locator(".arena-me")).to_contain_text("You scored 22 points.")
+    expect(phone.locator(".arena-me button")).to_have_count(0)
+    shot(desk, "arena-large-finished-desktop")
+
+    # The rest is reachable by plain links: the second page, as loaded.
+    desk.locator("#arena-foot nav").get_by_role("link", name="2", exact=True).click()
+    desk.wait_for_url("**/?page=2")
+    later = desk.locator("#arena-rows tr[data-token]")
+    expect(later).to_have_count(50)
+    expect(later.first.locator("td.rank")).to_have_text("101")
+    expect(later.last).to_contain_text("big001")
+    expect(later.last.locator("td.rank")).to_have_text("–")
+    shot(desk, "arena-large-page2-desktop")
+    phone_ctx.close()

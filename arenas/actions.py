@@ -39,6 +39,7 @@ from games import sites
 from games.errors import Refused
 from games.models import Match, Seat
 from matchmaking import actions as queue_actions
+from matchmaking import together
 from notifications import notify
 
 log = logging.getLogger(__name__)
@@ -323,6 +324,9 @@ def pair_arena(arena_id: int, now: datetime | None = None, *, hold_repeats: bool
         rated_now = arena.rated and arena.players.count() >= arena.rated_from_players
         met = meetings(arena) if rated_now else Counter()
         for table in tables:
+            together.claim(table)  # against a ranked pairing or a challenge seating them at once
+            if game_actions.busy_users(table):
+                continue
             started.append(_start_table(arena, [by_user[u] for u in table], rated_now, met))
     return started
 

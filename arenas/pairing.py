@@ -6,8 +6,21 @@ of ``size``:
 1. Nobody waits more than one wave while a table can be formed: every call
    seats floor(n / size) tables. The n mod size players left over are the
    ones free the shortest time. Players are ranked by time free (longest
-   first), then by rating (lowest first), then by their position in the
-   input; the last n mod size of that order are left over.
+   first), then by matches played in the arena (``Free.played``, fewest
+   first: over many calls, players freed together take turns at the seat),
+   then by rating (lowest first), then by their position in the input; the
+   last n mod size of that order are left over, unless rule 3b swaps one
+   of them in for a repeat.
+   The tie band: let ``t_out`` be the longest time free among those left
+   over and ``t_in`` the shortest among those seated (``t_out <= t_in``).
+   When ``t_in - t_out <= TIE_SECONDS``, the band is the players whose time
+   free ``w`` has ``lo <= w`` and ``w - lo <= TIE_SECONDS``, where
+   ``lo = min(t_out, (t_out + t_in - TIE_SECONDS) / 2)`` (a window
+   ``TIE_SECONDS`` wide, centred on the gap between the two); otherwise
+   there is no band. Players in the band count as tied for the last seats:
+   rule 3b may leave any of them over instead. So a player left over never
+   waited more than ``TIE_SECONDS`` longer than anyone seated; everyone
+   free longer than the band is seated, everyone free less than it left over.
 2. Rating-near: the seated players are sorted by rating (then input
    position) and cut into consecutive tables of ``size``, lowest first.
 3. No repeats where the pool allows. A table is a "repeat" when it holds
@@ -28,24 +41,31 @@ of ``size``:
       clean table stays clean). At the nearest distance with an allowed
       swap, the one leaving the fewest repeat pairs wins, then the one
       between the two closest ratings (then the lower table, the first
-      seats). The swaps are kept only when they leave the table clean, else
-      undone: the repeat stays when the pool does not allow one (two players
-      who just met, alone in the pool).
+      seats). When no table allows a swap, a player of the table who is in
+      the tie band (rule 1) may instead swap with a band player left over
+      (the one going out is then left over), when that lowers the table's
+      repeat pairs: the fewest pairs left wins, then the closest ratings,
+      then the leftover first in rule 1's order. The swaps are kept only
+      when they leave the table clean, else undone: the repeat stays when
+      the pool does not allow one (two players who just met, alone in the
+      pool).
    c. Rarely, passing over crowds repeats into later tables that no swap
       can clean. So when repeats are left, the plain cut repaired as in b is
       taken instead if it leaves fewer: never more repeat tables than the
       plain cut.
-   With ``avoid_repeats=False``, neither step: the plain cut.
+   With ``avoid_repeats=False``, neither step: the plain cut, and the left
+   over exactly as ranked in rule 1.
 4. Within a table, the longest-free player is seated first (ties as in 1).
    Tables come in rating order: by their average rating, lowest first (ties:
    the order of the cut).
 5. A key given twice counts once: its first entry. A size below 2 raises
    ValueError.
 
-Speed: two sorts (O(n log n)), reading each player's last opponents once,
-then bounded local work: the cut looks at most (``REPAIR_REACH`` + 1) * size
-players ahead per seat, and each repeat table tries at most size - 1 swaps
-among 2 * ``REPAIR_REACH`` * size**2 candidates. 2,000 players take a few
+Speed: two sorts (O(n log n)), one pass for the tie band, reading each
+player's last opponents once, then bounded local work: the cut looks at most
+(``REPAIR_REACH`` + 1) * size players ahead per seat, and each repeat table
+tries at most size - 1 swaps among 2 * ``REPAIR_REACH`` * size**2 candidates
+(plus size * (size - 1) with the band's leftovers). 2,000 players take a few
 milliseconds to a few tens (``benchmarks/arena_pairing.py``).
 """
 
@@ -57,6 +77,9 @@ from dataclasses import dataclass
 #: How far the repeat avoidance looks, in tables: the cut looks this many
 #: tables' worth of players ahead; a repair, this many tables on each side.
 REPAIR_REACH = 3
+#: Players whose times free are this close (seconds) count as tied for the
+#: last seats (rule 1's tie band): a repeat may seat one instead of another.
+TIE_SECONDS = 1.0
 _NONE: frozenset = frozenset()
 
 
@@ -64,13 +87,16 @@ _NONE: frozenset = frozenset()
 class Free:
     """A free arena player: ``key`` (any hashable id, e.g. a user id),
     ``rating`` (rating points), ``waited`` (seconds free since their last
-    match ended or they joined) and ``last_opponents`` (the keys of their
-    previous arena match's opponents; empty for none)."""
+    match ended or they joined), ``last_opponents`` (the keys of their
+    previous arena match's opponents; empty for none) and ``played`` (how
+    many matches they have played in this arena so far; among players free
+    equally long, fewer plays are seated first)."""
 
     key: Hashable
     rating: float
     waited: float
     last_opponents: frozenset = frozenset()
+    played: int = 0
 
 
 def pair(free: Sequence[Free], size: int, *, avoid_repeats: bool = True) -> list[tuple[Hashable, ...]]:
@@ -78,9 +104,11 @@ def pair(free: Sequence[Free], size: int, *, avoid_repeats: bool = True) -> list
 
     Returns floor(n / size) tables (n: distinct keys), each a tuple of
     ``size`` keys in seating order (the longest-free first), the tables in
-    rating order (lowest average first). Players not returned stay free.
+    rating order (lowest average first). Players not returned stay free:
+    the most recently freed, give or take ``TIE_SECONDS`` (rule 1).
     ``avoid_repeats=False`` skips the repeat avoidance (rule 3): the plain
-    rating cut. Raises ValueError for a size below 2.
+    rating cut of the players ranked first. Raises ValueError for a size
+    below 2.
     """
     if size < 2:
         raise ValueError(f"a table has at least 2 players, not {size}")
@@ -95,20 +123,21 @@ def pair(free: Sequence[Free], size: int, *, avoid_repeats: bool = True) -> list
     if not count:
         return []
     rating = [p.rating for p in players]
-    # Priority: longest free first, then lower rating, then input position.
-    prio = sorted(range(n), key=lambda i: (-players[i].waited, rating[i], i))
+    # Priority: longest free first, then fewer plays, then lower rating, then input position.
+    prio = sorted(range(n), key=lambda i: (-players[i].waited, players[i].played, rating[i], i))
     rank = [0] * n
     for r, i in enumerate(prio):
         rank[i] = r
     seated = sorted(prio[:count], key=lambda i: (rating[i], i))
-    conflicts = _conflicts(players, seated) if avoid_repeats else None
+    band, spare = _band(players, prio, count) if avoid_repeats else (_NONE, [])
+    conflicts = _conflicts(players, seated + spare) if avoid_repeats else None
     if conflicts:
         tables = _cut(seated, size, conflicts)
-        _repair(tables, conflicts, rating)
+        _repair(tables, conflicts, rating, band, list(spare), rank)
         left = _repeat_tables(tables, conflicts)
         if left:  # rule 3c: never more repeats than the plain cut, repaired
             plain = [seated[s:s + size] for s in range(0, count, size)]
-            _repair(plain, conflicts, rating)
+            _repair(plain, conflicts, rating, band, list(spare), rank)
             if _repeat_tables(plain, conflicts) < left:
                 tables = plain
         tables.sort(key=lambda t: sum(map(rating.__getitem__, t)))  # stable: ties keep the cut's order
@@ -134,12 +163,28 @@ def repeats(tables: Iterable[Sequence[Hashable]], last_opponents_by_key: Mapping
     return count
 
 
-def _conflicts(players: list[Free], seated: list[int]) -> dict[int, set[int]]:
-    """Seated index -> the seated indices it must not meet (symmetric);
-    only players with a conflict appear."""
-    index = {players[i].key: i for i in seated}
+def _band(players: list[Free], prio: list[int], count: int) -> tuple[frozenset, list[int]]:
+    """Rule 1's tie band: (the indices in it, the ones of them left over in
+    ``prio`` order); (empty, []) when nobody is left over or the gap between
+    the left over and the seated is wider than ``TIE_SECONDS``."""
+    if count == len(prio):
+        return _NONE, []
+    t_in = players[prio[count - 1]].waited  # the shortest free among the seated
+    t_out = players[prio[count]].waited  # the longest free among the left over
+    lo = min(t_out, (t_out + t_in - TIE_SECONDS) / 2)
+    if t_in - lo > TIE_SECONDS:
+        return _NONE, []
+    band = frozenset(i for i, p in enumerate(players) if lo <= p.waited and p.waited - lo <= TIE_SECONDS)
+    return band, [i for i in prio[count:] if i in band]
+
+
+def _conflicts(players: list[Free], pool: list[int]) -> dict[int, set[int]]:
+    """Index -> the indices it must not meet (symmetric), among ``pool``
+    (the seated and the band's leftovers); only players with a conflict
+    appear."""
+    index = {players[i].key: i for i in pool}
     out: dict[int, set[int]] = {}
-    for i in seated:
+    for i in pool:
         last = players[i].last_opponents
         if last:
             js = {index[k] for k in last if k in index}
@@ -198,16 +243,19 @@ def _bad(table: list[int], conflicts: dict[int, set[int]]) -> int:
     return sum(len(get(a, _NONE).intersection(table)) for a in table) // 2
 
 
-def _repair(tables: list[list[int]], conflicts: dict[int, set[int]], rating: list[float]) -> None:
+def _repair(tables: list[list[int]], conflicts: dict[int, set[int]], rating: list[float],
+            band: frozenset, spare: list[int], rank: list[int]) -> None:
     """Repair repeat tables in place by swaps with nearby tables (rule 3b of
     the module docstring): each swap lowers the repeat table's conflicting
-    pairs and adds none at the other table; a table's swaps (at most
-    size - 1) are kept only when they leave it clean, else undone. Conflicts are symmetric, so ``b``
+    pairs and adds none at the other table; when no table allows one, a
+    band player of the table may swap with a band leftover in ``spare``
+    (changed in place too). A table's swaps (at most size - 1) are kept only
+    when they leave it clean, else undone. Conflicts are symmetric, so ``b``
     conflicts with ``a`` exactly when ``a`` conflicts with ``b``."""
     get = conflicts.get
     for t, table in enumerate(tables):
         bad = _bad(table, conflicts)
-        done: list[tuple[int, int, int]] = []
+        done: list[tuple[int, int, int]] = []  # (other table or -1 for spare, seat, seat there)
         while bad and len(done) < len(table) - 1:
             # The players who conflict at the table: (seat, player, conflicts, how many here).
             outs = [(i, a, ca, len(ca.intersection(table))) for i, a in enumerate(table)
@@ -233,11 +281,26 @@ def _repair(tables: list[list[int]], conflicts: dict[int, set[int]], rating: lis
                                 best = (key, o, i, j)
                 if best is not None:
                     break  # the nearest distance that allows a swap
+            if best is None and spare:  # a band player of the table for a band leftover
+                for i, a, ca, out_a in outs:
+                    if a not in band:
+                        continue
+                    ra = rating[a]
+                    for j, b in enumerate(spare):
+                        cb = get(b, _NONE)
+                        left = bad - out_a + len(cb.intersection(table)) - (b in ca)
+                        if left >= bad:
+                            continue
+                        key = (left, abs(ra - rating[b]), rank[b])
+                        if best is None or key < best[0]:
+                            best = (key, -1, i, j)
             if best is None:
                 break
-            (bad, _), o, i, j = best
-            table[i], tables[o][j] = tables[o][j], table[i]
+            (bad, *_), o, i, j = best
+            there = spare if o < 0 else tables[o]
+            table[i], there[j] = there[j], table[i]
             done.append((o, i, j))
         if bad:
             for o, i, j in reversed(done):
-                table[i], tables[o][j] = tables[o][j], table[i]
+                there = spare if o < 0 else tables[o]
+                table[i], there[j] = there[j], table[i]

@@ -29,7 +29,7 @@ from games import sites
 from games.engine import get_rules
 from games.errors import Refused
 from games.models import Match
-from matchmaking import pairing, push
+from matchmaking import pairing, push, together
 from matchmaking.models import QueueEntry
 from notifications import notify
 
@@ -208,6 +208,10 @@ def pair_queues(only: list[Queue] | None = None, *, now: datetime | None = None)
                 queue.players,
             )
             for table in tables:
+                users = [by_id[pk].user_id for pk in table]
+                together.claim(users)  # against an arena pairing or a challenge seating them at once
+                if game_actions.busy_users(users):
+                    continue
                 started.append(_start_table(queue, [by_id[pk] for pk in table]))
     return started
 

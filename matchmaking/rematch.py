@@ -151,7 +151,7 @@ def do_offer(public_id, user, *, now=None) -> RematchOffer:
         if offer is not None and offer.status == RematchOffer.Status.OPEN:
             return _accept(match, seats, offer, user, now)
         if together.in_live_rated_match(user, but=match):
-            raise RematchRefused("You are playing a rated match; finish it first.")
+            raise RematchRefused("You are playing a rated or arena match; finish it first.")
         _close_lapsed(match, now)
         if RematchOffer.objects.filter(match=match).count() >= OFFERS_PER_MATCH:
             raise RematchRefused(f"This match has had {OFFERS_PER_MATCH} rematch offers; find a new match.")
@@ -197,15 +197,17 @@ def do_answer(public_id, user, accept: bool, *, now=None) -> RematchOffer:
 
 def _accept(match: Match, seats: list[Seat], offer: RematchOffer, user, now) -> RematchOffer:
     if together.in_live_rated_match(user, but=match):
-        raise RematchRefused("You are playing a rated match; finish it first.")
+        raise RematchRefused("You are playing a rated or arena match; finish it first.")
     if user.pk not in offer.accepted:
         offer.accepted = [*offer.accepted, user.pk]
     humans = _humans(seats)
     if all(s.user_id in offer.accepted for s in humans):
+        together.claim(s.user_id for s in humans)
         busy = [s.user.username for s in humans if s.user_id != user.pk
                 and together.in_live_rated_match(s.user, but=match)]
         if busy:
-            raise RematchRefused(f"{', '.join(busy)} is playing a rated match; the rematch cannot start now.")
+            raise RematchRefused(
+                f"{', '.join(busy)} is playing a rated or arena match; the rematch cannot start now.")
         rotated = humans[1:] + humans[:1]
         new = match_actions.create_match(
             match.kind, [match_actions.SeatSpec(user=s.user) for s in rotated], options=match.options,

@@ -39,7 +39,7 @@ from games import sites, themes
 from games.engine import EngineError, get_rules
 from games.errors import Refused
 from games.models import ComputerLevel, Match
-from matchmaking import rematch, room_push
+from matchmaking import rematch, room_push, together
 from matchmaking.models import Invite, Room, RoomMember, RoomSeat
 from matchmaking.models.rooms import new_room_code
 
@@ -359,6 +359,11 @@ def do_start_room(code: str, host) -> Match:
         seats = list(RoomSeat.objects.filter(room=room).select_related("user").order_by("index"))
         if any(s.is_empty for s in seats):
             raise NotAllowed("Every seat must be taken before the match can start.")
+        humans = [s.user for s in seats if s.user_id]
+        together.claim(u.pk for u in humans)
+        busy = [u.username for u in humans if together.in_live_rated_match(u)]
+        if busy:
+            raise NotAllowed(f"{', '.join(busy)} is playing a rated or arena match; start when it ends.")
         since = dict(RoomMember.objects.filter(room=room, status=RoomMember.Status.ACTIVE)
                      .values_list("user_id", "joined_at"))
         specs = [

@@ -1,30 +1,52 @@
 """What rematches (``rematch``) and challenges (``challenges``) share, and
 what the rematch panel reads (``rematch_fragments``): which room a match was
 played in, which match followed it, its current offer; the check that a
-player is busy in a rated match; and sending their Celery tasks by name
+player is busy in a rated or arena match, and the claim on players that
+every new match takes first; and sending their Celery tasks by name
 (the tasks call these actions, so naming them keeps that a one-way import,
 as ``games.scheduling`` does for the games' tasks)."""
 
 from __future__ import annotations
 
+from django.contrib.auth import get_user_model
+from django.db.models import Q
 from django.utils import timezone
 
 from config.celery import app
 from games.models import Match, Seat
-from matchmaking.models import RematchOffer, Room
+from matchmaking.models import QueueEntry, RematchOffer, Room
 
 #: Offers one finished match may have (a lapsed or declined offer may be made again).
 OFFERS_PER_MATCH = 3
 
 
 def in_live_rated_match(user, *, but: Match | None = None) -> bool:
-    """Whether ``user`` plays in a rated match that is being played or is
-    paused (``but`` excepted): they may not start another one on top."""
-    seats = Seat.objects.filter(user_id=user.pk, status=Seat.Status.PLAYING, match__rated=True,
+    """Whether ``user`` plays in a rated match, or an event's match (an
+    arena's: ``Match.event``), that is being played or is paused (``but``
+    excepted): they may not start another one on top. (A casual match, a
+    computer's or a room's, does not hold them back; arena and ranked
+    pairing skip anyone seated in any match not ended.)"""
+    seats = Seat.objects.filter(Q(match__rated=True) | ~Q(match__event=""), user_id=user.pk,
+                                status=Seat.Status.PLAYING,
                                 match__status__in=(Match.Status.ACTIVE, Match.Status.PAUSED))
     if but is not None:
         seats = seats.exclude(match_id=but.pk)
     return seats.exists()
+
+
+def claim(user_ids) -> None:
+    """Lock, for the rest of the transaction, the ranked queue entries and
+    then the user rows of ``user_ids``, each in id order: every path that
+    seats people in a new match (ranked and arena pairing, a challenge or
+    rematch accepted, a room started) claims them first, so two of them
+    never seat one person at once; the second waits for the first's commit
+    and then sees its seats (PostgreSQL; SQLite runs one writer at a time).
+    The one order (queue entries, then users) keeps them from deadlocking."""
+    ids = sorted({int(u) for u in user_ids})
+    list(QueueEntry.objects.select_for_update().filter(user_id__in=ids).order_by("user_id")
+         .values_list("pk", flat=True))
+    list(get_user_model().objects.select_for_update().filter(pk__in=ids).order_by("pk")
+         .values_list("pk", flat=True))
 
 
 #: Seconds a lapse task waits past its time, so that it finds the time passed.

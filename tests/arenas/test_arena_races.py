@@ -52,3 +52,24 @@ def test_two_matches_ending_together_after_the_close_both_count_and_finish_the_a
     # Free again, never lost from the pool, and never paired after the close.
     assert ArenaPlayer.objects.filter(arena=arena, free_since__isnull=False).count() == 4
     assert actions.pair_arena(arena.pk) == []
+
+
+def test_an_arena_pairing_and_a_ranked_pairing_at_once_seat_a_player_in_one_match_only():
+    """X is free in an arena (with Y) and waits in the ranked queue (with Z):
+    both pairings run at once; X ends up in one match, never two
+    (matchmaking.together.claim)."""
+    from matchmaking import actions as queue_actions
+    from matchmaking.models import QueueEntry
+
+    arena = Arena.objects.create(name="Race", kind="ludo", seats=2, minutes=30, rated=False,
+                                 starts_at=timezone.now() + timedelta(minutes=5))
+    x, y, z = (make_user(n) for n in ("x", "y", "z"))
+    for u in (x, y):
+        actions.join(u, arena.pk)  # upcoming: nobody paired yet
+    Arena.objects.filter(pk=arena.pk).update(starts_at=timezone.now() - timedelta(minutes=1))
+    now = timezone.now()
+    for u in (x, z):  # waiting in the queue, not yet paired
+        QueueEntry.objects.create(user=u, kind="ludo", players=2, rating=1500, joined_at=now, seen_at=now)
+    race(lambda: actions.pair_arena(arena.pk), lambda: queue_actions.pair_queues())
+    running = Match.objects.filter(seats__user=x, status=Match.Status.ACTIVE)
+    assert running.count() == 1, list(running.values_list("public_id", "event"))

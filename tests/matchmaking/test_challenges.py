@@ -129,10 +129,19 @@ class TestChallenges:
     def test_accepting_while_in_a_live_rated_match_is_refused(self):
         c, ada, bob = challenge()
         rated = make_match(seats=("human", "human"), users=[bob, make_user()], rated=True)
-        with pytest.raises(challenges.ChallengeRefused, match="playing a rated match"):
+        with pytest.raises(challenges.ChallengeRefused, match="playing a rated or arena match"):
             challenges.do_answer(c.pk, bob, True)
         assert Challenge.objects.get(pk=c.pk).status == "open"
         assert Match.objects.count() == 1 and rated.status == "active"
+
+    def test_accepting_while_in_an_unrated_arena_match_is_refused(self):
+        c, ada, bob = challenge()
+        arena = make_match(seats=("human", "human"), users=[bob, make_user()], event="Ludo sprint",
+                           event_url="/arenas/1/")
+        with pytest.raises(challenges.ChallengeRefused, match="playing a rated or arena match"):
+            challenges.do_answer(c.pk, bob, True)
+        assert Challenge.objects.get(pk=c.pk).status == "open"
+        assert Match.objects.count() == 1 and arena.status == "active"
 
 
 @pytest.mark.django_db(transaction=True)

@@ -192,11 +192,11 @@ class TestBetweenHumans:
         match, (ada, bob) = finished()
         rematch.do_offer(match.public_id, ada)
         make_match(seats=("human", "human"), users=[ada, make_user()], rated=True)  # ada is paired meanwhile
-        with pytest.raises(rematch.RematchRefused, match=f"{ada.username} is playing a rated match"):
+        with pytest.raises(rematch.RematchRefused, match=f"{ada.username} is playing a rated or arena match"):
             rematch.do_answer(match.public_id, bob, True)
         other, (cy, dee) = finished()
         make_match(seats=("human", "human"), users=[cy, make_user()], rated=True)
-        with pytest.raises(rematch.RematchRefused, match="You are playing a rated match"):
+        with pytest.raises(rematch.RematchRefused, match="You are playing a rated or arena match"):
             rematch.do_offer(other.public_id, cy)
         assert not RematchOffer.objects.filter(match=other).exists()
         assert Match.objects.count() == 4
@@ -205,7 +205,7 @@ class TestBetweenHumans:
         match, (ada, bob) = finished()
         rematch.do_offer(match.public_id, ada)
         make_match(seats=("human", "human"), users=[bob, make_user()], rated=True)
-        with pytest.raises(rematch.RematchRefused, match="playing a rated match"):
+        with pytest.raises(rematch.RematchRefused, match="playing a rated or arena match"):
             rematch.do_answer(match.public_id, bob, True)
         assert RematchOffer.objects.get().status == "open"
 

@@ -136,3 +136,21 @@ def test_a_pause_stops_the_deadline_task_and_resume_restores_the_remaining_time(
         time.sleep(0.1)
     assert Move.objects.filter(match=match, notation="timeout").exists()
     assert Move.objects.get(match=match, notation="timeout").created_at >= resumed.deadline
+
+
+@pytest.mark.django_db
+def test_a_room_does_not_start_while_a_member_plays_an_arena_or_rated_match(quiet):
+    from matchmaking import rooms
+    from tests.factories import make_match
+
+    host, friend = make_user(), make_user()
+    elsewhere = make_match(seats=("human", "human"), users=[friend, make_user()], event="Ludo sprint",
+                           event_url="/arenas/1/")
+    room = rooms.do_create_room(host, "ludo", 2, {})
+    _invite, token = rooms.do_create_invite(room.code, host)
+    rooms.do_redeem_invite(token, friend)
+    with pytest.raises(rooms.NotAllowed, match=f"{friend.username} is playing a rated or arena match"):
+        rooms.do_start_room(room.code, host)
+    assert not Match.objects.filter(is_public=False).exists()
+    actions.leave_match(elsewhere.public_id, friend)
+    assert rooms.do_start_room(room.code, host).status == Match.Status.ACTIVE

@@ -27,6 +27,7 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Count
 from django.urls import reverse
 from django.utils import timezone
 
@@ -93,6 +94,20 @@ def create_due(now: datetime | None = None) -> list[Arena]:
             if created:
                 made.append(arena)
     return made
+
+
+def open_due(now: datetime | None = None) -> list[int]:
+    """Mark every arena whose start has come as opened and push its new
+    header to its pages (from "Starts at …" to running), once each. Returns
+    the ids opened."""
+    now = now or timezone.now()
+    opened = []
+    due = Arena.objects.filter(opened_at__isnull=True, closed_at__isnull=True, starts_at__lte=now)
+    for arena_id in due.values_list("pk", flat=True):
+        if Arena.objects.filter(pk=arena_id, opened_at__isnull=True).update(opened_at=now):
+            opened.append(arena_id)
+            transaction.on_commit(lambda a=arena_id: push.arena_changed(a))
+    return opened
 
 
 def close_due(now: datetime | None = None) -> list[Arena]:
@@ -302,7 +317,7 @@ def pair_arena(arena_id: int, now: datetime | None = None, *, hold_repeats: bool
             return []
         free = list(ArenaPlayer.objects.filter(
             arena=arena, status=ArenaPlayer.Status.ACTIVE, free_since__isnull=False,
-            user__is_active=True).select_related("user"))
+            user__is_active=True).select_related("user").annotate(played=Count("results")))
         free = [p for p in free if not getattr(p.user, "is_banned", False)]
         if len(free) < arena.seats:
             return []
@@ -313,7 +328,7 @@ def pair_arena(arena_id: int, now: datetime | None = None, *, hold_repeats: bool
         by_user = {p.user_id: p for p in free}
         tables = pairing.pair(
             [pairing.Free(p.user_id, p.rating, (now - p.free_since).total_seconds(),
-                          frozenset(p.last_opponents)) for p in free],
+                          frozenset(p.last_opponents), p.played) for p in free],
             arena.seats,
         )
         if hold_repeats:
@@ -491,6 +506,7 @@ def wave(now: datetime | None = None) -> None:
     finish closed ones whose last match ended."""
     now = now or timezone.now()
     create_due(now)
+    open_due(now)
     close_due(now)
     running = Arena.objects.filter(closed_at__isnull=True, starts_at__lte=now).values_list("pk", flat=True)
     for arena_id in running:

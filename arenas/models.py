@@ -87,6 +87,8 @@ class Arena(ArenaSettings):
     schedule = models.ForeignKey(ArenaSchedule, null=True, blank=True, on_delete=models.SET_NULL,
                                  related_name="arenas")
     starts_at = models.DateTimeField()
+    opened_at = models.DateTimeField(null=True, blank=True,
+                                     help_text="When the wave first found it running and told its pages.")
     closed_at = models.DateTimeField(null=True, blank=True,
                                      help_text="When the wave closed it: no pairing after this.")
     finished_at = models.DateTimeField(null=True, blank=True,

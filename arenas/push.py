@@ -104,7 +104,7 @@ def standings_rows(arena_id: int, player_ids=None, *, header: bool = False) -> N
 
 
 def arena_changed(arena_id: int) -> None:
-    """The arena closed or finished: its header, and every socket's
+    """The arena opened, closed or finished: its header, and every socket's
     own block (its buttons change with the phase). Rows are unchanged by a
     phase change; those that changed with it (a last match scored) are pushed
     by the change itself."""

@@ -86,13 +86,13 @@ _SOME = range(1, 5)
 _PLAYERS = {n: prepared.PreparedSelect(
     lambda arena_id, *ids: ArenaPlayer.objects.filter(arena_id=arena_id, pk__in=ids).select_related("user"),
     0, *range(1, n + 1)) for n in _SOME}
-# ``scored=False`` is written into the query, not passed: PostgreSQL's compiler
-# renders a boolean test as "NOT column", with no parameter to bind.
+# ``scored`` goes in as ``__in``, a bound parameter on every backend: an exact
+# boolean test is "NOT column" on PostgreSQL (nothing to bind), a parameter on SQLite.
 _SEATS = {n: prepared.PreparedSelect(
-    lambda arena_id, *ids: Seat.objects.filter(
-        match__arena_match__arena_id=arena_id, match__arena_match__scored=False, user_id__in=ids,
+    lambda arena_id, scored, *ids: Seat.objects.filter(
+        match__arena_match__arena_id=arena_id, match__arena_match__scored__in=[scored], user_id__in=ids,
     ).select_related("match").only("user_id", "match__public_id"),
-    0, *range(1, n + 1)) for n in _SOME}
+    0, False, *range(1, n + 1)) for n in _SOME}
 
 
 def playing_now(arena: Arena, user_ids=None) -> dict[int, str]:
@@ -101,7 +101,7 @@ def playing_now(arena: Arena, user_ids=None) -> dict[int, str]:
         user_ids = list(dict.fromkeys(user_ids))
         if len(user_ids) in _SEATS:
             return {s.user_id: s.match.public_id for s in _SEATS[len(user_ids)].fetch(
-                arena.pk, *user_ids, using=router.db_for_read(Seat))}
+                arena.pk, False, *user_ids, using=router.db_for_read(Seat))}
     seats = Seat.objects.filter(match__arena_match__arena=arena, match__arena_match__scored=False)
     if user_ids is not None:
         seats = seats.filter(user_id__in=user_ids)

@@ -190,3 +190,25 @@ def test_the_own_row_below_the_first_page_is_sent_again_when_players_pass_it(mon
         await comm.disconnect()
 
     asyncio.run(run())
+
+
+def test_the_wave_tells_an_open_page_once_the_arena_starts():
+    arena = Arena.objects.create(name="Soon", kind="ludo", seats=2, minutes=30,
+                                 starts_at=timezone.now() + timedelta(seconds=2))
+
+    async def run():
+        comm = _comm(arena.pk)
+        connected, _ = await comm.connect(timeout=10)
+        assert connected
+        header = await comm.receive_from(timeout=10)
+        assert 'data-phase="upcoming"' in header
+        await comm.receive_from(timeout=10)  # the table
+        assert await sync_to_async(actions.open_due)() == []  # not yet
+        await asyncio.sleep(max(0.0, (arena.starts_at - timezone.now()).total_seconds()) + 0.1)
+        assert await sync_to_async(actions.open_due)() == [arena.pk]
+        assert await sync_to_async(actions.open_due)() == []  # once
+        frames = await _frames_until(comm, lambda f: "arena-phase" in f)
+        assert 'data-phase="running"' in frames[-1]
+        await comm.disconnect()
+
+    asyncio.run(run())

@@ -38,7 +38,7 @@ from arenas.models import Arena, ArenaMatch, ArenaPlayer, ArenaResult, ArenaSche
 from games import actions as game_actions
 from games import sites
 from games.errors import Refused
-from games.models import Match, Seat
+from games.models import Match, Move, Seat
 from matchmaking import actions as queue_actions
 from matchmaking import together
 from notifications import notify
@@ -404,9 +404,15 @@ def score_match(arena_match: ArenaMatch, match: Match, seats, now: datetime | No
     finished = match.status == Match.Status.FINISHED and all(s.rank for s in seated)
     if finished:
         shared = Counter(s.rank for s in seated)
+        # Someone who left (or idled out) before a move of their own gave the
+        # others nothing to win: their results count for nothing, as an
+        # aborted match's would (README "Arenas", Scoring); the leaver's is a forfeit.
+        moved = set(Move.objects.filter(match=match, actor="seat").values_list("seat", flat=True))
+        unplayed = any(s.status != Seat.Status.PLAYING and s.index not in moved for s in seated)
         ArenaResult.objects.bulk_create([
             ArenaResult(arena_match=arena_match, player=players[s.user_id], rank=s.rank, seats=len(seated),
-                        shared=shared[s.rank], forfeit=s.status != Seat.Status.PLAYING, ended_at=now)
+                        shared=shared[s.rank], forfeit=s.status != Seat.Status.PLAYING,
+                        void=unplayed and s.status == Seat.Status.PLAYING, ended_at=now)
             for s in seated if s.user_id in players
         ])
     ratings = dict(Rating.objects.filter(user_id__in=list(players), kind=arena.kind)
@@ -422,8 +428,8 @@ def score_match(arena_match: ArenaMatch, match: Match, seats, now: datetime | No
         player.last_opponents = [o.user_id for o in seated if o.user_id != s.user_id]
         if s.status != Seat.Status.PLAYING and player.status == ArenaPlayer.Status.ACTIVE:
             player.status = ArenaPlayer.Status.PAUSED
-            player.paused_reason = ("You left your last match." if s.status == Seat.Status.LEFT
-                                    else "You missed too many turns in your last match.")
+            player.paused_reason = ("you left your last match" if s.status == Seat.Status.LEFT
+                                    else "you missed too many turns in your last match")
         player.save()
     arena_match.scored = True
     arena_match.save(update_fields=["scored"])

@@ -126,6 +126,8 @@ def _require_offerable(match: Match, seats: list[Seat]) -> None:
         raise RematchRefused("A match against computers starts again with Rematch.")
     if together.is_room_match(match):
         raise RematchRefused("The room's next match starts from its lobby.")
+    if match.event:
+        raise RematchRefused(f"{match.event} pairs its players again; an arena match has no rematch.")
     if any(s.user.is_banned or not s.user.is_active for s in humans):
         # One refusal, whatever the reason: it must not tell of a moderation action.
         raise RematchRefused("A rematch is not possible: not every player can play now.")

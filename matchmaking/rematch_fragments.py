@@ -21,13 +21,17 @@ def panel_context(match: Match, user_id: int, *, live: bool = False, now=None) -
     ``state`` says what it shows: ``computers`` (one-click rematch),
     ``offer`` (offer a rematch), ``open`` (an offer waiting for answers),
     ``lapsed``, ``declined``, ``started`` (the next match, ``next_url``),
-    ``room`` (back to the room's lobby), ``room_closed``, or ``none``.
+    ``room`` (back to the room's lobby), ``room_closed``, ``event`` (an
+    arena's match: back to the arena, which pairs again), or ``none``.
     ``live``: a pushed panel, whose link to a started match the page follows."""
     now = now or timezone.now()
     seats = list(match.seats.select_related("user").order_by("index"))
     ctx = {"match": match, "live": live, "state": "none"}
     room = together.room_of(match) if not match.is_public else None
     followed = together.started_rematch(match)
+    if match.event:  # an arena's match: the next one comes from the arena
+        ctx.update(state="event", event=match.event, event_url=match.event_url)
+        return ctx
     if room is not None:
         members = RoomMember.objects.filter(room=room, user_id=user_id, status=RoomMember.Status.ACTIVE)
         if not members.exists():

@@ -130,3 +130,24 @@ def restart_match_from(match: Match, state: dict) -> Match:
     match.refresh_from_db()
     push.match_updated(match.public_id, match.version)
     return match
+
+
+def every_seat_moves(match: Match) -> Match:
+    """Play the first legal move of whoever is to move until every seat of
+    ``match`` has made a move of its own (chance steps are the server's);
+    returns the match reloaded. For tests whose leaver must have played: an
+    arena scores a leave before one's first move as no game for the others
+    (README "Arenas", Scoring)."""
+    from games.engine import get_rules
+    from games.models import Move
+
+    rules = get_rules(match.kind)
+    for _ in range(200):
+        m = Match.objects.get(pk=match.pk)
+        seats = {s.index: s.user for s in m.seats.select_related("user")}
+        moved = set(Move.objects.filter(match=m, actor="seat").values_list("seat", flat=True))
+        if set(seats) <= moved or m.status != Match.Status.ACTIVE:
+            return m
+        state = rules.load(m.state)
+        actions.play_move(m.public_id, seats[rules.to_move(state)], str(rules.legal_moves(state)[0]), m.version)
+    raise AssertionError(f"not every seat of {match.public_id} moved in 200 moves")

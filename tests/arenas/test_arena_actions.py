@@ -14,7 +14,7 @@ from games.models import Match
 from matchmaking import actions as queue_actions
 from matchmaking.models import QueueEntry
 from moderation import actions as moderation
-from tests.factories import make_user
+from tests.factories import every_seat_moves, make_user
 
 pytestmark = pytest.mark.django_db
 
@@ -83,6 +83,7 @@ def test_a_finished_match_scores_once_frees_both_and_pauses_the_leaver():
     actions.join(bob, arena.pk)
     actions.pair_arena(arena.pk)
     match = arena_match_of(ann)
+    every_seat_moves(match)
     game_actions.leave_match(match.public_id, bob)  # ann wins; bob forfeits
     a, b = ArenaPlayer.objects.get(user=ann), ArenaPlayer.objects.get(user=bob)
     assert (a.points, a.wins, a.sequence) == (2, 1, "2")
@@ -155,6 +156,7 @@ def test_the_close_stops_pairing_and_the_podium_is_provisional_until_the_last_ma
     actions.pair_arena(arena.pk)
     first, second = (arena_match_of(u) for u in (ann, cat))
     first_loser = next(s.user for s in first.seats.all() if s.user != ann)
+    every_seat_moves(first)
     game_actions.leave_match(first.public_id, first_loser)
     after_end = timezone.now() + timedelta(minutes=31)
     actions.close_due(after_end)
@@ -164,6 +166,7 @@ def test_the_close_stops_pairing_and_the_podium_is_provisional_until_the_last_ma
     header = standings.header_context(arena, after_end)
     assert header["provisional"] and header["podium"][0].player.user == ann
     second_loser = next(s.user for s in second.seats.all() if s.user != cat)
+    every_seat_moves(second)
     game_actions.leave_match(second.public_id, second_loser)  # ends after the close: still counts
     arena.refresh_from_db()
     assert arena.finished_at is not None and arena.phase(after_end) == "finished"
@@ -218,9 +221,11 @@ def test_a_finished_arena_names_itself_in_history_replay_and_export_and_its_podi
     actions.pair_arena(arena.pk)
     first, second = (arena_match_of(u) for u in (ann, cat))
     assert first.event == "Ludo sprint" and first.event_url == f"/arenas/{arena.pk}/"
+    every_seat_moves(first)
     game_actions.leave_match(first.public_id, next(s.user for s in first.seats.all() if s.user != ann))
     actions.close_due(timezone.now() + timedelta(minutes=31))
     assert set(ArenaPlayer.objects.values_list("final_rank", flat=True)) == {None}  # not finished yet
+    every_seat_moves(second)
     game_actions.leave_match(second.public_id, next(s.user for s in second.seats.all() if s.user != cat))
     arena.refresh_from_db()
     assert arena.finished_at is not None
@@ -295,3 +300,18 @@ def test_an_arena_closed_with_no_match_running_is_finished_with_its_places():
     assert arena.finished_at is not None
     assert {p.user.username: p.final_rank for p in ArenaPlayer.objects.select_related("user")} == {
         "ann": 1, "bob": 2}
+
+
+def test_a_leave_before_the_leavers_first_move_scores_nothing_for_the_others():
+    arena = make_arena()
+    ann, bob = make_user("ann"), make_user("bob")
+    for u in (ann, bob):
+        actions.join(u, arena.pk)
+    actions.pair_arena(arena.pk)
+    match = arena_match_of(ann)
+    game_actions.leave_match(match.public_id, bob)  # before any move of bob's: no game for ann
+    a, b = (ArenaPlayer.objects.get(user=u) for u in (ann, bob))
+    assert (a.points, a.wins, b.points) == (0, 0, 0)
+    assert ArenaResult.objects.get(player=a).void and ArenaResult.objects.get(player=b).forfeit
+    assert b.status == ArenaPlayer.Status.PAUSED and b.paused_reason == "you left your last match"
+    assert Match.objects.get(pk=match.pk).rating_changes.count() == 2  # the rating is the game's own rule

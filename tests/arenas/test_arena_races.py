@@ -12,7 +12,7 @@ from arenas import actions
 from arenas.models import Arena, ArenaPlayer, ArenaResult
 from games import actions as game_actions
 from games.models import Match
-from tests.factories import make_user
+from tests.factories import every_seat_moves, make_user
 from tests.races import race
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -29,7 +29,7 @@ def _arena_with_matches(players: int) -> tuple[Arena, list[Match]]:
 
 def test_both_seats_leaving_at_once_score_the_match_once():
     arena, [match] = _arena_with_matches(2)
-    users = [s.user for s in match.seats.select_related("user")]
+    users = [s.user for s in every_seat_moves(match).seats.select_related("user")]
     results = race(*[lambda u=u: game_actions.leave_match(match.public_id, u) for u in users])
     assert sum(not isinstance(r, Exception) for r in results) >= 1
     assert ArenaResult.objects.filter(arena_match__match=match).count() == 2
@@ -42,7 +42,7 @@ def test_two_matches_ending_together_after_the_close_both_count_and_finish_the_a
     arena, matches = _arena_with_matches(4)
     assert len(matches) == 2
     actions.close_due(timezone.now() + timedelta(minutes=31))
-    leavers = [m.seats.select_related("user").first().user for m in matches]
+    leavers = [every_seat_moves(m).seats.select_related("user").first().user for m in matches]
     race(*[lambda m=m, u=u: game_actions.leave_match(m.public_id, u)
            for m, u in zip(matches, leavers, strict=True)])
     arena.refresh_from_db()

@@ -18,7 +18,7 @@ from arenas.models import Arena, ArenaPlayer
 from config.asgi import application
 from games import actions as game_actions
 from games.models import Match
-from tests.factories import make_user
+from tests.factories import every_seat_moves, make_user
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -77,6 +77,7 @@ def test_snapshot_then_only_the_changed_rows_and_the_redirect_to_the_paired_only
         seen = await watcher.receive_from(timeout=10)
         assert "arena-redirect" not in seen
         assert "arena-row-" in seen and "cat" not in seen  # the two paired players' rows only
+        await sync_to_async(every_seat_moves)(match)
         await sync_to_async(game_actions.leave_match)(match.public_id, bob)
         ended = await watcher.receive_from(timeout=10)
         assert ended.count("<tr ") == 2 and ">2</strong>" in ended and "cat" not in ended

@@ -163,3 +163,25 @@ def test_the_page_reads_a_bounded_number_of_queries_whatever_the_crowd(django_as
     client.get(f"/arenas/{arena.pk}/")
     with django_assert_max_num_queries(25):
         assert client.get(f"/arenas/{arena.pk}/").status_code == 200
+
+
+def test_an_arena_match_over_offers_the_way_back_to_the_arena_and_no_rematch():
+    from arenas import actions
+    from games import actions as game_actions
+    from games.models import Match
+    from matchmaking import rematch
+
+    arena = _arena(kind="ludo", seats=2, starts_at=timezone.now() - timedelta(minutes=1))
+    ann, bob = make_user("ann"), make_user("bob")
+    for u in (ann, bob):
+        actions.join(u, arena.pk)
+    actions.pair_arena(arena.pk)
+    match = Match.objects.get(arena_match__arena=arena)
+    game_actions.leave_match(match.public_id, bob)
+    client = Client()
+    client.force_login(ann)
+    page = client.get(f"/m/{match.public_id}/").text
+    assert f'<a href="/arenas/{arena.pk}/" id="back-to-event" class="button">Back to Rondo evening</a>' in page
+    assert "Offer a rematch" not in page
+    with pytest.raises(rematch.RematchRefused, match="no rematch"):
+        rematch.do_offer(match.public_id, ann)

@@ -19,7 +19,7 @@ from arenas.models import Arena, ArenaPlayer
 from games import actions
 from games.models import Match
 from tests.e2e.test_live_play import in_thread, log_in
-from tests.factories import make_user
+from tests.factories import every_seat_moves, make_user
 
 
 def arena_page(browser, base, user, arena):
@@ -75,6 +75,7 @@ def test_three_players_join_play_see_the_standings_move_and_see_the_podium(
 
     # The second player leaves: the first wins 2 points, shown live to the viewer.
     winner, loser = playing
+    in_thread(every_seat_moves, first)
     in_thread(actions.leave_match, first.public_id, loser)
     row = viewer.locator("#arena-rows tr", has_text=winner.username)
     expect(row.locator("td.points")).to_have_text("2")
@@ -99,6 +100,7 @@ def test_three_players_join_play_see_the_standings_move_and_see_the_podium(
         starts_at=timezone.now() - timedelta(minutes=30)))
     expect(viewer.locator(".arena-phase")).to_contain_text("Closed", timeout=60_000)
     expect(viewer.locator(".arena-header")).to_contain_text("provisional")
+    in_thread(every_seat_moves, second)
     in_thread(actions.leave_match, second.public_id, winner)  # the one who waited wins it
     expect(viewer.locator(".arena-phase")).to_contain_text("Finished", timeout=20_000)
     podium = viewer.locator(".arena-podium li")

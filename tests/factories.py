@@ -149,5 +149,6 @@ def every_seat_moves(match: Match) -> Match:
         if set(seats) <= moved or m.status != Match.Status.ACTIVE:
             return m
         state = rules.load(m.state)
-        actions.play_move(m.public_id, seats[rules.to_move(state)], str(rules.legal_moves(state)[0]), m.version)
+        mover = seats[rules.to_move(state)]
+        actions.play_move(m.public_id, mover, str(rules.legal_moves(state)[0]), m.version)
     raise AssertionError(f"not every seat of {match.public_id} moved in 200 moves")

@@ -219,6 +219,13 @@ def _entry(user, arena_id) -> ArenaPlayer:
     return player
 
 
+def _require_not_over(arena: Arena) -> None:
+    """An entry changes only while the arena takes entries: after its close
+    the standings stay as they ended (a finished row never turns "withdrawn")."""
+    if arena.phase(timezone.now()) in ("closing", "finished"):
+        raise ArenaError("This arena has ended.")
+
+
 def withdraw(user, arena_id) -> ArenaPlayer:
     """Leave the arena's pool: not paired again (a match being played goes
     on and counts when it ends). Points stay; joining again comes back."""
@@ -226,6 +233,7 @@ def withdraw(user, arena_id) -> ArenaPlayer:
         player = _entry(user, arena_id)
         if player.status == ArenaPlayer.Status.DISQUALIFIED:
             raise ArenaError("You were disqualified from this arena.")
+        _require_not_over(player.arena)
         player.status, player.paused_reason = ArenaPlayer.Status.WITHDRAWN, ""
         player.save(update_fields=["status", "paused_reason"])
         _after_change(player.arena, players=[player])
@@ -238,6 +246,7 @@ def pause(user, arena_id, reason: str = "") -> ArenaPlayer:
         player = _entry(user, arena_id)
         if player.status != ArenaPlayer.Status.ACTIVE:
             raise ArenaError("You are not playing in this arena now.")
+        _require_not_over(player.arena)
         player.status, player.paused_reason = ArenaPlayer.Status.PAUSED, reason[:80]
         player.save(update_fields=["status", "paused_reason"])
         _after_change(player.arena, players=[player])
@@ -250,8 +259,7 @@ def resume(user, arena_id) -> ArenaPlayer:
         player = _entry(user, arena_id)
         if player.status != ArenaPlayer.Status.PAUSED:
             raise ArenaError("You are not paused in this arena.")
-        if player.arena.phase(timezone.now()) in ("closing", "finished"):
-            raise ArenaError("This arena has ended.")
+        _require_not_over(player.arena)
         player.status, player.paused_reason = ArenaPlayer.Status.ACTIVE, ""
         player.save(update_fields=["status", "paused_reason"])
         _after_change(player.arena, pair=True, players=[player])

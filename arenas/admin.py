@@ -2,10 +2,15 @@
 arenas and recurring schedules; players, matches and results are read-only
 (disqualifying a player is moderation/admin.py's, audit-logged)."""
 
+from django import forms
 from django.contrib import admin
 
 from accounts.admin_tools import ReadOnlyAdmin, ReadOnlyInline
 from arenas.models import Arena, ArenaMatch, ArenaPlayer, ArenaSchedule
+from games.models import GameKindField
+
+#: The game as a list of the games registered (the admin gives a CharField a text box).
+GAME_SELECT = {GameKindField: {"widget": forms.Select}}
 
 SETTINGS = ("name", "kind", "seats", "turn_seconds", "minutes", "rated", "rated_from_players",
             "rated_meetings", "max_players")
@@ -16,6 +21,7 @@ class ArenaScheduleAdmin(admin.ModelAdmin):
     list_display = ("name", "kind", "seats", "every_minutes", "minutes", "first_start", "active")
     list_filter = ("kind", "active")
     fields = (*SETTINGS, "first_start", "every_minutes", "active")
+    formfield_overrides = GAME_SELECT
 
     def save_model(self, request, obj, form, change):
         if not change:
@@ -42,6 +48,7 @@ class ArenaAdmin(admin.ModelAdmin):
     list_filter = ("kind", "rated")
     fields = (*SETTINGS, "starts_at", "schedule", "closed_at", "finished_at")
     readonly_fields = ("schedule", "closed_at", "finished_at")
+    formfield_overrides = GAME_SELECT
     inlines = [ArenaPlayerInline, ArenaMatchInline]
 
 

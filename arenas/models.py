@@ -15,12 +15,20 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 
+from games import sites
 from games.models import GameKindField, Match
 
 
 def _check_seats(value):
     if value not in (2, 3, 4):
         raise ValidationError("A table has 2, 3 or 4 seats.")
+
+
+def _fixed_turn_seconds(kind: str) -> int | None:
+    """The turn time game ``kind`` always gives (Ludo: docs/rules.md), or None."""
+    if not kind or kind not in sites.kinds():
+        return None
+    return sites.get_site(kind).fixed_turn_seconds
 
 
 class ArenaSettings(models.Model):
@@ -55,7 +63,10 @@ class ArenaSettings(models.Model):
                 counts = ()
             if counts and self.seats not in counts:
                 errors["seats"] = f"This game is played by {', '.join(map(str, counts))} players."
-        if not 10 <= self.turn_seconds <= 300:
+        fixed = _fixed_turn_seconds(self.kind)
+        if fixed and self.turn_seconds != fixed:
+            errors["turn_seconds"] = f"{sites.name(self.kind)} always has {fixed} s turns."
+        elif not 10 <= self.turn_seconds <= 300:
             errors["turn_seconds"] = "Between 10 and 300 seconds."
         if not 5 <= self.minutes <= 720:
             errors["minutes"] = "Between 5 and 720 minutes."
@@ -165,6 +176,9 @@ class ArenaMatch(models.Model):
     match = models.OneToOneField(Match, on_delete=models.CASCADE, related_name="arena_match")
     scored = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name_plural = "arena matches"
 
     def __str__(self):
         return f"{self.match} in {self.arena}"

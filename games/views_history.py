@@ -175,6 +175,7 @@ def export(request, public_id):
         "rated": match.rated,
         "public": match.is_public,
         "event": match.event or None,
+        "event_url": match.event_url or None,
         "options": match.options,
         "turn_seconds": match.turn_seconds,
         "idle_limit": match.idle_limit,

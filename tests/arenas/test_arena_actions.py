@@ -315,3 +315,34 @@ def test_a_leave_before_the_leavers_first_move_scores_nothing_for_the_others():
     assert ArenaResult.objects.get(player=a).void and ArenaResult.objects.get(player=b).forfeit
     assert b.status == ArenaPlayer.Status.PAUSED and b.paused_reason == "you left your last match"
     assert Match.objects.get(pk=match.pk).rating_changes.count() == 2  # the rating is the game's own rule
+
+
+def test_after_the_close_an_entry_no_longer_changes():
+    arena = make_arena()
+    ann = make_user("ann")
+    actions.join(ann, arena.pk)
+    actions.close_due(timezone.now() + timedelta(minutes=31))
+    for change in (actions.withdraw, actions.pause, actions.resume):
+        with pytest.raises(actions.ArenaError):
+            change(ann, arena.pk)
+    assert ArenaPlayer.objects.get(user=ann).status == ArenaPlayer.Status.ACTIVE
+
+
+def test_the_admin_offers_the_games_as_a_list_and_keeps_ludo_at_its_fixed_turn_time():
+    from django.core.exceptions import ValidationError
+
+    staff = make_user("boss")
+    staff.is_staff = staff.is_superuser = True
+    staff.save()
+    from django.test import Client
+
+    client = Client()
+    client.force_login(staff)
+    page = client.get("/admin/arenas/arena/add/").text
+    assert '<select name="kind"' in page and '<option value="ludo">Ludo</option>' in page
+    with pytest.raises(ValidationError, match="Ludo always has 60 s turns"):
+        Arena(name="Fast Ludo", kind="ludo", seats=2, turn_seconds=20, minutes=30,
+              starts_at=timezone.now()).full_clean()
+    Arena(name="Fast Rondo", kind="rondo", seats=2, turn_seconds=20, minutes=30,
+          starts_at=timezone.now()).full_clean()
+    assert "Arena matches" in client.get(f"/admin/arenas/arena/{make_arena().pk}/change/").text

@@ -60,7 +60,7 @@ def test_staff_schedule_a_recurring_arena_in_the_admin():
     client.force_login(boss)
     assert client.get("/admin/arenas/arenaschedule/add/").status_code == 200
     start = timezone.now() + timedelta(minutes=5)
-    form = {"name": "Ludo 4-player hourly", "kind": "ludo", "seats": 4, "turn_seconds": 30, "minutes": 30,
+    form = {"name": "Ludo 4-player hourly", "kind": "ludo", "seats": 4, "turn_seconds": 60, "minutes": 30,
             "rated": "on", "rated_from_players": 4, "rated_meetings": 3, "max_players": "",
             "first_start_0": start.strftime("%Y-%m-%d"), "first_start_1": start.strftime("%H:%M:%S"),
             "every_minutes": 60, "active": "on"}

@@ -104,6 +104,13 @@
   function showNote(note) {
     if (typeof note.id !== "string" || !markSeen(note.id)) return;
     if (note.match && note.match === pageMatch()) return; // the page itself says so
+    // An arena match's page follows the player's next pairing, as the arena
+    // page does (README "Arenas"): nobody is paired while still in a match, so
+    // the match on this page has ended, whether or not its end is drawn yet.
+    if (note.kind === "match_found" && note.href && document.querySelector("#match[data-event-url]")) {
+      window.location.assign(note.href);
+      return;
+    }
     if (note.ends_session) banShown = true;
     var li = document.createElement("li");
     li.className = "toast toast-" + note.kind;

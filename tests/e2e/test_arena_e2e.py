@@ -93,6 +93,8 @@ def test_three_players_join_play_see_the_standings_move_and_see_the_podium(
         watcher.wait_for_timeout(100)
     assert second is not None and {s.user_id for s in second.seats.all()} == {winner.pk, waiting.pk}
     watcher.wait_for_url(f"**/m/{second.public_id}/", timeout=15_000)
+    # The winner's page was their finished arena match: it follows them to the next one.
+    pages[winner.username].wait_for_url(f"**/m/{second.public_id}/", timeout=15_000)
 
     # The arena closes (the wave, within 2 s of its end) while that match is
     # played: the podium is provisional.

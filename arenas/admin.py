@@ -4,6 +4,7 @@ arenas and recurring schedules; players, matches and results are read-only
 
 from django import forms
 from django.contrib import admin
+from django.utils import timezone
 
 from accounts.admin_tools import ReadOnlyAdmin, ReadOnlyInline
 from arenas.models import Arena, ArenaMatch, ArenaPlayer, ArenaSchedule
@@ -27,6 +28,11 @@ class ArenaScheduleAdmin(admin.ModelAdmin):
         if not change:
             obj.created_by = request.user
         super().save_model(request, obj, form, change)
+        if change:
+            # Its announced arenas that nobody joined yet are made again by the wave
+            # from the new settings (or not at all once inactive), so a moved start
+            # never leaves two series side by side; those with players stand.
+            Arena.objects.filter(schedule=obj, starts_at__gt=timezone.now(), players__isnull=True).delete()
 
 
 class ArenaPlayerInline(ReadOnlyInline):

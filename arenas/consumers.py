@@ -64,8 +64,8 @@ class ArenaConsumer(sockets.ParlourConsumer):
         # The groups first, then the snapshot: a push made in between is
         # delivered after it (never lost between the two).
         groups = [push.arena_group(self.arena_id)]
-        if self._signed_in():
-            groups.append(push.arena_user_group(self.arena_id, self.user.pk))
+        if self._signed_in():  # the user's group too: a ban closes this socket as it does the others
+            groups += [push.arena_user_group(self.arena_id, self.user.pk), sockets.user_group(self.user.pk)]
         await self.join(*groups)
         if not await self._send_snapshot(fresh=True):
             await self.close(CLOSE_NOT_FOUND)

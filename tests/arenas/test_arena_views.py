@@ -69,6 +69,21 @@ def test_staff_schedule_a_recurring_arena_in_the_admin():
     assert client.post("/admin/arenas/arenaschedule/add/", form).status_code == 302
     schedule = ArenaSchedule.objects.get()
     assert schedule.created_by == boss and schedule.seats == 4
+    # Moved by 15 minutes: the announced arenas nobody joined are made again, not doubled.
+    from arenas import actions
+
+    actions.create_due()
+    joined = Arena.objects.filter(schedule=schedule).order_by("starts_at").last()
+    ArenaPlayer.objects.create(arena=joined, user=make_user("keen"), joined_at=timezone.now(), rating=1500)
+    later = start + timedelta(minutes=15)
+    moved = {**form, "first_start_0": later.strftime("%Y-%m-%d"), "first_start_1": later.strftime("%H:%M:%S")}
+    assert client.post(f"/admin/arenas/arenaschedule/{schedule.pk}/change/", moved).status_code == 302
+    actions.create_due()
+    starts = sorted(a.starts_at.replace(microsecond=0) for a in Arena.objects.filter(schedule=schedule))
+    kept = joined.starts_at.replace(microsecond=0)
+    assert kept in starts  # joined: it stands
+    assert all(s == kept or (s - later.replace(microsecond=0)) % timedelta(minutes=60) == timedelta(0)
+               for s in starts)
 
 
 def test_a_flood_of_joins_and_withdrawals_is_refused_and_changes_nothing():

@@ -109,3 +109,18 @@ async def test_a_ban_closes_the_room_socket_and_the_lobby_lets_them_go():
     member = await sync_to_async(lambda: room.members.get(user=friend).status)()
     assert member == "left"
     await hosts.disconnect()
+
+
+async def test_a_ban_closes_the_players_arena_socket_too():
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from arenas.models import Arena
+
+    match, (stayer, banned), moderator = await ranked_match()
+    arena = await sync_to_async(Arena.objects.create)(
+        name="Duel", kind="ludo", seats=2, minutes=30, starts_at=timezone.now() - timedelta(minutes=1))
+    theirs = await connect(f"/ws/arena/{arena.pk}/", banned)
+    await sync_to_async(moderation.ban_user)(moderator, banned, None, "cheating")
+    assert await close_code(theirs) == 4003

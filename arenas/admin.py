@@ -8,6 +8,7 @@ from django.utils import timezone
 
 from accounts.admin_tools import ReadOnlyAdmin, ReadOnlyInline
 from arenas.models import Arena, ArenaMatch, ArenaPlayer, ArenaSchedule
+from games.admin import KIND_FILTER
 from games.models import GameKindField
 
 #: The game as a list of the games registered (the admin gives a CharField a text box).
@@ -20,7 +21,7 @@ SETTINGS = ("name", "kind", "seats", "turn_seconds", "minutes", "rated", "rated_
 @admin.register(ArenaSchedule)
 class ArenaScheduleAdmin(admin.ModelAdmin):
     list_display = ("name", "kind", "seats", "every_minutes", "minutes", "first_start", "active")
-    list_filter = ("kind", "active")
+    list_filter = (KIND_FILTER, "active")
     fields = (*SETTINGS, "first_start", "every_minutes", "active")
     formfield_overrides = GAME_SELECT
 
@@ -51,7 +52,7 @@ class ArenaMatchInline(ReadOnlyInline):
 @admin.register(Arena)
 class ArenaAdmin(admin.ModelAdmin):
     list_display = ("name", "kind", "seats", "starts_at", "minutes", "rated", "closed_at", "finished_at")
-    list_filter = ("kind", "rated")
+    list_filter = (KIND_FILTER, "rated")
     fields = (*SETTINGS, "starts_at", "schedule", "closed_at", "finished_at")
     readonly_fields = ("schedule", "closed_at", "finished_at")
     formfield_overrides = GAME_SELECT

@@ -201,3 +201,15 @@ def test_an_arena_match_over_offers_the_way_back_to_the_arena_and_no_rematch():
     assert "Offer a rematch" not in page
     with pytest.raises(rematch.RematchRefused, match="no rematch"):
         rematch.do_offer(match.public_id, ann)
+
+
+def test_the_admin_lists_filter_arenas_by_the_games_display_names():
+    boss = make_user("boss")
+    boss.is_staff = boss.is_superuser = True
+    boss.save()
+    _arena()
+    client = Client()
+    client.force_login(boss)
+    for path in ("/admin/arenas/arena/", "/admin/arenas/arenaschedule/"):
+        page = client.get(path).text
+        assert 'href="?kind__exact=rondo">Rondo</a>' in page, path

@@ -52,3 +52,23 @@ def populate() -> Site:
     queue_actions.join_queue(rivals[4], "ludo", 2)
     queue_actions.join_queue(rivals[1], "rondo", 3)
     return Site(me, finished, voided, live)
+
+
+class QueueSocket:
+    """The frames the queue panel's socket (``/ws/queue/``) of ``page`` receives,
+    listened for from now on: so a frame that comes before the test looks is
+    still seen (Playwright's ``wait_for_event`` waits for the next one only)."""
+
+    def __init__(self, page):
+        self.page, self.frames = page, []
+        page.on("websocket", lambda ws: "/ws/queue/" in ws.url
+                and ws.on("framereceived", lambda frame: self.frames.append(frame)))
+
+    def first_frame(self, seconds: float = 20) -> None:
+        """Wait until the socket sent its first frame (its snapshot: the entry is
+        then the socket's, in the player's groups)."""
+        for _ in range(int(seconds * 10)):
+            if self.frames:
+                return
+            self.page.wait_for_timeout(100)
+        raise AssertionError(f"the queue panel's socket sent nothing in {seconds} s")

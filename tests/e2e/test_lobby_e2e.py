@@ -11,7 +11,7 @@ from accounts.models import User
 from games import actions
 from games.engine import get_rules
 from games.models import Match, Move
-from tests.e2e.lobby_site import populate
+from tests.e2e.lobby_site import QueueSocket, populate
 from tests.e2e.test_contrast import violations_by_mode
 from tests.e2e.test_live_play import in_thread, live, log_in
 from tests.factories import ludo_state, make_match
@@ -132,9 +132,9 @@ def test_joining_from_a_card_waits_in_place_and_a_suspension_replaces_the_waitin
     ranked = page.locator("#game-rondo .queue-join")
     expect(ranked.get_by_role("button", name="Ranked Rondo, 3 players")).to_contain_text("1 waiting")
     no_reload(page)
-    with page.expect_websocket() as opened:
-        ranked.get_by_role("button", name="Ranked Rondo, 2 players").click()
-    opened.value.wait_for_event("framereceived")  # the snapshot: the socket is in the player's groups
+    queue = QueueSocket(page)
+    ranked.get_by_role("button", name="Ranked Rondo, 2 players").click()
+    queue.first_frame()  # the snapshot: the socket is in the player's groups (ci37: it came before a wait)
     expect(page.locator("#queue-count")).to_contain_text("1 player waiting")
     assert still_loaded(page) and page.url.endswith("/play/")
     in_thread(moderation.ban_user, None, site.me, timezone.now() + timedelta(days=3), "Abuse in chat.")

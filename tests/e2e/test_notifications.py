@@ -26,6 +26,7 @@ from matchmaking.models import QueueEntry
 from moderation import actions as moderation
 from notifications import notify
 from tests import services
+from tests.e2e.lobby_site import QueueSocket
 from tests.e2e.test_live_play import in_thread, log_in
 from tests.factories import ludo_state, make_match, make_user
 
@@ -140,15 +141,9 @@ def test_a_match_found_and_a_ban_reason_reach_the_page_being_read(browser, live_
     # Leaving the queue's page (a clean close, 1001) leaves the queue at once.
     # The panel's socket must be open and have sent its snapshot (the entry is
     # then the socket's): the count shows before that, from the form's answer.
-    frames = []
-    queue.on("websocket", lambda ws: "/ws/queue/" in ws.url
-             and ws.on("framereceived", lambda frame: frames.append(frame)))
+    socket = QueueSocket(queue)
     queue.get_by_role("button", name="Ludo, 2 players").click()
-    for _ in range(200):
-        if frames:
-            break
-        queue.wait_for_timeout(100)
-    assert frames, "the queue panel's socket sent nothing in 20 s"
+    socket.first_frame()
     expect(queue.locator("#queue-count")).to_contain_text("1 player waiting", timeout=10_000)
     queue.goto(f"{live_server_url}/about/")
     for _ in range(200):

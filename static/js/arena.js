@@ -102,10 +102,19 @@
     if (empty && rows.length) empty.remove();
   }
 
+  // The match this page is on its way to: every later message (the rows that
+  // follow the redirect, in a busy arena many a second) must not start the
+  // navigation again, which would abort the one under way.
+  var following = null;
+
   function afterMessage() {
     place();
     var ready = document.querySelector("#arena-redirect[data-href]");
-    if (ready) window.location.assign(ready.getAttribute("data-href"));
+    var href = ready && ready.getAttribute("data-href");
+    if (href && href !== following) {
+      following = href;
+      window.location.assign(href);
+    }
   }
 
   // A row with no copy to replace (a player who just joined, or one below

@@ -10,10 +10,16 @@
 (function () {
   "use strict";
 
+  // Once on the way to the match, a later frame must not start the navigation
+  // again (that aborts the one under way).
+  var following = null;
+
   function follow() {
     var ready = document.querySelector("#queue-redirect[data-href]");
-    if (ready) {
-      window.location.assign(ready.getAttribute("data-href"));
+    var href = ready && ready.getAttribute("data-href");
+    if (href && href !== following) {
+      following = href;
+      window.location.assign(href);
     }
   }
 

@@ -187,12 +187,12 @@ def do_answer(challenge_id, user, accept: bool, *, now=None) -> Challenge:
         if getattr(user, "is_banned", False):
             raise ChallengeRefused("Your account is banned, so you cannot start matches.")
         together.claim([user.pk, challenge.challenger_id])
-        if together.in_live_rated_match(user):
+        if together.in_live_rated_or_arena_match(user):
             raise ChallengeRefused("You are playing a rated or arena match; finish it first.")
         challenger = challenge.challenger
         if not challenger.is_active or challenger.is_banned:
             raise ChallengeRefused("This challenge cannot be played now.")
-        if together.in_live_rated_match(challenger):
+        if together.in_live_rated_or_arena_match(challenger):
             raise ChallengeRefused(
                 f"{challenger.username} is playing a rated or arena match; try again when it ends.")
         players = [challenger, challenge.challenged]

@@ -152,7 +152,7 @@ def do_offer(public_id, user, *, now=None) -> RematchOffer:
         offer = together.current_offer(match, now)
         if offer is not None and offer.status == RematchOffer.Status.OPEN:
             return _accept(match, seats, offer, user, now)
-        if together.in_live_rated_match(user, but=match):
+        if together.in_live_rated_or_arena_match(user, but=match):
             raise RematchRefused("You are playing a rated or arena match; finish it first.")
         _close_lapsed(match, now)
         if RematchOffer.objects.filter(match=match).count() >= OFFERS_PER_MATCH:
@@ -198,7 +198,7 @@ def do_answer(public_id, user, accept: bool, *, now=None) -> RematchOffer:
 
 
 def _accept(match: Match, seats: list[Seat], offer: RematchOffer, user, now) -> RematchOffer:
-    if together.in_live_rated_match(user, but=match):
+    if together.in_live_rated_or_arena_match(user, but=match):
         raise RematchRefused("You are playing a rated or arena match; finish it first.")
     if user.pk not in offer.accepted:
         offer.accepted = [*offer.accepted, user.pk]
@@ -206,7 +206,7 @@ def _accept(match: Match, seats: list[Seat], offer: RematchOffer, user, now) -> 
     if all(s.user_id in offer.accepted for s in humans):
         together.claim(s.user_id for s in humans)
         busy = [s.user.username for s in humans if s.user_id != user.pk
-                and together.in_live_rated_match(s.user, but=match)]
+                and together.in_live_rated_or_arena_match(s.user, but=match)]
         if busy:
             raise RematchRefused(
                 f"{', '.join(busy)} is playing a rated or arena match; the rematch cannot start now.")

@@ -361,7 +361,7 @@ def do_start_room(code: str, host) -> Match:
             raise NotAllowed("Every seat must be taken before the match can start.")
         humans = [s.user for s in seats if s.user_id]
         together.claim(u.pk for u in humans)
-        busy = [u.username for u in humans if together.in_live_rated_match(u)]
+        busy = [u.username for u in humans if together.in_live_rated_or_arena_match(u)]
         if busy:
             raise NotAllowed(f"{', '.join(busy)} is playing a rated or arena match; start when it ends.")
         since = dict(RoomMember.objects.filter(room=room, status=RoomMember.Status.ACTIVE)

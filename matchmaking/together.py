@@ -20,7 +20,7 @@ from matchmaking.models import QueueEntry, RematchOffer, Room
 OFFERS_PER_MATCH = 3
 
 
-def in_live_rated_match(user, *, but: Match | None = None) -> bool:
+def in_live_rated_or_arena_match(user, *, but: Match | None = None) -> bool:
     """Whether ``user`` plays in a rated match, or an event's match (an
     arena's: ``Match.event``), that is being played or is paused (``but``
     excepted): they may not start another one on top. (A casual match, a

@@ -405,11 +405,15 @@ def score_match(arena_match: ArenaMatch, match: Match, seats, now: datetime | No
     one who left or idled out), and mark the arena match scored. An aborted
     match scores nothing. Must run in the transaction that ends the match."""
     now = now or match.finished_at or timezone.now()
-    # The arena row first: two of its matches ending at once then score one
-    # after the other, so the second sees the first scored and, after the
-    # close, finishes the arena (each saw the other unscored before: the
-    # arena stayed unfinished until the wave's next look).
-    arena = Arena.objects.select_for_update().get(pk=arena_match.arena_id)
+    # After the close, the arena row first: two of its last matches ending at
+    # once then score one after the other, so the second sees the first scored
+    # and finishes the arena (each saw the other unscored before: the arena
+    # stayed unfinished until the wave's next look). Not while it runs: a
+    # match's last move would wait behind a whole pairing wave, which holds
+    # that lock, and there is no finish to race for.
+    arena = arena_match.arena
+    if arena.closed_at is not None:
+        arena = Arena.objects.select_for_update().get(pk=arena.pk)
     seated = [s for s in seats if s.user_id]
     players = {p.user_id: p for p in ArenaPlayer.objects.select_for_update().filter(
         arena=arena, user_id__in=[s.user_id for s in seated])}

@@ -24,6 +24,7 @@ def position(
     left=(),
     chance_count: int = 1,
     turning_moves: bool = False,
+    capped_reversals: bool = True,
 ):
     """A state where ``turn`` is to roll, with only the darts in ``darts``:
     ``{seat: {dart: (ring, bar, "cw" | "ccw")}}`` (every other dart is off the
@@ -31,7 +32,10 @@ def position(
     ``captured``: (seat, dart) pairs, or None to evaluate captures on this
     position as if a turn had just been completed. ``turning_moves``: the
     stalled-end rule of matches begun before turning stopped counting as
-    moving (docs/rules.md "Every match ends"); new matches have False."""
+    moving (docs/rules.md "Every match ends"); new matches have False.
+    ``capped_reversals``: False for the uncapped reversals of matches begun
+    before a reversing double was held to two darts (docs/rules.md
+    "Reversing doubles"); new matches have True."""
     n = darts_per_seat(players)
     rows = []
     for s in range(players):
@@ -80,6 +84,8 @@ def position(
     }
     if not turning_moves:
         data["turning_moves"] = False  # as a new match dumps it; absent means the older rule
+    if capped_reversals:
+        data["capped_reversals"] = True  # likewise
     return RA.load(data)
 
 

@@ -65,3 +65,25 @@ def test_golden_playthrough(kind):
     expected = json.loads(path.read_text())
     assert got["moves"] == expected["moves"]
     assert got == expected
+
+
+def test_a_match_stored_before_reversals_were_capped_replays_to_its_recorded_result():
+    """The Roundabout golden playthrough recorded before a reversing double was
+    held to two darts (it turns three in one turn) replays from its stored start,
+    which has no "capped_reversals" flag, to the outcome and views it recorded
+    (docs/rules.md "Reversing doubles": matches keep the rule they began with)."""
+    rules = get_rules("roundabout")
+    old = json.loads((GOLDEN / "roundabout-uncapped-reversals.json").read_text())
+    assert "capped_reversals" not in old["start"]
+    state = rules.load(old["start"])
+    views = {v["ply"]: v["view"] for v in old["views"]}
+    turned, most = 0, 0
+    for ply, move in enumerate(old["moves"], 1):
+        state = rules.play(state, move)
+        turned = turned + 1 if move.startswith("rev") else 0
+        most = max(most, turned)
+        if ply in views:
+            players = old["players"]
+            assert json.loads(json.dumps(rules.view(state, None if ply % 2 else ply % players))) == views[ply]
+    assert most > 2, "the record turns more than two darts in one turn (what the cap now forbids)"
+    assert rules.outcome(state).to_dict() == old["outcome"]

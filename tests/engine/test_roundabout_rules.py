@@ -221,6 +221,59 @@ def test_reversing_doubles_turn_one_or_two_darts_instead_of_moving():
     assert state.face[1] == 1 and RA.to_move(state) == 1
 
 
+@pytest.mark.parametrize("dice", ["d1-1", "d3-3", "d5-5"])
+def test_a_reversing_double_turns_at_most_two_darts_when_more_could_turn(dice):
+    """The rulebook's "one or two": with four darts that could turn, the first
+    reversal leaves the other three and "pass"; the second ends the turn."""
+    darts = {0: {0: (3, 5, "cw"), 1: (2, 6, "ccw"), 2: (4, 7, "cw"), 3: (5, 13, "ccw")},
+             1: {0: (3, 12, "cw")}}
+    state = run(position(2, darts), f"roll, {dice}")
+    before = state.face[:4]
+    assert {"rev 0", "rev 1", "rev 2", "rev 3"} <= set(legal(state))
+    state = run(state, "rev 2")
+    assert legal(state) == ["rev 0", "rev 1", "rev 3", "pass"]
+    state = run(state, "rev 0")
+    assert RA.to_move(state) == 1 and state.phase == "roll", "the second reversal ends the turn"
+    assert [state.face[i] * before[i] for i in range(4)] == [-1, 1, -1, 1], "darts 0 and 2 turned, no other"
+    with pytest.raises((IllegalMoveError, InvalidMoveError)):
+        RA.play(run(position(2, darts), f"roll, {dice}, rev 2, rev 0"), "rev 1")
+
+
+def test_a_reversing_double_with_three_turnable_darts_may_turn_one_and_pass():
+    darts = {0: {0: (3, 5, "cw"), 1: (2, 6, "ccw"), 2: (4, 7, "cw")}, 1: {0: (3, 12, "cw")}}
+    start = position(2, darts)
+    state = run(start, "roll, d5-5, rev 1, pass")
+    assert RA.to_move(state) == 1
+    assert [state.face[i] * start.face[i] for i in range(3)] == [1, -1, 1]
+
+
+def test_a_state_mid_turn_after_two_reversals_is_not_a_stored_position():
+    """Under the cap no seat is ever to move after two reversals, so such a
+    stored state is refused when loaded (it has no choice)."""
+    darts = {0: {0: (3, 5, "cw"), 1: (2, 6, "ccw"), 2: (4, 7, "cw")}, 1: {0: (3, 12, "cw")}}
+    state = run(position(2, darts), "roll, d3-3, rev 0")
+    data = RA.dump(state)
+    data["reversed"] = [0, 1]
+    with pytest.raises(InvalidStateError):
+        RA.load(data)
+
+
+def test_a_match_begun_before_the_cap_keeps_uncapped_reversals_so_it_replays_to_its_result():
+    """States stored without "capped_reversals" (matches begun before the cap)
+    load with the older rule: a reversal may follow each reversal while a dart
+    can still turn. So their records replay to the results they had; new
+    matches write the flag (docs/rules.md "Reversing doubles")."""
+    darts = {0: {0: (3, 5, "cw"), 1: (2, 6, "ccw"), 2: (4, 7, "cw")}, 1: {0: (3, 12, "cw")}}
+    old = position(2, darts, capped_reversals=False)
+    assert "capped_reversals" not in RA.dump(old) and not RA.load(RA.dump(old)).capped_reversals
+    state = run(old, "roll, d3-3, rev 0, rev 1")
+    assert legal(state) == ["rev 2", "pass"]
+    state = run(state, "rev 2")
+    assert RA.to_move(state) == 1 and [state.face[i] * old.face[i] for i in range(3)] == [-1, -1, -1]
+    assert RA.dump(RA.new_match(2))["capped_reversals"] is True
+    assert RA.load(RA.dump(RA.new_match(4))).capped_reversals
+
+
 def test_reversing_is_instead_of_the_roll_not_after_a_move():
     darts = {0: {0: (3, 5, "cw"), 1: (2, 6, "ccw")}, 1: {0: (3, 12, "cw")}}
     state = run(position(2, darts), "roll, d1-1, 0r1")
@@ -656,3 +709,32 @@ def test_a_fair_record_verifies_against_the_seed_and_a_tampered_one_does_not():
     ply = next(i for i, m in enumerate(record) if "-" in m and i > 10)
     tampered = record[:ply] + ["d6-6" if record[ply] != "d6-6" else "d5-5"] + record[ply + 1 :]
     assert verify_record("roundabout", SEED.hex(), "7", start, tampered).mismatch.ply == ply
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_seats_that_always_turn_darts_never_turn_more_than_two_in_a_turn(players):
+    """Seeded playouts in which a seat takes a reversal whenever one is offered,
+    from positions where three or more darts can turn: no turn ever holds a third."""
+    import random
+
+    rng = random.Random(players)
+    seen_three_turnable = 0
+    for _match in range(6):
+        state = RA.new_match(players)
+        for _ply in range(3000):
+            who = RA.to_move(state)
+            if who is None:
+                break
+            if who == CHANCE:
+                move = rng.choice([m for m, _ in RA.chance_outcomes(state)])
+            else:
+                moves = RA.legal_moves(state)
+                turns = [m for m in moves if m.kind == "reverse"]
+                if turns and not state.reversed and len(turns) >= 3:
+                    seen_three_turnable += 1
+                move = rng.choice(turns) if turns else rng.choice(moves)
+            state = RA.play(state, move)
+            assert len(state.reversed) <= 2
+            if len(state.reversed) == 2:
+                raise AssertionError("a seat is still to move after turning two darts")
+    assert seen_three_turnable > 0

@@ -156,6 +156,24 @@ def test_reversing_doubles_are_board_choices_at_the_darts_own_spot_and_played_as
     assert len({v for _, v in rows}) == 1  # one change
 
 
+def test_after_one_reversal_the_board_offers_the_second_which_ends_the_turn():
+    """A seat that turned one dart (say with the "Dart N" button) may turn one more
+    on the board too: each remaining reversal is a choice that ends the turn ("e"),
+    and the page says Pass ends the turn instead (docs/rules.md "Reversing doubles")."""
+    from tests.e2e.positions import RA_DARTS_8, _roundabout_rolled
+
+    state = RA.play(RA.load(_roundabout_rolled(4, RA_DARTS_8, (1, 1))), "rev 3")
+    match = make_match("roundabout", ("human", "easy", "easy", "easy"), state=RA.dump(state))
+    html = fragments.seat_frame(match, match.seats.get(index=0))
+    data = choices_of(html)
+    assert data is not None, "the board offers nothing after the first reversal"
+    turns = {c["m"] for c in data["choices"] if c.get("w") == "turn"}
+    assert turns == {str(m) for m in RA.legal_moves(state) if m.kind == "reverse"}
+    assert len(turns) >= 3 and "rev 3" not in turns
+    assert all(c.get("e") == 1 for c in data["choices"]) and data["table"] == []
+    assert "turn one more" in html and "Pass" in html
+
+
 def test_roundabout_dart_choices_carry_the_darts_body_and_its_shape_where_it_stands():
     """Where a match starts darts sit 5.5 board units apart (ring 1): each choice gives
     the dart's body ("hs": a tap in it means that dart, never "Which one?") and its

@@ -62,7 +62,7 @@ def _remake(st: RoundaboutState, **changes) -> RoundaboutState:
     vals = list(st)
     for key, value in changes.items():
         vals[_FIELD[key]] = value
-    return make(*vals[:25])
+    return make(*vals[:26])
 
 
 class RoundaboutRules(HidesNothing, Rules):

@@ -65,7 +65,10 @@ class RoundaboutState(NamedTuple):
     chance_count: chance steps met so far. turning_moves: turning a dart on
     a reversing double counts as moving it for the stalled end (the rule of
     matches begun before docs/rules.md "Every match ends" said otherwise;
-    False for new matches). actor, legal: derived.
+    False for new matches). capped_reversals: a reversing double turns at
+    most ``MAX_REVERSALS`` darts (docs/rules.md "Reversing doubles"; False
+    only in matches begun before that cap was enforced, which keep the
+    rule they began with). actor, legal: derived.
     """
 
     players: int
@@ -93,6 +96,7 @@ class RoundaboutState(NamedTuple):
     reason: str
     chance_count: int
     turning_moves: bool
+    capped_reversals: bool
     actor: int | None
     legal: tuple[RoundaboutMove, ...]
 
@@ -264,6 +268,11 @@ def restricted(pos, captured, n: int, mover: int) -> bool:
     return False
 
 
+#: A reversing double turns "one or two" darts (the Roundabout rulebook,
+#: "Reversing Doubles"; docs/rules.md "Reversing doubles").
+MAX_REVERSALS = 2
+
+
 def reversible(state_pos, captured, n: int, players: int, mover: int, done) -> list[RoundaboutMove]:
     """Reversals open to the mover: darts on the board, not captured, not in
     their own home territory, not already turned this turn."""
@@ -285,12 +294,17 @@ def offers_for(players: int, roller: int, left) -> tuple[RoundaboutMove, ...]:
     return tuple(OFFER[order] for k in range(1, len(others) + 1) for order in permutations(others, k))
 
 
-def move_choices(players, turn, mover, dice, unused, reversed_, offered, pos, face, circuit, captured, left):
+def move_choices(players, turn, mover, dice, unused, reversed_, offered, pos, face, circuit, captured, left,
+                 capped_reversals=True):
     """The mover's choices in the "move" phase, in a fixed order (dart moves
     by dart, direction, die; reversals; offers; pass). Empty when the mover
-    has no choice at all (the turn then ends by itself)."""
+    has no choice at all (the turn then ends by itself). After one reversal the
+    mover may turn one more dart or pass; after ``MAX_REVERSALS`` the turn is
+    over (unless ``capped_reversals`` is False: the older, uncapped rule)."""
     n = len(pos) // players
     if reversed_:
+        if capped_reversals and len(reversed_) >= MAX_REVERSALS:
+            return ()
         revs = reversible(pos, captured, n, players, mover, reversed_)
         return tuple(revs) + (PASS,) if revs else ()
     first = len(unused) == 2
@@ -361,12 +375,14 @@ def make(
     reason,
     k,
     turning_moves=False,
+    capped_reversals=True,
 ) -> RoundaboutState:
     """Build a state, deriving ``actor`` and ``legal`` from the phase. A
     "move" phase may come out with no legal move: the caller ends the turn."""
     if phase == "move":
         legal = move_choices(
-            players, turn, mover, dice, unused, reversed_, offered, pos, face, circuit, captured, left
+            players, turn, mover, dice, unused, reversed_, offered, pos, face, circuit, captured, left,
+            capped_reversals,
         )
         actor = mover
     elif phase == "roll":
@@ -383,7 +399,7 @@ def make(
         RoundaboutState,
         (players, phase, turn, mover, dice, unused, reversed_, offered, offers, pos, face, circuit, captured,
          back, back_circuit, moved, rolloff, rolls, turns, idle, left, winner, reason, k, turning_moves,
-         actor, legal),
+         capped_reversals, actor, legal),
     )  # fmt: skip
 
 

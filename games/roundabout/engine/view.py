@@ -222,10 +222,12 @@ def dump(state: RoundaboutState) -> dict:
     "offered", "offers", "darts": per seat a list of [space or None, "cw" |
     "ccw", circuit, captured], "back": per seat spaces before the first die
     move (or None), "back_circuit", "moved", "rolloff", "rolls", "turns",
-    "idle", "left", "winner", "reason", "chance_count", "turning_moves"}``;
-    "turning_moves" is written only when false, so that a state without it
-    (stored before docs/rules.md "Every match ends" ruled turning is not
-    moving) keeps the older rule when loaded."""
+    "idle", "left", "winner", "reason", "chance_count", "turning_moves",
+    "capped_reversals"}``; "turning_moves" is written only when false and
+    "capped_reversals" only when true, so that a state without them (stored
+    before docs/rules.md "Every match ends" ruled turning is not moving, or
+    before a reversing double was held to two darts) keeps the older rule
+    when loaded."""
     players = state.players
     n = darts_per_seat(players)
 
@@ -268,6 +270,7 @@ def dump(state: RoundaboutState) -> dict:
         "reason": state.reason,
         "chance_count": state.chance_count,
         **({} if state.turning_moves else {"turning_moves": False}),
+        **({"capped_reversals": True} if state.capped_reversals else {}),
     }
 
 
@@ -350,6 +353,7 @@ def _load(d: dict) -> RoundaboutState:
     k = _int(d["chance_count"], 0, 10**9, "chance count")
     moved = _bool(d["moved"], "moved")
     turning_moves = _bool(d.get("turning_moves", True), "turning_moves")
+    capped_reversals = _bool(d.get("capped_reversals", False), "capped_reversals")
     offered = _bool(d["offered"], "offered")
     if phase == "over":
         if reason not in ("finished", "last_player_standing", "stalled", "turn_limit"):
@@ -366,7 +370,7 @@ def _load(d: dict) -> RoundaboutState:
     state = make(
         players, phase, turn, mover, dice, unused, reversed_, offered, offers, tuple(pos), tuple(face),
         tuple(circuit), tuple(captured), back, back_circuit, moved, rolloff, rolls, turns, idle, left, winner,
-        reason, k, turning_moves,
+        reason, k, turning_moves, capped_reversals,
     )  # fmt: skip
     if phase == "move" and not state.legal:
         raise InvalidStateError("a seat to move must have a choice")

@@ -9,8 +9,10 @@ first (blocks, jumps, the capture rule: docs/rules.md "Moving", "Blocks",
 "Captures"), so each first move lists what may follow it, from the engine
 (``Rules.play`` then ``Rules.legal_moves``); the page re-implements no rule.
 Reversals (reversing doubles) are choices too: a dart's spot is its own, the
-preview shows it facing the other way, and a second reversal or a pass may
-follow. Golden Rule offers, pass, accept and decline stay buttons.
+preview shows it facing the other way, and a second reversal (which ends the
+turn: at most two, docs/rules.md "Reversing doubles") or a pass may follow; a
+page that opens after one reversal offers the second on the board too.
+Golden Rule offers, pass, accept and decline stay buttons.
 
 Shape (viewBox units 0..100, games/roundabout/svg.py): ``{"choices": [...],
 "table": [...]}``, the first die's choices and the second's (each once; a first
@@ -125,7 +127,7 @@ def _help(view: dict, can_reverse: bool) -> str:
 
 @register.simple_tag
 def roundabout_turns(seat_view: dict) -> dict:
-    if seat_view.get("phase") != "move" or seat_view.get("reversed"):
+    if seat_view.get("phase") != "move":
         return {"choices": "", "help": ""}
     rules = get_rules("roundabout")
     state = rules.load(seat_view["state"])
@@ -156,6 +158,10 @@ def roundabout_turns(seat_view: dict) -> dict:
             c["e"] = 1
     if not first:
         return {"choices": "", "help": ""}
+    if state.reversed:  # one dart turned: one more may turn (ending the turn), or pass
+        return {"choices": choices_json({"choices": first, "table": table}),
+                "help": ("You turned one dart. You may turn one more: pick it, then its own spot "
+                         "(marked ↺), then Confirm. Or end your turn with Pass.")}
     can_reverse = any(m.kind == "reverse" for m in rules.legal_moves(state))
     return {"choices": choices_json({"choices": first, "table": table}),
             "help": _help(seat_view, can_reverse)}

@@ -47,6 +47,15 @@
   var DICE_STYLES = ["pips", "numbers"];
 
   var live = false; // the socket is open
+  // "Live" means the page shows the current position: it is written once the
+  // socket's snapshot (the public frame, and a seat's own controls) has landed,
+  // never at the socket's open alone. #match gets data-synced then (tests wait on it).
+  var synced = false;
+  var snapshotSeen = { pub: false, seat: false };
+  // The version the server rendered this page at: the first snapshot at that same
+  // version is the page itself, so it is not swapped in (it would redraw the board
+  // under a finger already on it, and cost the phone a re-render for nothing).
+  var renderedVersion = null;
   var stopped = false; // refused by the server (4xxx): never reconnect
   var failures = 0; // closes since the last frame arrived
   var ourTimer = null;
@@ -122,11 +131,32 @@
     if (stopped) return;
     live = true;
     silent = false;
+    synced = false;
+    snapshotSeen = { pub: false, seat: false };
     lastFrameAt = performance.now();
     clearTimeout(ourTimer);
     ourTimer = null;
-    setStatus("live", "Live");
   });
+
+  /** Whether this page plays a seat (its snapshot then ends with the seat's controls). */
+  function isSeatPage() {
+    var m = matchEl();
+    return !!(m && m.getAttribute("data-my-seat"));
+  }
+
+  /** Note the snapshot frames a message carried; once the whole snapshot has
+   *  landed, the page is live. */
+  function noteSnapshot(tags) {
+    for (var i = 0; i < tags.length; i++) {
+      if (tags[i].kind === "snapshot") snapshotSeen.pub = true;
+      if (tags[i].kind === "seat") snapshotSeen.seat = true;
+    }
+    if (synced || !snapshotSeen.pub || (isSeatPage() && !snapshotSeen.seat)) return;
+    synced = true;
+    var m = matchEl();
+    if (m) m.setAttribute("data-synced", String(Math.max(publicVersion, seatVersion)));
+    if (live && !stopped) setStatus("live", "Live");
+  }
 
   document.addEventListener("htmx:wsClose", function (evt) {
     var elt = evt.target;
@@ -135,6 +165,8 @@
     // A socket ws.js already replaced (it closes the old one on reconnect): not news.
     if (closeEvent && sock && closeEvent.target && closeEvent.target !== sock) return;
     live = false;
+    synced = false;
+    if (matchEl()) matchEl().removeAttribute("data-synced");
     releaseForms(true);
     if (stopped) return;
     var code = closeEvent ? closeEvent.code : 1006;
@@ -207,7 +239,7 @@
     lastFrameAt = performance.now();
     if (silent && live && !stopped) {
       silent = false;
-      setStatus("live", "Live");
+      if (synced) setStatus("live", "Live");
     }
   }
 
@@ -250,7 +282,23 @@
     if (typeof text !== "string") return;
     var tags = frameTags(text);
     if (!tags.length) return;
-    var next = { pub: null, seat: null, update: false };
+    if (renderedVersion !== null && !synced) {
+      // The first snapshot after the page loaded, at the version the page was
+      // rendered at: nothing to swap.
+      var same = true;
+      for (var j = 0; j < tags.length; j++) {
+        var tj = tags[j];
+        if ((tj.kind !== "snapshot" && tj.kind !== "seat") || tj.v !== renderedVersion) same = false;
+      }
+      if (same) {
+        evt.preventDefault();
+        noteSnapshot(tags);
+        if (synced) renderedVersion = null;
+        return;
+      }
+      renderedVersion = null;
+    }
+    var next = { pub: null, seat: null, update: false, tags: tags };
     for (var i = 0; i < tags.length; i++) {
       var t = tags[i];
       if (t.kind === "error") {
@@ -260,11 +308,11 @@
         return;
       }
       if (t.kind === "snapshot") {
-        if (t.v < publicVersion) { evt.preventDefault(); return; }
+        if (t.v < publicVersion) { evt.preventDefault(); noteSnapshot(tags); return; }
         next.pub = t.v;
         answered = true;
       } else if (t.kind === "seat") {
-        if (t.v < seatVersion) { evt.preventDefault(); return; }
+        if (t.v < seatVersion) { evt.preventDefault(); noteSnapshot(tags); return; }
         next.seat = t.v;
         answered = true;
       } else {
@@ -335,6 +383,7 @@
         if (!pending.update) syncAskedAt = -Infinity; // a snapshot came: the next gap may ask again
         announceNewLines(pending.update);
       }
+      noteSnapshot(pending.tags);
     }
     pending = null;
     releaseForms(answered);
@@ -755,6 +804,7 @@
     }
     var m = matchEl();
     if (m && window.htmx && m.hasAttribute("ws-connect")) setStatus("connecting", "Connecting…");
+    renderedVersion = currentVersion();
     readClock(true);
     setInterval(tick, 250);
     setInterval(watchSilence, 1000);

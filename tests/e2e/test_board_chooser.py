@@ -31,7 +31,7 @@ def open_match(page, live_server_url, match):
     live(page)
     # The socket's first frames (the snapshot) swap the board and the controls: a chooser
     # open before they land would close (a new frame closes it), so tap after them.
-    page.wait_for_selector('#frame-version[data-kind="seat"]', state="attached")
+    page.wait_for_selector("#match[data-synced]", state="attached")
     return match
 
 

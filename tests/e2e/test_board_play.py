@@ -41,7 +41,7 @@ def open_match(page, live_server_url, match, seat=0):
     log_in(page.context, match.seats.get(index=seat).user, live_server_url)
     page.goto(f"{live_server_url}/m/{match.public_id}/")
     live(page)
-    page.wait_for_selector('#frame-version[data-kind="seat"]', state="attached")
+    page.wait_for_selector("#match[data-synced]", state="attached")
 
 
 def played(match, **kw):

@@ -26,10 +26,17 @@ def log_in(context, user, base_url):
 
 
 def live(page):
-    """Wait, up to a generous 20 s, for the match page's socket to be open (a
-    fresh-clone CI run on a loaded machine once took over 10 s for three pages
-    opening theirs at once)."""
+    """Wait, up to a generous 20 s, for the match page to say "Live": its socket
+    is open and its snapshot has landed (static/js/match.js), so nothing the
+    socket sends at connect can redraw what the test then clicks. (A fresh-clone
+    CI run on a loaded machine once took over 10 s for three pages at once.)"""
     expect(page.locator("#connection-status")).to_have_text("Live", timeout=20_000)
+
+
+#: This seat's decision, ready to click: its turn, a move form's button not busy.
+ENABLED_DECISION = "#controls[data-my-turn] form[ws-send] button:not([disabled])"
+DECISION_OR_OVER = f"""() => (document.querySelector('#status')?.textContent || '').includes('Match over.')
+    || !!document.querySelector('{ENABLED_DECISION}')"""
 
 
 @pytest.fixture
@@ -52,17 +59,16 @@ def test_one_person_plays_three_fast_computers_to_the_result(page, live_server_u
     page.screenshot(path=screenshots / "start.png", full_page=True)
     status = page.locator("#status")
     for _ in range(80):
+        # A state the page shows: the match is over, or it is this seat's turn and
+        # its decision's button is enabled (not the one just sent, which stays
+        # disabled until its answer; three computers may take a while on a loaded machine).
+        page.wait_for_function(DECISION_OR_OVER, timeout=60_000)
         if "Match over." in status.inner_text():
             break
-        button = page.locator("#controls form[ws-send] button").first
-        try:
-            button.wait_for(timeout=15_000)
-        except Exception:
-            if "Match over." in status.inner_text():
-                break
-            raise
+        button = page.locator(ENABLED_DECISION).first.element_handle()
         button.click()
-        page.wait_for_timeout(150)
+        # Sent: its form is locked (or the answer already replaced it).
+        page.wait_for_function("b => !b.isConnected || b.disabled", arg=button)
     expect(status).to_contain_text("Match over.", timeout=20_000)
     page.screenshot(path=screenshots / "end.png", full_page=True)
     m = Match.objects.get(pk=match.pk)

@@ -2,6 +2,8 @@
 a shrinking panel, a shorter name or a letter key must not do (found by a
 new player's walkthrough beside Board Game Arena)."""
 
+import re
+
 from playwright.sync_api import expect
 
 from games.models import Match
@@ -92,3 +94,23 @@ def test_a_letter_key_acts_from_a_button_and_takes_the_focus_to_the_board(page, 
     page.keyboard.press("n")  # the next piece: the focus goes to the board
     assert page.evaluate("document.querySelector('#board').parentElement.contains(document.activeElement)")
     expect(page.locator("#board .bd-target.is-cursor")).to_have_count(1)
+
+
+def test_the_snapshot_at_the_pages_own_version_leaves_the_board_and_controls_alone(page, live_server_url):
+    """The socket's snapshot at connect names the version the page was rendered at:
+    the page keeps its own board and controls (a tap already on them is not undone
+    by a redraw), then says "Live". The nodes are marked before the socket can
+    open (an init script, at DOMContentLoaded); a swap would replace them."""
+    match = in_thread(_ludo_to_roll)
+    page.set_viewport_size(PHONE)
+    page.add_init_script("""document.addEventListener("DOMContentLoaded", () => {
+        for (const sel of ["#board", "#controls", "#seats"]) {
+          const el = document.querySelector(sel); if (el) el.dataset.rendered = "page"; } });""")
+    open_match(page, live_server_url, match)
+    expect(page.locator("#connection-status")).to_have_text("Live")
+    assert page.locator("#match").get_attribute("data-synced") == str(match.version)
+    for sel in ("#board", "#controls"):
+        assert page.locator(sel).get_attribute("data-rendered") == "page", f"{sel} was swapped"
+    page.locator(ROLL).click()  # and the page goes on with the updates that follow
+    later = re.compile(rf"^(?!{match.version}$)\d+$")
+    expect(page.locator("#match")).to_have_attribute("data-version", later)

@@ -15,7 +15,7 @@ PYTEST_ARGS ?=
 PYTEST_WORKERS ?= 2
 export PYTHON
 
-.PHONY: install lock lock-upgrade run cluster test lint migrate bench-engine bench-bots bench-live bench-live-cluster bench-peer bench-pairing bench-history bench-renders bench-arena clean
+.PHONY: install lock lock-upgrade run cluster test test-stress lint migrate bench-engine bench-bots bench-live bench-live-cluster bench-peer bench-pairing bench-history bench-renders bench-arena clean
 
 $(PY):
 	@py="$$(scripts/find-python)" && echo "Using $$py" && "$$py" -m venv $(VENV)
@@ -49,6 +49,14 @@ cluster: migrate
 test: install
 	@$(PY) -m config.browser_check || $(PY) -m playwright install chromium || true
 	$(PY) -m pytest $(if $(filter 0,$(PYTEST_WORKERS)),,-n $(PYTEST_WORKERS)) $(PYTEST_ARGS)
+
+# The browser and multi-process tests, three runs under stress-ng's CPU load
+# (apt-get install stress-ng): lists every test that failed at least once.
+# STRESS_ARGS, e.g. '--repeats 5 -- tests/e2e/test_board_play.py'.
+STRESS_ARGS ?=
+test-stress: install
+	@$(PY) -m config.browser_check || $(PY) -m playwright install chromium || true
+	$(PY) -m tests.stress $(STRESS_ARGS)
 
 lint: install
 	$(VENV)/bin/ruff check .

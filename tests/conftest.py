@@ -68,9 +68,39 @@ def celery_beat(transactional_db):
     svc.stop()
 
 
+@pytest.fixture(scope="session")
+def _shared_celery_worker_session():
+    yield
+    services.stop_shared_worker()
+
+
 @pytest.fixture
-def celery_worker(transactional_db):
-    """A real Celery worker process on the test Redis and the test database."""
+def celery_worker(_shared_celery_worker_session, transactional_db):
+    """A real Celery worker process on the test Redis and the test database:
+    the test session's shared one (tests/services.py), started when none runs;
+    starting one per test cost 3-10 s a test on a loaded machine. Before the
+    test its queues are empty; after it, before the test's data is flushed,
+    the test's tasks are settled (services.settle_worker), so none can fire in
+    a later test that reuses a match id. A test that kills its worker or reads
+    its log asks for ``own_celery_worker``."""
+    svc = services.shared_celery_worker()
+    services.purge_task_queues()
+    services.consume(svc)
+    yield svc
+    services.settle_worker(svc)
+
+
+@pytest.fixture(autouse=True)
+def _no_shared_worker_beside_several_processes(request):
+    """Tests marked resilience start their own processes (workers among them,
+    some under supervisord): the shared worker would take their tasks."""
+    if request.node.get_closest_marker("resilience") is not None:
+        services.stop_shared_worker()
+
+
+@pytest.fixture
+def own_celery_worker(transactional_db):
+    """A Celery worker process of the test's own, stopped after it."""
     services.purge_task_queues()
     svc = services.start_celery_worker()
     yield svc

@@ -219,33 +219,144 @@ def start_nginx(upstream_ports: list[int], name: str = "nginx") -> tuple[Service
     return svc, url
 
 
-def purge_task_queues() -> None:
-    """Empty the test Celery queues: tasks left by earlier tests name matches that are gone."""
+def task_queues() -> tuple[str, str]:
     from django.conf import settings
 
+    return settings.CELERY_TASK_DEFAULT_QUEUE, settings.PARLOUR_LIVE_QUEUE
+
+
+def purge_task_queues() -> None:
+    """Empty the test Celery queues: tasks left by earlier tests name matches that are gone."""
     from config.celery import app
 
     with app.connection_for_write() as conn:
-        for queue in (settings.CELERY_TASK_DEFAULT_QUEUE, settings.PARLOUR_LIVE_QUEUE):
+        for queue in task_queues():
             conn.default_channel.queue_purge(queue)
 
 
-def start_celery_worker(name: str = "celery-worker", concurrency: int = 1, **env) -> Service:
-    """Start a Celery worker on the test queue; waits until it is ready."""
+def consume(svc: Service) -> None:
+    """Have worker ``svc`` take tasks from the test queues again (settle_worker
+    stopped it); a worker that does not answer is started anew."""
+    from config.celery import app
+
+    for queue in task_queues():
+        if not app.control.add_consumer(queue, destination=[svc.node], reply=True, timeout=3, limit=1):
+            raise AssertionError(f"the worker {svc.node} did not answer add_consumer:\n{svc.log()[-3000:]}")
+
+
+def start_celery_worker(name: str = "celery-worker", concurrency: int = 1, *, shared: bool = False,
+                        **env) -> Service:
+    """Start a Celery worker on the test queue; waits until it is ready. A
+    worker of a test's own first stops the session's shared one (they would
+    share the queues, and its tasks)."""
     from django.conf import settings
 
+    if not shared:
+        stop_shared_worker()
+    node = f"{name}-{os.getpid()}@{socket.gethostname()}"
     svc = Service(
         name,
         [sys.executable, "-m", "celery", "-A", "config", "worker", "-l", "info",
          "-c", str(concurrency), "-Q",
          f"{settings.CELERY_TASK_DEFAULT_QUEUE},{settings.PARLOUR_LIVE_QUEUE}",
-         "-n", f"{name}-{os.getpid()}@%h", "--without-gossip", "--without-mingle"],
+         "-n", node, "--without-gossip", "--without-mingle"],
         service_env(**env),
     )
+    svc.node = node
     wait_for(lambda: "ready." in svc.log() or not svc.alive(), 60, what="celery worker")
     if not svc.alive():
         raise AssertionError(f"celery worker exited:\n{svc.log()}")
     return svc
+
+
+_shared_worker: Service | None = None
+
+
+def shared_celery_worker() -> Service:
+    """The test session's shared Celery worker (tests/conftest.py
+    ``celery_worker``), started when none is running."""
+    global _shared_worker
+    if _shared_worker is None or not _shared_worker.alive():
+        _shared_worker = start_celery_worker("celery-worker-shared", shared=True)
+    return _shared_worker
+
+
+#: Tasks settle_worker revoked in the shared worker (it holds them until their time).
+_revoked: set[str] = set()
+
+
+def stop_shared_worker() -> None:
+    """Stop the shared worker if it runs. A worker that stops hands back the
+    tasks it held (Redis restores unacknowledged ones): those it holds are the
+    revoked ones of earlier tests, taken out of the queues again here; the
+    running test's own queued tasks stay."""
+    global _shared_worker
+    if _shared_worker is not None:
+        if _shared_worker.alive():
+            _shared_worker.stop()
+            _drop_revoked()
+        _shared_worker = None
+
+
+def _drop_revoked() -> None:
+    import json
+
+    from config.celery import app
+
+    if not _revoked:
+        return
+    with app.connection_for_write() as conn:
+        client = conn.default_channel.client
+        for queue in task_queues():
+            for raw in client.lrange(queue, 0, -1):
+                try:
+                    task_id = json.loads(raw)["headers"]["id"]
+                except (ValueError, KeyError, TypeError):
+                    continue
+                if task_id in _revoked:
+                    client.lrem(queue, 1, raw)
+    _revoked.clear()
+
+
+def settle_worker(svc: Service, timeout: float = 30) -> None:
+    """After a test: no task of the test is left to run in ``svc`` later.
+    Queued ones are purged; the ones the worker holds for later (a countdown)
+    or has taken are revoked; the running ones are waited for. A worker that
+    does not answer is stopped instead (the next test starts another)."""
+    from config.celery import app
+
+    if not svc.alive():
+        purge_task_queues()
+        return
+    # It stops taking tasks from the queues until the next test that asks for a
+    # worker (consume): a test without one finds its tasks queued, as it would.
+    for queue in task_queues():
+        if not app.control.cancel_consumer(queue, destination=[svc.node], reply=True, timeout=3, limit=1):
+            stop_shared_worker() if svc is _shared_worker else svc.stop()
+            return
+    purge_task_queues()
+    inspect = app.control.inspect(destination=[svc.node], timeout=3, limit=1)
+    held = []
+    for call in (inspect.scheduled, inspect.reserved):
+        replies = call()
+        if replies is None:
+            stop_shared_worker() if svc is _shared_worker else svc.stop()
+            return
+        for entry in replies.get(svc.node, []):
+            held.append(entry.get("request", entry)["id"])
+    if held:
+        app.control.revoke(held, destination=[svc.node])
+        _revoked.update(held)
+    deadline = time.monotonic() + timeout
+    while True:
+        active = inspect.active()
+        if active is not None and not active.get(svc.node):
+            break
+        if active is None or time.monotonic() > deadline:
+            stop_shared_worker() if svc is _shared_worker else svc.stop()
+            return
+        time.sleep(0.05)
+    purge_task_queues()
 
 
 def start_celery_beat(name: str = "celery-beat", **env) -> Service:

@@ -63,7 +63,8 @@ def test_computers_move_through_the_worker(celery_worker):
     assert set(Move.objects.filter(match=match, actor="seat").values_list("seat", flat=True)) == {1, 2}
 
 
-def test_the_sweeper_expires_a_deadline_whose_worker_was_killed(celery_worker, celery_beat):
+def test_the_sweeper_expires_a_deadline_whose_worker_was_killed(own_celery_worker, celery_beat):
+    celery_worker = own_celery_worker
     match = make_match(seats=("human", "human"), state=ludo_state(), turn_seconds=4)
     deadline = Match.objects.get(pk=match.pk).deadline
     services.wait_for(lambda: "games.tasks.expire_turn" in celery_worker.log(), 10,

@@ -41,6 +41,20 @@ def browser_type_launch_args(browser_type_launch_args):
     return args
 
 
+@pytest.fixture(autouse=True)
+def _close_leftover_contexts(browser):
+    """After each browser test, close every browser context it opened and left
+    open (a second player's, a spectator's): a page left open keeps its socket,
+    its timers and its renderer, and six such renderers once took most of a core
+    for the rest of a CI run."""
+    yield
+    for context in list(browser.contexts):
+        try:
+            context.close()
+        except Exception:  # noqa: BLE001 - already closed, or the browser is gone
+            pass
+
+
 @pytest.fixture
 def csp_violations(page):
     """Console messages in which Chromium reports a Content-Security-Policy

@@ -34,7 +34,7 @@ def pages_for(browser, base_url, *users, permissions=()):
 
 def leave(page):
     page.get_by_role("button", name="Leave the match").click()
-    expect(page.locator("#status")).to_contain_text("Match over.", timeout=10_000)
+    expect(page.locator("#status")).to_contain_text("Match over.", timeout=20_000)
 
 
 def match_url(base_url, match) -> re.Pattern:
@@ -60,14 +60,14 @@ def test_a_ranked_rematch_accepted_by_both_and_the_third_in_a_row_unrated(browse
         offerer.locator("#rematch-button").click()
         expect(offerer.locator("#rematch")).to_contain_text("you accepted. Waiting for")
         # The other seat is asked live, on the page it has open.
-        expect(answerer.locator("#rematch")).to_contain_text("offers a rematch", timeout=10_000)
+        expect(answerer.locator("#rematch")).to_contain_text("offers a rematch", timeout=20_000)
         if round_ == 1:
             assert violations_by_mode(answerer, axe_source) == {}
         answerer.get_by_role("button", name="Accept the rematch").click()
         new = Match.objects.exclude(pk__in=[m.pk for m in played]).get()
         # Both land on the new match: the accepting page by its post, the other by the push.
         for page in (a, b):
-            expect(page).to_have_url(match_url(live_server_url, new), timeout=10_000)
+            expect(page).to_have_url(match_url(live_server_url, new), timeout=20_000)
             live(page)
         players = list(new.seats.order_by("index").values_list("user_id", flat=True))
         assert players == list(match.seats.order_by("index").values_list("user_id", flat=True))[::-1]
@@ -87,7 +87,7 @@ def test_a_room_plays_two_matches_in_a_row_with_the_same_members(browser, live_s
     leave(a)
     # The match is over: both are offered the room's lobby, the same seats in it.
     for page in (h, a):
-        expect(page.locator("#rematch")).to_contain_text("back in its lobby", timeout=10_000)
+        expect(page.locator("#rematch")).to_contain_text("back in its lobby", timeout=20_000)
     h.locator("#back-to-room").click()
     expect(h.locator("#room-status")).to_contain_text("The last match is over: hostess won")
     expect(h.locator("#room-seats")).to_contain_text("ada")
@@ -98,12 +98,12 @@ def test_a_room_plays_two_matches_in_a_row_with_the_same_members(browser, live_s
     expect(h.locator("#copy-invite-state")).to_have_text("Copied.")
     assert h.evaluate("navigator.clipboard.readText()") == link
     assert violations_by_mode(h, axe_source) == {}
-    expect(h.locator("#room-connection")).to_have_text("Live", timeout=10_000)
+    expect(h.locator("#room-connection")).to_have_text("Live", timeout=20_000)
     h.get_by_role("button", name="Start the match").click()
     second = Match.objects.exclude(pk=first.pk).get()
     # The host goes to it by the post; ada, still on the old match's page, by the push.
     for page in (h, a):
-        expect(page).to_have_url(match_url(live_server_url, second), timeout=10_000)
+        expect(page).to_have_url(match_url(live_server_url, second), timeout=20_000)
         live(page)
     assert list(second.seats.order_by("index").values_list("user_id", flat=True)) == [host.pk, ada.pk]
     room.refresh_from_db()
@@ -127,12 +127,12 @@ def test_a_challenge_sent_from_a_profile_and_accepted_from_the_play_page(browser
     challenge = Challenge.objects.get()
     # Bob's play page lists it by itself (htmx asks every 5 s).
     expect(b.locator("#incoming-challenges")).to_contain_text("ada challenges you to Rondo, 30 s turns",
-                                                             timeout=10_000)
+                                                             timeout=20_000)
     assert violations_by_mode(b, axe_source) == {}
     b.locator("#incoming-challenges").get_by_role("button", name="Accept").click()
     challenge.refresh_from_db()
     for page in (a, b):
-        expect(page).to_have_url(match_url(live_server_url, challenge.match), timeout=10_000)
+        expect(page).to_have_url(match_url(live_server_url, challenge.match), timeout=20_000)
         live(page)
     assert not challenge.match.rated
     assert CSP == []

@@ -170,8 +170,8 @@ def test_a_large_arena_shows_the_first_hundred_and_the_own_row_and_stays_right_l
     expect(rows).to_have_count(101)
     expect(rows.nth(99)).to_contain_text("big099")
     expect(rows.nth(99).locator("td.rank")).to_have_text("100")
-    expect(own.locator("td.rank")).to_have_text("141", timeout=10_000)
-    expect(phone.locator("#arena-rows tr.is-me td.rank")).to_have_text("121", timeout=10_000)
+    expect(own.locator("td.rank")).to_have_text("141", timeout=20_000)
+    expect(phone.locator("#arena-rows tr.is-me td.rank")).to_have_text("121", timeout=20_000)
 
     # The leader is disqualified: listed last, out of the first hundred; the
     # table keeps the places it knows (99), ranked truly, and the own row moves up.
@@ -181,7 +181,7 @@ def test_a_large_arena_shows_the_first_hundred_and_the_own_row_and_stays_right_l
     expect(rows).to_have_count(100)
     expect(rows.first).to_contain_text("big150")
     expect(rows.nth(98).locator("td.rank")).to_have_text("99")
-    expect(own.locator("td.rank")).to_have_text("140", timeout=10_000)
+    expect(own.locator("td.rank")).to_have_text("140", timeout=20_000)
 
     # The viewer's own block follows their entry, and the arena's end, unreloaded.
     in_thread(arena_actions.pause, me, arena.pk)

@@ -82,7 +82,7 @@ def test_the_status_leaves_live_while_the_server_is_stopped_and_comes_back(
         live(page)
         expect(page.locator("#match")).to_have_attribute("data-heartbeat-ms", "1000")
         server.kill(signal.SIGSTOP)  # the socket stays open; no frame comes
-        expect(page.locator("#connection-status")).not_to_have_text("Live", timeout=10_000)
+        expect(page.locator("#connection-status")).not_to_have_text("Live", timeout=20_000)
         server.kill(signal.SIGCONT)
         live(page)
         assert csp_violations == []

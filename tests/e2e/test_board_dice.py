@@ -16,7 +16,7 @@ def test_a_click_on_the_die_rolls_it(page, live_server_url, celery_worker):
     open_match(page, live_server_url, match)
     expect(page.locator("#dice.can-roll")).to_have_count(1)
     page.locator("#dice").click()
-    expect(page.locator("#dice .die-pips")).to_have_count(1, timeout=10_000)
+    expect(page.locator("#dice .die-pips")).to_have_count(1, timeout=20_000)
     assert Move.objects.filter(match=match, seat=0, notation="roll").exists()
 
 
@@ -25,7 +25,7 @@ def test_a_spectator_clicking_the_die_rolls_nothing(browser, live_server_url, ce
     match = in_thread(make_match, seats=("human", "easy"), state=state, computer_speed="fast")
     page = browser.new_page()
     page.goto(f"{live_server_url}/m/{match.public_id}/")
-    expect(page.locator("#connection-status")).to_contain_text("Live", timeout=10_000)
+    expect(page.locator("#connection-status")).to_contain_text("Live", timeout=20_000)
     expect(page.locator("#dice.can-roll")).to_have_count(0)
     page.locator("#dice").click()
     page.wait_for_timeout(500)
@@ -100,4 +100,4 @@ def test_the_previous_turns_die_is_drawn_as_old_until_the_next_roll(page, live_s
     open_match(page, live_server_url, match)
     expect(page.locator("#dice:has(> .is-old) .die-pips")).to_have_count(1)
     page.locator("#dice").click()
-    expect(page.locator("#dice:not(:has(> .is-old)) .die-pips")).to_have_count(1, timeout=10_000)
+    expect(page.locator("#dice:not(:has(> .is-old)) .die-pips")).to_have_count(1, timeout=20_000)

@@ -68,7 +68,7 @@ def test_ludo_by_clicking_the_board(page, live_server_url, celery_worker, csp_vi
     page.set_viewport_size({"width": 1280, "height": 800})
     shot(page, "ludo-1280-selected")
     page.locator("#board .bd-dest").click()
-    expect(page.locator("#board .lm-home")).to_have_count(1, timeout=10_000)
+    expect(page.locator("#board .lm-home")).to_have_count(1, timeout=20_000)
     assert played(match, seat=0)[-1:] == ["p3"]
     shot(page, "ludo-1280-last-move")
     assert csp_violations == []
@@ -95,14 +95,14 @@ def test_ludo_a_pile_and_a_way_along_the_track_on_a_phone(page, live_server_url,
         const r = badge.getBoundingClientRect();
         return r.width >= 16 && r.height >= 11
             && !!(layer.compareDocumentPosition(badge) & Node.DOCUMENT_POSITION_FOLLOWING);
-    }""", timeout=5_000)
+    }""", timeout=20_000)
     page.locator('#board .bd-target[data-target="p3"]').click()
     way = "0.5,8.5 0.5,7.5 1.5,7.5 2.5,7.5"
     # Progress 49 (grid square (0, 8)), 50 (0, 7), then home lane steps 1 (1, 7) and 2 (2, 7).
     expect(page.locator("#board polyline.bd-path.is-preview")).to_have_attribute("points", way)
     shot(page, "ludo-390-pile-way")
     page.locator("#board .bd-target.is-selected").click()  # the chosen piece again: it moves
-    expect(page.locator("#board polyline.lm-path")).to_have_attribute("points", way, timeout=10_000)
+    expect(page.locator("#board polyline.lm-path")).to_have_attribute("points", way, timeout=20_000)
     assert played(match, seat=0) == ["p3"]
     shot(page, "ludo-390-last-way")
 
@@ -114,7 +114,7 @@ def test_ludo_from_near_the_end_to_the_result(page, live_server_url, celery_work
     open_match(page, live_server_url, match)
     page.locator("#board .bd-target").click()
     page.locator("#board .bd-target.is-selected").click()  # the chosen piece again: it moves
-    expect(page.locator("#status")).to_contain_text("Match over.", timeout=10_000)
+    expect(page.locator("#status")).to_contain_text("Match over.", timeout=20_000)
     assert Match.objects.get(pk=match.pk).status == "finished"
 
 
@@ -125,7 +125,7 @@ def test_ludo_one_turn_with_the_keyboard_only(page, live_server_url, celery_work
     stage = page.locator("#board").locator("..")
     stage.focus()
     page.keyboard.press("r")
-    expect(page.locator("#board .bd-target")).not_to_have_count(0, timeout=10_000)
+    expect(page.locator("#board .bd-target")).not_to_have_count(0, timeout=20_000)
     # Focus stayed on the board through the frame.
     assert page.evaluate("document.activeElement !== document.body")
     page.keyboard.press("n")
@@ -134,7 +134,7 @@ def test_ludo_one_turn_with_the_keyboard_only(page, live_server_url, celery_work
     expect(page.locator("#board .bd-target.is-selected")).to_have_count(0)
     page.keyboard.press("n")
     page.keyboard.press("Enter")
-    expect(page.locator("#board .lm:not(.lm-keep)")).to_have_count(1, timeout=10_000)
+    expect(page.locator("#board .lm:not(.lm-keep)")).to_have_count(1, timeout=20_000)
     record = list(Move.objects.filter(match=match).order_by("ply").values_list("notation", "actor", "seat"))
     assert any(n[0] == "p" for n in played(match, seat=0)), record  # a piece moved (a 6 rolls again)
     assert page.evaluate("document.activeElement !== document.body")
@@ -177,7 +177,7 @@ def test_roundabout_turn_composed_on_the_board_and_sent_once(page, live_server_u
     page.set_viewport_size({"width": 1280, "height": 800})
     shot(page, "roundabout-1280-composed")
     page.locator("#board-confirm").click()
-    expect(page.locator("#board .lm")).to_have_count(1, timeout=10_000)
+    expect(page.locator("#board .lm")).to_have_count(1, timeout=20_000)
     rows = list(Move.objects.filter(match=match, actor="seat", seat=0)
                 .values_list("notation", "version_after"))
     assert len(rows) == 2 and rows[0][1] == rows[1][1], rows  # one message, one change
@@ -203,7 +203,7 @@ def test_roundabout_from_near_the_end_to_the_result_with_the_keyboard(page, live
     expect(page.locator("#board .bd-dest.is-chosen")).to_have_count(1)
     page.keyboard.press("Enter")  # step 1: home and off the board ends the turn (and the match)
     page.keyboard.press("Enter")  # confirm
-    expect(page.locator("#status")).to_contain_text("Match over.", timeout=10_000)
+    expect(page.locator("#status")).to_contain_text("Match over.", timeout=20_000)
 
 
 def test_rondo_one_turn_with_the_keyboard_only(page, live_server_url, celery_worker):

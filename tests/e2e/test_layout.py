@@ -162,7 +162,7 @@ def test_on_a_phone_the_newest_move_shows_above_the_board(page, live_server_url,
     top = page.evaluate("document.querySelector('#board').getBoundingClientRect().top")
     expect(page.locator("#last-move")).to_have_text("")
     page.locator('#controls form:has(input[name="move"][value="roll"]) button').click()
-    expect(page.locator("#last-move")).to_contain_text("rolled", timeout=10_000)
+    expect(page.locator("#last-move")).to_contain_text("rolled", timeout=20_000)
     newest, shown, box, board = page.evaluate(
         """() => { const lines = document.querySelectorAll('#move-list .move-line');
                    const last = document.querySelector('#last-move');

@@ -93,7 +93,7 @@ def test_two_people_see_each_others_moves_live_and_reload_resumes(browser, live_
     expect(pages[1].locator("#controls")).to_contain_text("Waiting")
     pages[0].get_by_role("button", name="Roll the die").click()
     # Seat 1 sees the roll without reloading.
-    expect(pages[1].locator("#move-list")).to_contain_text("rolled", timeout=10_000)
+    expect(pages[1].locator("#move-list")).to_contain_text("rolled", timeout=20_000)
     version = Match.objects.get(pk=match.pk).version
     expect(pages[1].locator("#match")).to_have_attribute("data-version", str(version))
     # Whoever is to move now moves; the other sees it.
@@ -102,7 +102,7 @@ def test_two_people_see_each_others_moves_live_and_reload_resumes(browser, live_
     watcher = 1 - mover
     pages[mover].locator("#controls form[ws-send] button").first.click()
     expect(pages[watcher].locator("#match")).to_have_attribute(
-        "data-version", str(version + 1), timeout=10_000)
+        "data-version", str(version + 1), timeout=20_000)
     # Reloading mid-match resumes it at the current position.
     lines = pages[watcher].locator("#move-list li").count()
     pages[watcher].reload()
@@ -134,4 +134,4 @@ def test_a_spectator_watches_without_an_account(page, live_server_url):
     from games import actions
 
     in_thread(actions.play_move, match.public_id, match.seats.get(index=0).user, "roll", match.version)
-    expect(page.locator("#move-list")).to_contain_text("rolled", timeout=10_000)
+    expect(page.locator("#move-list")).to_contain_text("rolled", timeout=20_000)

@@ -138,7 +138,7 @@ def test_joining_from_a_card_waits_in_place_and_a_suspension_replaces_the_waitin
     expect(page.locator("#queue-count")).to_contain_text("1 player waiting")
     assert still_loaded(page) and page.url.endswith("/play/")
     in_thread(moderation.ban_user, None, site.me, timezone.now() + timedelta(days=3), "Abuse in chat.")
-    expect(page.locator("#queue")).to_contain_text("This account is suspended until", timeout=10_000)
+    expect(page.locator("#queue")).to_contain_text("This account is suspended until", timeout=20_000)
     expect(page.locator("#queue")).to_contain_text("Reason: Abuse in chat.")
     expect(page.locator("#queue-status")).to_have_count(0)
     assert csp_violations == []
@@ -200,7 +200,7 @@ def test_boosted_tabs_stay_on_the_page_and_match_pages_are_never_boosted(page, l
     assert page.locator("[hx-boost]").count() == 0
     version = int(page.locator("#match").get_attribute("data-version"))
     in_thread(play_first_move, site.live.public_id)
-    expect(page.locator("#match")).to_have_attribute("data-version", str(version + 1), timeout=10_000)
+    expect(page.locator("#match")).to_have_attribute("data-version", str(version + 1), timeout=20_000)
 
 
 def test_the_play_page_leaderboard_history_and_replay_pass_axe_contrast(page, live_server_url, site,

@@ -51,7 +51,7 @@ def test_on_a_desktop_the_move_list_keeps_its_newest_line_in_view(page, live_ser
           list.appendChild(t); }
         list.scrollTop = list.scrollHeight; }""")
     page.locator(ROLL).click()  # the decision that comes is taller than Roll: the list shrinks
-    expect(page.locator("#board .bd-target").first).to_be_visible(timeout=10_000)
+    expect(page.locator("#board .bd-target").first).to_be_visible(timeout=20_000)
     page.wait_for_timeout(300)
     newest, box = page.evaluate("""() => { const l = document.querySelector('#move-list');
         const lines = l.querySelectorAll('.move-line');
@@ -88,7 +88,7 @@ def test_a_letter_key_acts_from_a_button_and_takes_the_focus_to_the_board(page, 
     open_match(page, live_server_url, match)
     page.locator(".leave-form button").focus()
     page.keyboard.press("r")  # rolls from there
-    expect(page.locator("#board .bd-target").first).to_be_visible(timeout=10_000)
+    expect(page.locator("#board .bd-target").first).to_be_visible(timeout=20_000)
     expect(page.locator("#controls input[name=move][value=roll]")).to_have_count(0)
     page.locator(".leave-form button").focus()
     page.keyboard.press("n")  # the next piece: the focus goes to the board

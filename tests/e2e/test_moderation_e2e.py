@@ -28,7 +28,7 @@ def test_a_ban_disconnects_the_players_page_and_it_says_why(page, browser, live_
     page.goto(f"{live_server_url}/m/{match.public_id}/")
     live(page)
     in_thread(moderation.ban_user, moderator, banned, None, "cheating")
-    expect(page.locator("#connection-status")).to_contain_text("You are banned from playing.", timeout=5_000)
+    expect(page.locator("#connection-status")).to_contain_text("You are banned from playing.", timeout=20_000)
     page.screenshot(path=shots / "banned.png", full_page=True)
     page.reload()
     expect(page.locator(".messages")).to_contain_text("This account is banned. Reason: cheating.")

@@ -34,7 +34,7 @@ from tests.factories import ludo_state, make_match, make_user
 def open_page(context, url):
     page = context.new_page()
     page.goto(url)
-    expect(page.locator("#notify")).to_have_attribute("data-socket", "open", timeout=10_000)
+    expect(page.locator("#notify")).to_have_attribute("data-socket", "open", timeout=20_000)
     return page
 
 
@@ -62,7 +62,7 @@ def your_turn_setup(context, base_url, path):
     log_in(context, users[0], base_url)
     page = open_page(context, f"{base_url}{path}")
     play_until_seat_moves(match, users, 0)
-    expect(page.locator("#toasts .toast")).to_have_count(1, timeout=10_000)
+    expect(page.locator("#toasts .toast")).to_have_count(1, timeout=20_000)
     return page
 
 
@@ -101,7 +101,7 @@ def test_your_turn_reaches_every_other_page_once_and_never_a_non_member(browser,
     said = f"Your turn in Ludo with {bob.username}"
     for page in (rules, profile, elsewhere):
         toast = page.locator("#toasts .toast", has_text=said)
-        expect(toast).to_have_count(1, timeout=10_000)
+        expect(toast).to_have_count(1, timeout=20_000)
         expect(toast.get_by_role("link", name=said)).to_have_attribute("href", f"/m/{private.public_id}/")
         expect(toast.locator("time.toast-clock")).to_contain_text(re.compile(r"\d+ s left"))
         expect(page.locator("#notify-said")).to_contain_text(said)
@@ -126,7 +126,7 @@ def test_your_turn_reaches_every_other_page_once_and_never_a_non_member(browser,
     challenge = in_thread(challenges.do_challenge, carol, ann.username, "rondo", 30)
     toast = rules.locator("#toasts .toast", has_text=f"{carol.username} challenges you to Rondo")
     answer = f"/challenges/{challenge.pk}/"
-    expect(toast.get_by_role("link")).to_have_attribute("href", answer, timeout=10_000)
+    expect(toast.get_by_role("link")).to_have_attribute("href", answer, timeout=20_000)
     ann_ctx.close()
     carol_ctx.close()
 
@@ -144,7 +144,7 @@ def test_a_match_found_and_a_ban_reason_reach_the_page_being_read(browser, live_
     socket = QueueSocket(queue)
     queue.get_by_role("button", name="Ludo, 2 players").click()
     socket.first_frame()
-    expect(queue.locator("#queue-count")).to_contain_text("1 player waiting", timeout=10_000)
+    expect(queue.locator("#queue-count")).to_contain_text("1 player waiting", timeout=20_000)
     queue.goto(f"{live_server_url}/about/")
     for _ in range(200):
         if not QueueEntry.objects.filter(user=ann).exists():
@@ -154,17 +154,17 @@ def test_a_match_found_and_a_ban_reason_reach_the_page_being_read(browser, live_
 
     queue.goto(f"{live_server_url}/play/")
     queue.get_by_role("button", name="Ludo, 2 players").click()
-    expect(queue.locator("#queue-count")).to_contain_text("1 player waiting", timeout=10_000)
+    expect(queue.locator("#queue-count")).to_contain_text("1 player waiting", timeout=20_000)
     in_thread(queue_actions.join_queue, bob, "ludo", 2)
     match = Match.objects.get(seats__user=ann)
     toast = reading.locator("#toasts .toast", has_text="Your ranked Ludo match is ready")
-    expect(toast).to_have_count(1, timeout=10_000)
+    expect(toast).to_have_count(1, timeout=20_000)
     expect(toast.get_by_role("link")).to_have_attribute("href", f"/m/{match.public_id}/")
-    queue.wait_for_url(f"**/m/{match.public_id}/", timeout=10_000)
+    queue.wait_for_url(f"**/m/{match.public_id}/", timeout=20_000)
 
     in_thread(moderation.ban_user, mod, ann, timezone.now() + timedelta(days=3), "Abusive chat")
     alert = reading.get_by_role("alert")
-    expect(alert).to_contain_text("suspended your account until", timeout=5_000)
+    expect(alert).to_contain_text("suspended your account until", timeout=20_000)
     expect(alert).to_contain_text("Abusive chat")
     reading.wait_for_timeout(500)
     # The reason, and not the 4003 fallback besides.
@@ -183,7 +183,7 @@ def test_a_queue_entry_survives_a_daphne_restart_and_is_not_paired_while_away(
         log_in(page.context, ann, base)
         page.goto(f"{base}/play/")
         page.get_by_role("button", name="Ludo, 2 players").click()
-        expect(page.locator("#queue-count")).to_contain_text("1 player waiting", timeout=10_000)
+        expect(page.locator("#queue-count")).to_contain_text("1 player waiting", timeout=20_000)
         for _ in range(100):  # the queue socket is open: it marked the entry seen
             if QueueEntry.objects.filter(user=ann, socket_seen_at__isnull=False).exists():
                 break
@@ -282,7 +282,7 @@ def test_a_severed_connection_keeps_the_queue_entry_away_until_the_page_is_back(
         log_in(page.context, ann, base)
         page.goto(f"{base}/play/")
         page.get_by_role("button", name="Ludo, 2 players").click()
-        expect(page.locator("#queue-count")).to_contain_text("1 player waiting", timeout=10_000)
+        expect(page.locator("#queue-count")).to_contain_text("1 player waiting", timeout=20_000)
         for _ in range(100):  # the queue socket is open
             if QueueEntry.objects.filter(user=ann, socket_seen_at__isnull=False).exists():
                 break

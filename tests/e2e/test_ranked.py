@@ -25,7 +25,7 @@ def test_two_people_are_paired_play_to_the_end_and_replay_it(browser, live_serve
     ann.goto(f"{live_server_url}/play/")
     ann.get_by_role("button", name="Ludo, 2 players").click()
     expect(ann.locator("#queue-status")).to_contain_text("±100")
-    expect(ann.locator("#queue-count")).to_contain_text("1 player waiting", timeout=10_000)
+    expect(ann.locator("#queue-count")).to_contain_text("1 player waiting", timeout=20_000)
 
     # Bob joins the same queue: the pairing runs at once, Bob's page goes to
     # the match, and Ann's page follows over the queue socket.
@@ -34,7 +34,7 @@ def test_two_people_are_paired_play_to_the_end_and_replay_it(browser, live_serve
     bob.wait_for_url(re.compile(r"/m/[a-z0-9]+/$"))
     match = Match.objects.get()
     assert match.rated and match.is_public and match.status == "active"
-    ann.wait_for_url(f"**/m/{match.public_id}/", timeout=10_000)
+    ann.wait_for_url(f"**/m/{match.public_id}/", timeout=20_000)
     for page in pages:
         live(page)
 
@@ -46,10 +46,10 @@ def test_two_people_are_paired_play_to_the_end_and_replay_it(browser, live_serve
     state = ludo_state(2, turn=0, chance_count=k, pieces=[[56, 56, 56, 56 - die], [-1] * 4])
     match = in_thread(restart_match_from, match, state)
     mover = pages[[u.pk for u in users].index(seat.user_id)]
-    expect(mover.locator("#match")).to_have_attribute("data-version", str(match.version), timeout=10_000)
+    expect(mover.locator("#match")).to_have_attribute("data-version", str(match.version), timeout=20_000)
     mover.get_by_role("button", name="Roll the die").click()
     for page in pages:
-        expect(page.locator("#status")).to_contain_text("Match over.", timeout=10_000)
+        expect(page.locator("#status")).to_contain_text("Match over.", timeout=20_000)
 
     match.refresh_from_db()
     assert match.status == "finished"

@@ -25,7 +25,7 @@ def test_server_restart_mid_match(page, transactional_db, django_db_blocker, csp
         live(page)
 
         server.stop()
-        expect(page.locator("#connection-status")).not_to_have_text("Live", timeout=10_000)
+        expect(page.locator("#connection-status")).not_to_have_text("Live", timeout=20_000)
         # While the server is down, seat 0 moves (through another process).
         in_thread(actions.play_move, match.public_id, users[0], "roll", match.version)
         with django_db_blocker.unblock():
@@ -33,7 +33,7 @@ def test_server_restart_mid_match(page, transactional_db, django_db_blocker, csp
 
         live(page)  # reconnected by itself
         now = Match.objects.get(pk=match.pk).version
-        expect(page.locator("#match")).to_have_attribute("data-version", str(now), timeout=10_000)
+        expect(page.locator("#match")).to_have_attribute("data-version", str(now), timeout=20_000)
         expect(page.locator("#move-list")).to_contain_text("rolled")
         assert Move.objects.filter(match=match, notation="roll").count() == 1
         assert csp_violations == []

@@ -61,21 +61,21 @@ def test_friends_play_a_private_room_match(browser, live_server_url, celery_work
         friend.goto(link)
         friend.get_by_role("button", name="Join the room").click()
         lobby_live(friend)
-        expect(h.locator("#room-seats")).to_contain_text(name, timeout=10_000)
-    expect(a.locator("#room-seats")).to_contain_text("bob", timeout=10_000)
+        expect(h.locator("#room-seats")).to_contain_text(name, timeout=20_000)
+    expect(a.locator("#room-seats")).to_contain_text("bob", timeout=20_000)
     expect(h.locator(".invites")).to_contain_text("Used by ada")
     h.screenshot(path=screenshots / "lobby-host.png", full_page=True)
 
     # A computer in seat 4, then start: the friends' lobbies follow to the match.
     h.get_by_role("button", name="Add a computer to seat 4").click()
-    expect(a.locator("#room-seats")).to_contain_text("Computer (Normal)", timeout=10_000)
+    expect(a.locator("#room-seats")).to_contain_text("Computer (Normal)", timeout=20_000)
     lobby_live(h)
     h.get_by_role("button", name="Start the match").click()
-    expect(h.locator("#match")).to_be_visible(timeout=10_000)
+    expect(h.locator("#match")).to_be_visible(timeout=20_000)
     match = Room.objects.get(pk=room.pk).match
     assert match is not None and not match.is_public and not match.rated
     for page in (h, a, b):
-        expect(page).to_have_url(f"{live_server_url}/m/{match.public_id}/", timeout=10_000)
+        expect(page).to_have_url(f"{live_server_url}/m/{match.public_id}/", timeout=20_000)
         live(page)
     expect(h.locator("#board image.lb-backdrop")).to_have_count(1)
     expect(h.locator("#board .board-credit")).to_contain_text("Natural Earth")
@@ -84,13 +84,13 @@ def test_friends_play_a_private_room_match(browser, live_server_url, celery_work
     h.locator("#controls").get_by_role("button", name="Pause").click()
     live(h)
     for page in (h, a, b):
-        expect(page.locator("#status")).to_contain_text("Paused", timeout=10_000)
+        expect(page.locator("#status")).to_contain_text("Paused", timeout=20_000)
     assert Match.objects.get(pk=match.pk).status == "paused"
     h.screenshot(path=screenshots / "paused.png", full_page=True)
     h.locator("#controls").get_by_role("button", name="Resume").click()
     live(h)
     for page in (h, a, b):
-        expect(page.locator("#status")).not_to_contain_text("Paused", timeout=10_000)
+        expect(page.locator("#status")).not_to_contain_text("Paused", timeout=20_000)
     assert Match.objects.get(pk=match.pk).status == "active"
 
     # Everyone sends a preset message from the Chat tab; everyone sees all three.
@@ -99,16 +99,16 @@ def test_friends_play_a_private_room_match(browser, live_server_url, celery_work
         page.locator(".chat").get_by_role("button", name=preset, exact=True).first.click()
     for page in (h, a, b):
         log = page.locator("#chat-log")
-        expect(log).to_contain_text("hostess: Good luck", timeout=10_000)
-        expect(log).to_contain_text("ada: Thanks", timeout=10_000)
-        expect(log).to_contain_text("bob: 👍", timeout=10_000)
+        expect(log).to_contain_text("hostess: Good luck", timeout=20_000)
+        expect(log).to_contain_text("ada: Thanks", timeout=20_000)
+        expect(log).to_contain_text("bob: 👍", timeout=20_000)
 
     # Bob (seat 3, yellow) leaves mid-match: his pieces vanish for everyone.
     colour = match.seats.get(user=bob).colour
     expect(h.locator(f"#board .lb-pc.{colour}")).to_have_count(4)
     b.locator("#controls").get_by_role("button", name="Leave the match").click()
     for page in (h, a):
-        expect(page.locator(f"#board .lb-pc.{colour}")).to_have_count(0, timeout=10_000)
+        expect(page.locator(f"#board .lb-pc.{colour}")).to_have_count(0, timeout=20_000)
         expect(page.locator("#seats")).to_contain_text("Left")
     h.screenshot(path=screenshots / "after-leave.png", full_page=True)
     m = Match.objects.get(pk=match.pk)

@@ -43,9 +43,9 @@ def test_one_person_plays_a_computer_to_the_result(page, live_server_url, celery
     roll.wait_for(timeout=20_000)
     roll.focus()
     page.keyboard.press("Enter")
-    expect(page.locator("#dice")).to_contain_text("Dice:", timeout=10_000)
+    expect(page.locator("#dice")).to_contain_text("Dice:", timeout=20_000)
     home = page.locator("#controls button", has_text="home and off the board").first
-    home.wait_for(timeout=10_000)
+    home.wait_for(timeout=20_000)
     expect(page.locator("#controls summary").first).to_contain_text("Dart 0")
     home.click()
     expect(status).to_contain_text("Match over.", timeout=20_000)
@@ -82,7 +82,7 @@ def test_reversing_doubles_turn_a_dart_on_the_board(page, live_server_url, celer
     expect(page.locator("#board .bd-ghost.is-composed")).to_have_count(1)
     shot(page, "roundabout-390-reversal-composed")
     page.locator("#board-confirm").click()
-    expect(page.locator("#board .lm")).to_have_count(1, timeout=10_000)
+    expect(page.locator("#board .lm")).to_have_count(1, timeout=20_000)
     rows = list(Move.objects.filter(match=match, actor="seat", seat=0)
                 .values_list("notation", "version_after"))
     assert [n for n, _ in rows] == ["rev 0", "pass"] and rows[0][1] == rows[1][1], rows

@@ -39,6 +39,7 @@ class Splitter:
         self.held = []
         self.sent = []
         self.hold = False
+        self.stale_first = False  # send the page's first move with version 0
         self.lock = threading.Lock()
         page.route_web_socket(re.compile(r".*/ws/match/.*"), self._route)
 
@@ -49,6 +50,8 @@ class Splitter:
         def to_server(message):
             if isinstance(message, str) and '"move' in message:
                 self.sent.append(message)
+                if self.stale_first and len(self.sent) == 1:  # the server refuses it, for real
+                    message = re.sub(r'"version": ?"?\d+"?', '"version": 0', message)
             server.send(message)
 
         def to_page(message):
@@ -82,7 +85,7 @@ def test_a_ludo_move_is_not_sent_twice_while_its_controls_are_on_the_way(page, l
     tap(page, "#board .bd-target")
     expect(page.locator("#board .bd-dest")).to_have_count(1)
     tap(page, "#board .bd-dest")
-    expect(page.locator("#board .lm")).to_have_count(1, timeout=10_000)  # the public frame came
+    expect(page.locator("#board .lm")).to_have_count(1, timeout=20_000)  # the public frame came
     page.wait_for_timeout(300)
     assert split.held, "the answer was not split"
     expect(page.locator("#board .bd-layer.is-busy")).to_have_count(1)  # still sent, not open again
@@ -91,7 +94,7 @@ def test_a_ludo_move_is_not_sent_twice_while_its_controls_are_on_the_way(page, l
     expect(page.locator("#controls form[ws-send] button:enabled")).to_have_count(0)
     assert len(split.sent) == 1, split.sent
     split.release()
-    expect(page.locator("#board .bd-layer.is-busy")).to_have_count(0, timeout=10_000)  # the new controls came
+    expect(page.locator("#board .bd-layer.is-busy")).to_have_count(0, timeout=20_000)  # the new controls came
     assert len(split.sent) == 1, split.sent
 
 
@@ -106,7 +109,7 @@ def test_a_rondo_chain_is_not_sent_twice_while_its_controls_are_on_the_way(page,
     page.locator(f"#rs-{board.ids[start]}").click()
     page.locator("#rondo-picker button").first.click()
     page.locator("#rondo-send").click()
-    expect(page.locator("#board .lm")).to_have_count(1, timeout=10_000)
+    expect(page.locator("#board .lm")).to_have_count(1, timeout=20_000)
     page.wait_for_timeout(300)
     assert split.held, "the answer was not split"
     expect(page.locator("#rondo-send")).to_be_disabled()
@@ -115,7 +118,7 @@ def test_a_rondo_chain_is_not_sent_twice_while_its_controls_are_on_the_way(page,
     page.wait_for_timeout(300)
     assert len(split.sent) == 1, split.sent
     split.release()
-    expect(page.locator("#controls[data-my-turn]")).to_have_count(0, timeout=10_000)
+    expect(page.locator("#controls[data-my-turn]")).to_have_count(0, timeout=20_000)
     assert len(split.sent) == 1, split.sent
 
 
@@ -130,7 +133,7 @@ def test_a_roll_is_not_sent_twice_while_its_controls_are_on_the_way(page, live_s
     roll = page.locator('#controls form:has(input[name="move"][value="roll"]) button')
     roll.click()
     # The public frame:
-    expect(page.locator("#dice:not(:has(> .is-old)) .die-pips")).to_have_count(1, timeout=10_000)
+    expect(page.locator("#dice:not(:has(> .is-old)) .die-pips")).to_have_count(1, timeout=20_000)
     page.wait_for_timeout(300)
     assert split.held, "the answer was not split"
     expect(roll).to_be_disabled()
@@ -139,5 +142,38 @@ def test_a_roll_is_not_sent_twice_while_its_controls_are_on_the_way(page, live_s
     page.wait_for_timeout(300)
     assert len(split.sent) == 1, split.sent
     split.release()
-    expect(page.locator('#controls input[name="move"][value="roll"]')).to_have_count(0, timeout=10_000)
+    expect(page.locator('#controls input[name="move"][value="roll"]')).to_have_count(0, timeout=20_000)
     assert len(split.sent) == 1, split.sent
+
+
+def test_a_rondo_chain_sent_again_after_a_refusal_stays_sent_past_the_first_sends_timer(page, live_server_url,
+                                                                                       celery_worker):
+    """A send that gets no answer opens its composer again after 10 s. That timer
+    is the send's own: the first send's timer, due while a second send's answer
+    is on the way, must not open the composer (CI: a Rondo chain went twice, the
+    second refused as out of date). The page's clock is Playwright's, run on by hand."""
+    state, board, start, colour = rondo_near_the_end()
+    match = in_thread(make_match, "rondo", seats=("human", "easy", "normal"), state=state,
+                      computer_speed="slow")
+    page.clock.install()
+    split = Splitter(page)
+    split.stale_first = True
+    open_match(page, live_server_url, match)
+    page.locator(f"#rs-{board.ids[start]}").click()
+    page.locator("#rondo-picker button").first.click()
+    page.locator("#rondo-send").click()
+    expect(page.locator("#match-error")).to_contain_text("out of date")  # the first send, refused
+    if page.locator("#rondo-send").is_disabled():  # the chain was taken back: compose it again
+        page.locator(f"#rs-{board.ids[start]}").click()
+        page.locator("#rondo-picker button").first.click()
+    page.clock.run_for(4_000)
+    split.hold = True
+    page.locator("#rondo-send").click()
+    expect(page.locator("#board .lm")).to_have_count(1, timeout=20_000)  # the public frame came
+    expect(page.locator("#rondo-send")).to_be_disabled()
+    page.clock.run_for(7_000)  # 11 s after the first send: its timer is due
+    expect(page.locator("#rondo-send")).to_be_disabled()
+    assert len(split.sent) == 2, split.sent
+    split.release()
+    expect(page.locator("#controls[data-my-turn]")).to_have_count(0, timeout=20_000)
+    assert len(split.sent) == 2, split.sent

@@ -386,9 +386,15 @@
     st.sending = true;
     render();
     if (window.Parlour && window.Parlour.send && window.Parlour.send({ moves: moves, version: st.version })) {
+      // No answer in 10 s: this send's composer opens again. Only this send's: the
+      // timer of an earlier send (another chain's, or this chain's refused one) must
+      // not open the composer while a later send's answer is on the way (CI: a
+      // chain sent twice, the second refused as out of date).
+      var sent = st;
+      var token = (st.sends = (st.sends || 0) + 1);
       setTimeout(function () {
-        if (st && st.sending) {
-          st.sending = false;
+        if (st === sent && sent.sends === token && sent.sending) {
+          sent.sending = false;
           render();
         }
       }, 10000);

@@ -130,6 +130,12 @@ def _rondo_chain_played(match):
     return Match.objects.get(pk=match.pk)
 
 
+def _roundabout_second_reversal():
+    """Seat 0 turned dart 3 on a 1-1: it may turn one more (on the board too) or pass."""
+    rules = get_rules("roundabout")
+    return rules.dump(rules.play(rules.load(_roundabout_rolled(4, RA_DARTS_8, (1, 1))), "rev 3"))
+
+
 LUDO_PIECES = [[10, -1, -1, 30], [5, -1, -1, -1], [-1] * 4, [20, -1, -1, -1]]
 FOUR = ("human", "easy", "easy", "easy")
 #: Pieces sharing squares: red 0 and 1 on cell 20 (one choice), red 2 with green
@@ -150,6 +156,7 @@ DECISIONS = {
     "roundabout-reversal": ("roundabout", ("human", "easy"),
                             lambda: _roundabout_rolled(2, RA_DARTS_2, (3, 3))),
     "roundabout-reversal-eight": ("roundabout", FOUR, lambda: _roundabout_rolled(4, RA_DARTS_8, (1, 1))),
+    "roundabout-second-reversal": ("roundabout", FOUR, _roundabout_second_reversal),
     "roundabout-offer": ("roundabout", FOUR, lambda: _roundabout_rolled(4, RA_DARTS_4, (2, 5))),
     "roundabout-accept": ("roundabout", ("human", "human", "easy", "easy"), _roundabout_offered),
     "rondo-place": ("rondo", ("human", "easy", "easy"), _rondo_state),

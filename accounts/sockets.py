@@ -143,16 +143,29 @@ redis.call('EXPIRE', KEYS[2], ARGV[3])
 return evicted
 """
 
-# KEYS as _ADMIT. ARGV: socket, seconds to keep. Still here: seen now, and both
-# keys kept. (Gone, e.g. evicted a moment ago: nothing; the eviction closes it.)
+# KEYS: the joined and seen keys of each socket in turn (joined 1, seen 1,
+# joined 2, ...). ARGV: seconds to keep, then the sockets, in the same order.
+# Each socket still here is seen now and its keys kept. (Gone, e.g. evicted
+# a moment ago: nothing; the eviction closes it.) Returns how many were here.
 _REFRESH = """
-if not redis.call('ZSCORE', KEYS[1], ARGV[1]) then return 0 end
 local t = redis.call('TIME')
-redis.call('ZADD', KEYS[2], tonumber(t[1]) + tonumber(t[2]) / 1000000, ARGV[1])
-redis.call('EXPIRE', KEYS[1], ARGV[2])
-redis.call('EXPIRE', KEYS[2], ARGV[2])
-return 1
+local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
+local alive = 0
+for i = 2, #ARGV do
+  local joined, seen = KEYS[2 * i - 3], KEYS[2 * i - 2]
+  if redis.call('ZSCORE', joined, ARGV[i]) then
+    redis.call('ZADD', seen, now, ARGV[i])
+    redis.call('EXPIRE', joined, ARGV[1])
+    redis.call('EXPIRE', seen, ARGV[1])
+    alive = alive + 1
+  end
+end
+return alive
 """
+
+#: Sockets refreshed by one script call (``SocketSlots.refresh``): a call
+#: holds Redis for about a millisecond per few hundred sockets.
+REFRESH_BATCH = 500
 
 
 class SocketSlots:
@@ -162,10 +175,19 @@ class SocketSlots:
     connected and when it last refreshed (every PARLOUR_WS_SLOT_SECONDS; an
     entry not refreshed for three times that is dropped, so the sockets of a
     server process that died stop counting). Redis errors are logged and
-    the socket is let in uncounted: a cap must not take the site down."""
+    the socket is let in uncounted: a cap must not take the site down.
+
+    The refreshes are the process's, not each socket's: the sockets a
+    process holds (``hold``) are refreshed together by one task per event
+    loop, in one script call per ``REFRESH_BATCH`` sockets, instead of a
+    task and a Redis call per socket per period (docs/benchmarks.md)."""
 
     def __init__(self):
         self._clients: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+        # Per event loop: the sockets held open ({socket: owner}), and the
+        # task refreshing them while there are any.
+        self._held: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+        self._keepers: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
     def _client(self):
         loop = asyncio.get_running_loop()
@@ -198,13 +220,49 @@ class SocketSlots:
             return []
         return [m.decode() if isinstance(m, bytes) else m for m in evicted]
 
-    async def refresh(self, owner: str, socket: str) -> None:
-        """Mark ``socket`` alive (see the class)."""
+    async def refresh(self, held: list[tuple[str, str]]) -> None:
+        """Mark each (socket, owner) of ``held`` alive (see the class), in
+        one script call per ``REFRESH_BATCH``."""
         _client, _admit, refresh = self._client()
+        keep = self.keep_seconds()
+        for start in range(0, len(held), REFRESH_BATCH):
+            batch = held[start:start + REFRESH_BATCH]
+            keys = [key for _socket, owner in batch for key in self._keys(owner)]
+            try:
+                await refresh(keys=keys, args=[keep, *(socket for socket, _owner in batch)])
+            except (RedisError, OSError) as e:
+                log.warning("ws: %d socket slots not refreshed: %s", len(batch), e)
+
+    def hold(self, owner: str, socket: str) -> None:
+        """Keep ``socket`` (admitted for ``owner``) counted while it is open:
+        this event loop's keeper refreshes it every PARLOUR_WS_SLOT_SECONDS
+        until ``let_go``."""
+        loop = asyncio.get_running_loop()
+        held = self._held.setdefault(loop, {})
+        held[socket] = owner
+        keeper = self._keepers.get(loop)
+        if keeper is None or keeper.done():
+            self._keepers[loop] = loop.create_task(self._keep(held))
+
+    def let_go(self, socket: str) -> None:
+        """Stop refreshing ``socket`` (it is closing; ``release`` uncounts it)."""
+        loop = asyncio.get_running_loop()
+        held = self._held.get(loop)
+        if held is None:
+            return
+        held.pop(socket, None)
+        if not held:  # no task left pending when the loop ends
+            keeper = self._keepers.pop(loop, None)
+            if keeper is not None:
+                keeper.cancel()
+
+    async def _keep(self, held: dict[str, str]) -> None:
         try:
-            await refresh(keys=self._keys(owner), args=[socket, self.keep_seconds()])
-        except (RedisError, OSError) as e:
-            log.warning("ws: socket slot not refreshed for %s: %s", owner, e)
+            while held:
+                await asyncio.sleep(settings.PARLOUR_WS_SLOT_SECONDS)
+                await self.refresh(list(held.items()))
+        except asyncio.CancelledError:
+            pass
 
     async def release(self, owner: str, socket: str) -> None:
         """Stop counting ``socket`` (it closed)."""
@@ -310,7 +368,6 @@ class ParlourConsumer(AsyncWebsocketConsumer):
     budget: AsyncLimiter | None = None
     refused = False  # closed for a bad frame: frames still in flight are dropped
     owner: str | None = None  # socket_owner(), once the socket holds a slot
-    _slot_task: asyncio.Task | None = None
     _db_gate: _Gate | None = None
 
     async def send(self, text_data=None, bytes_data=None, close=False):
@@ -348,15 +405,7 @@ class ParlourConsumer(AsyncWebsocketConsumer):
                 await self.channel_layer.send(channel, {"type": EVICTED_EVENT})
             except Exception as e:  # noqa: BLE001 - a lost eviction only leaves one socket over
                 log.warning("ws: could not close an evicted socket: %s", e)
-        self._slot_task = asyncio.create_task(self._keep_slot())
-
-    async def _keep_slot(self) -> None:
-        try:
-            while True:
-                await asyncio.sleep(settings.PARLOUR_WS_SLOT_SECONDS)
-                await slots.refresh(self.owner, self.channel_name)
-        except asyncio.CancelledError:
-            pass
+        slots.hold(self.owner, self.channel_name)
 
     async def websocket_connect(self, message):
         """Accept and close with 4013 a handshake whose session could not be
@@ -450,8 +499,8 @@ class ParlourConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_add(group, self.channel_name)
 
     async def disconnect(self, code):
-        if self._slot_task is not None:
-            self._slot_task.cancel()
+        if self.owner is not None:
+            slots.let_go(self.channel_name)
             await slots.release(self.owner, self.channel_name)
         for group in self.groups_joined:
             await self.channel_layer.group_discard(group, self.channel_name)

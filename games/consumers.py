@@ -12,10 +12,12 @@ for a turn of several plies), or
 frames of htmx out-of-band elements, each with ``#frame-version``.
 
 Heartbeat: a socket that has sent nothing for PARLOUR_HEARTBEAT_SECONDS (10 s)
-gets ``fragments.HEARTBEAT_FRAME``, so that the page can tell a live
-connection from a silent one (static/js/match.js shows "Reconnecting…" once
-a period and 3 s pass without a frame). During play the frames themselves
-are the heartbeat: a busy socket gets none.
+gets ``fragments.HEARTBEAT_FRAME`` within a tenth of a period more, so that
+the page can tell a live connection from a silent one (static/js/match.js
+shows "Reconnecting…" once a period and 3 s pass without a frame). During
+play the frames themselves are the heartbeat: a busy socket gets none. One
+task per event loop beats for all its match sockets (``Heartbeats``), not a
+task per socket.
 
 Refusal close codes (accounts/close_codes.py; the page explains them and
 does not reconnect):
@@ -32,6 +34,7 @@ import asyncio
 import contextvars
 import functools
 import logging
+import weakref
 from concurrent.futures import ThreadPoolExecutor
 
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -56,6 +59,56 @@ class NoRouteConsumer(AsyncWebsocketConsumer):
         await self.close(CLOSE_NOT_FOUND)
 
 
+class Heartbeats:
+    """The heartbeat of every match socket of an event loop (module
+    docstring): one task per loop wakes every tenth of
+    PARLOUR_HEARTBEAT_SECONDS and sends ``fragments.HEARTBEAT_FRAME`` to each
+    socket whose last frame is a period old or older. The task ends when its
+    last socket leaves."""
+
+    def __init__(self):
+        self._members: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # loop -> set
+        self._tasks: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # loop -> Task
+
+    def add(self, consumer: MatchConsumer) -> None:
+        loop = asyncio.get_running_loop()
+        members = self._members.setdefault(loop, weakref.WeakSet())
+        members.add(consumer)
+        task = self._tasks.get(loop)
+        if task is None or task.done():
+            self._tasks[loop] = loop.create_task(self._beat(members))
+
+    def discard(self, consumer: MatchConsumer) -> None:
+        loop = asyncio.get_running_loop()
+        members = self._members.get(loop)
+        if members is None:
+            return
+        members.discard(consumer)
+        if not members:  # no task left pending when the loop ends
+            task = self._tasks.pop(loop, None)
+            if task is not None:
+                task.cancel()
+
+    @staticmethod
+    async def _beat(members: set) -> None:
+        period = settings.PARLOUR_HEARTBEAT_SECONDS
+        loop = asyncio.get_running_loop()
+        try:
+            while members:
+                await asyncio.sleep(period / 10)
+                now = loop.time()
+                for consumer in [c for c in members if now - c.last_sent >= period]:
+                    try:
+                        await consumer.send(text_data=fragments.HEARTBEAT_FRAME)
+                    except Exception as e:  # noqa: BLE001 - a closed socket gets no heartbeat
+                        log.debug("ws %s: no heartbeat: %s", consumer.public_id, e)
+        except asyncio.CancelledError:
+            pass
+
+
+heartbeats = Heartbeats()
+
+
 class MatchConsumer(sockets.ParlourConsumer):
     async def connect(self):
         self.public_id = str(self.scope["url_route"]["kwargs"]["public_id"])[:16]
@@ -77,32 +130,16 @@ class MatchConsumer(sockets.ParlourConsumer):
             groups.append(push.seat_group(self.public_id, self.seat_index))
         await self.join(*groups)
         await self.send_snapshot()
-        self._heartbeat_task = asyncio.create_task(self._heartbeat())
+        heartbeats.add(self)
 
-    _heartbeat_task: asyncio.Task | None = None
-    _last_sent = 0.0  # event loop time of the last frame sent
+    last_sent = 0.0  # event loop time of the last frame sent (Heartbeats)
 
     async def send(self, text_data=None, bytes_data=None, close=False):
-        self._last_sent = asyncio.get_running_loop().time()
+        self.last_sent = asyncio.get_running_loop().time()
         await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
 
-    async def _heartbeat(self) -> None:
-        """Send HEARTBEAT_FRAME whenever PARLOUR_HEARTBEAT_SECONDS pass with no frame sent."""
-        period = settings.PARLOUR_HEARTBEAT_SECONDS
-        loop = asyncio.get_running_loop()
-        try:
-            while True:
-                await asyncio.sleep(max(0.05, self._last_sent + period - loop.time()))
-                if loop.time() - self._last_sent >= period:
-                    await self.send(text_data=fragments.HEARTBEAT_FRAME)
-        except asyncio.CancelledError:
-            pass
-        except Exception as e:  # noqa: BLE001 - a closed socket ends its heartbeat
-            log.debug("ws %s: heartbeat stopped: %s", self.public_id, e)
-
     async def disconnect(self, code):
-        if self._heartbeat_task is not None:
-            self._heartbeat_task.cancel()
+        heartbeats.discard(self)
         await super().disconnect(code)
 
     def message_type(self, data: dict):

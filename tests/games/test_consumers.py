@@ -306,6 +306,30 @@ async def test_anonymous_sockets_are_capped_per_client_address_and_signed_in_one
             await comm.disconnect()
 
 
+async def test_open_sockets_stay_counted_and_a_vanished_process_s_stop_counting(settings):
+    """The process refreshes the slots of every socket it holds open (one
+    keeper per event loop, accounts.sockets.SocketSlots); an entry nobody
+    refreshes (its process died) is dropped after three periods."""
+    import asyncio
+
+    from accounts import sockets
+
+    settings.PARLOUR_WS_SLOT_SECONDS = 0.3  # entries kept 1 s unless refreshed
+    match, users = await two_player_match()
+    owner = f"u:{users[0].pk}"
+    comms = [await connect(match, users[0]) for _ in range(2)]
+    comms.append(await connect(match, users[1]))
+    await sockets.slots.admit(owner, "a-socket-of-a-dead-process")
+    assert await sockets.slots.count(owner) == 3
+    await asyncio.sleep(1.8)
+    comms.append(await connect(match, users[0]))  # an admission drops stale entries
+    assert await sockets.slots.count(owner) == 3  # both old sockets kept, the dead one gone
+    assert await sockets.slots.count(f"u:{users[1].pk}") == 1
+    for comm in comms:
+        await comm.disconnect()
+    assert await sockets.slots.count(owner) == 0
+
+
 async def test_an_idle_socket_gets_a_heartbeat_each_period_and_a_busy_one_none(settings):
     settings.PARLOUR_HEARTBEAT_SECONDS = 0.3
     match, users = await two_player_match()

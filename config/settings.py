@@ -413,8 +413,8 @@ PARLOUR_WS_MAX_FRAME = 4096
 PARLOUR_WS_RATE = env.str("PARLOUR_WS_RATE", default="20/5second")
 # Open sockets per signed-in user, and per client address for anonymous ones
 # (match, room and queue sockets together; one over closes the oldest with 4029,
-# README "Decisions"). Counted in Redis under PARLOUR_WS_SLOT_PREFIX, each socket
-# refreshing its entry every PARLOUR_WS_SLOT_SECONDS.
+# README "Decisions"). Counted in Redis under PARLOUR_WS_SLOT_PREFIX, each process
+# refreshing its sockets' entries every PARLOUR_WS_SLOT_SECONDS.
 PARLOUR_WS_PER_USER = env.int("PARLOUR_WS_PER_USER", default=30)
 PARLOUR_WS_PER_ADDRESS = env.int("PARLOUR_WS_PER_ADDRESS", default=30)
 PARLOUR_WS_SLOT_SECONDS = env.float("PARLOUR_WS_SLOT_SECONDS", default=30.0)

@@ -1,12 +1,14 @@
 /* Tabs for a page's secondary panels (the match page's moves, chat, fair dice
  * and settings: templates/games/match.html).
  *
- * DOM contract: a container [data-tabs] holding a hidden [role=tablist] of
+ * DOM contract: a container [data-tabs] holding a [role=tablist] of
  * button[role=tab][aria-controls=<panel id>], and the panels [role=tabpanel].
- * Without this script the tab list stays hidden and every panel shows, one
- * after another, under its own heading. With it the tab list shows, one panel
- * at a time (the first), and the container gets .is-tabbed (match.css hides
- * the panels' headings then: the tab names them). Keys (WAI-ARIA tabs pattern,
+ * Either the tab list is hidden and every panel shows, one after another,
+ * under its own heading, until this script shows the tab list and one panel
+ * at a time (the first) and gives the container .is-tabbed (match.css hides
+ * the panels' headings then: the tab names them); or the page arrives in that
+ * state already (the match page, so that nothing moves on a phone when the
+ * script runs; match.css undoes it when scripting is off). Keys (WAI-ARIA tabs pattern,
  * automatic activation): Left/Right move between tabs, Home/End to the ends.
  * A panel with data-tab-news="<selector>" marks its tab (.has-news, and " (new)"
  * for screen readers) when the element it names gets a child while the panel

@@ -177,3 +177,43 @@ def test_on_a_phone_the_newest_move_shows_above_the_board(page, live_server_url,
     page.locator("#last-move").click()
     expect(page.locator("#tab-moves")).to_have_attribute("aria-selected", "true")
     expect(page.locator("#move-list")).to_be_in_viewport()
+
+
+# Layout shifts (Chromium's layout-shift entries, not caused by input) from the
+# page's start, each with its moved nodes (id or class, y and height before and
+# after); registered before any of the page's own scripts run.
+RECORD_SHIFTS = """
+window.__shifts = [];
+new PerformanceObserver(list => {
+  for (const e of list.getEntries()) if (!e.hadRecentInput)
+    window.__shifts.push([e.value, e.sources.map(s => [
+      s.node ? (s.node.id || String(s.node.className) || s.node.nodeName) : "?",
+      Math.round(s.previousRect.y), Math.round(s.currentRect.y),
+      Math.round(s.previousRect.height), Math.round(s.currentRect.height)])]);
+}).observe({type: "layout-shift", buffered: true});
+"""
+
+
+def test_a_match_page_does_not_shift_on_a_phone_while_it_connects(browser, live_server_url):
+    """Issue target: the match page's layout shift ≤ 0.05 on a phone, for each
+    game, as a player and as a spectator, from the first paint until the
+    page says Live (the connection status once wrapped onto a line of its
+    own and pushed the board down 23 px, then back up)."""
+    shifted = {}
+    for name in ("ludo-roll", "roundabout-roll", "rondo-place"):
+        match = in_thread(make_decision, name)
+        for seat in (0, None):
+            context = browser.new_context(viewport={"width": 390, "height": 844})
+            context.add_init_script(RECORD_SHIFTS)
+            if seat is not None:
+                log_in(context, match.seats.get(index=seat).user, live_server_url)
+            page = context.new_page()
+            page.goto(f"{live_server_url}/m/{match.public_id}/")
+            expect(page.locator("#match[data-synced]")).to_be_attached(timeout=20_000)
+            live(page)
+            shifts = page.evaluate("window.__shifts")
+            total = sum(value for value, _sources in shifts)
+            if total > 0.05:
+                shifted[(name, "player" if seat is not None else "spectator")] = (round(total, 3), shifts)
+            context.close()
+    assert shifted == {}, "\n".join(f"{k}: {v}" for k, v in shifted.items())

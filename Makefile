@@ -77,9 +77,11 @@ bench-renders: install
 bench-live-cluster: install
 	$(PY) -m benchmarks.live --database postgres --layouts daphne:1,daphne:2,uvicorn:1,uvicorn:2
 
-# Parlour's bench-live beside boardgame.io (Node, installed into var/peer with npm ci) in one run.
+# Parlour's bench-live beside boardgame.io (Node, installed into var/peer with npm ci): on
+# SQLite beside boardgame.io in memory, then on PostgreSQL beside it in memory and on PostgreSQL.
 bench-peer: install
-	$(PY) -m benchmarks.live --peer
+	$(PY) -m benchmarks.live --peer $(PEER_ARGS)
+	$(PY) -m benchmarks.live --peer --database postgres --no-ceiling --no-breakdown $(PEER_ARGS)
 
 bench-pairing: install
 	$(PY) -m benchmarks.pairing

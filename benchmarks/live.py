@@ -75,6 +75,16 @@ nothing, where Parlour writes every move to the database and renders HTML:
 the ratio includes both. The node server's Lobby API calls for replacing
 finished matches fall in its windows; Parlour makes its matches in this
 process.
+
+With ``--peer --database postgres`` boardgame.io also runs with its matches
+in PostgreSQL (bgio-postgres, pinned in the same lockfile), in a database of
+its own (``bgio_peer``) on the server Parlour used, before that server
+stops: persistence on both sides, with PostgreSQL's CPU per move read the
+same way for both. A second table puts Parlour's first layout beside it.
+boardgame.io reads the match, sends the update, then writes the state, the
+log and the metadata (each move); Parlour sends after its commit.
+``make bench-peer`` runs both: SQLite beside boardgame.io in memory, then
+PostgreSQL beside boardgame.io in memory and on PostgreSQL.
 """
 
 from __future__ import annotations
@@ -405,6 +415,19 @@ def open_database(args, bench_dir, started: list) -> tuple[str, str, dict]:
     return pg.url, description, {"database": lambda: services.tree_cpu_seconds(pid)}
 
 
+def peer_database(database_url: str) -> str:
+    """A new, empty database ``bgio_peer`` beside ``database_url``'s (dropped
+    first if there): the URL of it."""
+    import psycopg
+
+    parts = urllib.parse.urlsplit(database_url)
+    with psycopg.connect(urllib.parse.urlunsplit(parts._replace(path="/postgres")),
+                         autocommit=True) as conn:
+        conn.execute("DROP DATABASE IF EXISTS bgio_peer")
+        conn.execute("CREATE DATABASE bgio_peer")
+    return urllib.parse.urlunsplit(parts._replace(path="/bgio_peer", scheme="postgres"))
+
+
 def run_parlour(args) -> dict:
     bench_dir = services.BENCH_DIR
     services.stop_stale_postgres()
@@ -441,6 +464,11 @@ def run_parlour(args) -> dict:
                       f"after {label}, its servers stopped) ...", flush=True)
                 result["breakdown"] = breakdown(groups[0], make_match, moves=100 if args.quick else 300)
             time.sleep(1)  # let the stopped servers' connections go before the next layout
+        if args.peer and args.database == "postgres":
+            # boardgame.io on the same PostgreSQL, in a database of its own.
+            peer_url = peer_database(database_url)
+            database_cpu = {k: v for k, v in extra_cpu.items() if k == "database"}
+            result["peer_postgres"] = run_peer(args, peer_url, database_cpu)
         return result
     finally:
         if django_ready:
@@ -463,18 +491,22 @@ def run_ceiling(args, public_bytes: int, seat_bytes: int) -> dict:
         svc.stop()
 
 
-def run_peer(args) -> dict:
+def run_peer(args, database_url: str | None = None, extra_cpu: dict | None = None) -> dict:
     """boardgame.io under the same load (live_peer.py): its server pinned like
-    Parlour's process 0; the result shaped like run_server's (``label``,
-    ``paced``, ``saturated``, ``sockets``, ``bytes_per_socket``...) plus
-    ``update_frame_bytes`` (the mean frame of a move, bytes) and ``versions``."""
+    Parlour's process 0, its matches in memory or, with ``database_url``, in
+    that PostgreSQL database (bgio-postgres; ``extra_cpu``: readers of other
+    processes' CPU seconds, as for Parlour's run); the result shaped like
+    run_server's (``label``, ``paced``, ``saturated``, ``sockets``,
+    ``bytes_per_socket``...) plus ``update_frame_bytes`` (the mean frame of a
+    move, bytes), ``versions`` and ``storage``."""
     port = services.free_port()
     versions = live_peer.versions()
-    svc = live_peer.start_server(port, None if args.no_pin else 0)
+    storage = "PostgreSQL (bgio-postgres)" if database_url else "in memory"
+    svc = live_peer.start_server(port, None if args.no_pin else 0, database_url)
     try:
-        print(f"Peer: boardgame.io {versions['boardgame.io']} server (Node {versions['node']}) pid {svc.pid} "
-              f"on 127.0.0.1:{port}", flush=True)
-        raw = live_peer.play(args, svc.pid, port)
+        print(f"Peer: boardgame.io {versions['boardgame.io']} server (Node {versions['node']}), matches "
+              f"{storage}, pid {svc.pid} on 127.0.0.1:{port}", flush=True)
+        raw = live_peer.play(args, svc.pid, port, extra_cpu)
         exited = not svc.alive()
         log_tail = svc.log_tail(2000)
     finally:
@@ -483,8 +515,9 @@ def run_peer(args) -> dict:
         print(f"  the peer server EXITED during the run:\n{log_tail}", flush=True)
     sockets = raw["sockets"]
     return {
-        "label": f"boardgame.io {versions['boardgame.io']}",
+        "label": f"boardgame.io {versions['boardgame.io']}" + (" on PostgreSQL" if database_url else ""),
         "versions": versions,
+        "storage": storage,
         "port": port,
         "sockets": sockets,
         "connect_seconds": raw["connect_seconds"],
@@ -495,7 +528,8 @@ def run_peer(args) -> dict:
         "setup_errors": raw["setup_errors"],
         "update_frame_bytes": raw["update_frame_bytes"],
         "other_frame_bytes": raw["other_frame_bytes"],
-        **{name: summarise(stats, {"server": cpu}) for name, (stats, cpu) in raw["windows"].items()},
+        **{name: summarise(stats, {"server": cpu, **extra})
+           for name, (stats, cpu, extra) in raw["windows"].items()},
         "exited": exited,
     }
 
@@ -691,6 +725,9 @@ def peer_report(args, ours: dict, peer: dict) -> str:
                 theirs["server_cpu_ms_per_move"], 2)
             row("  server CPU (% of one core)", mine["server_cpu_percent"], theirs["server_cpu_percent"], 0,
                 with_ratio=False)
+        if theirs.get("database_cpu_ms_per_move") is not None:
+            row("  PostgreSQL CPU per move (ms)", mine.get("database_cpu_ms_per_move"),
+                theirs["database_cpu_ms_per_move"], 2)
         for p in ("p50", "p95", "p99"):
             row(f"  round trip {p} (ms)", mine[p], theirs[p])
         rows.append(["  errors (of them round trips lost)", errors(mine), errors(theirs), ""])
@@ -719,10 +756,13 @@ def peer_report(args, ours: dict, peer: dict) -> str:
     v = peer["versions"]
     pinned = ("left to the scheduler (--no-pin)" if args.no_pin else
               "pinned to one core like Parlour's process 0")
+    storage = ("its default in-memory storage, nothing persisted" if peer.get("storage") == "in memory"
+               else "its matches in PostgreSQL with bgio-postgres, on the same server as Parlour's (it sends "
+                    "a move's update before its write, Parlour after its commit)")
     out = [
         f"Parlour beside the peer, in the same run: boardgame.io {v['boardgame.io']} on Node {v['node']} "
-        f"(socket.io {v['socket.io']}, WebSocket transport; default in-memory storage, nothing persisted; "
-        f"the whole state as JSON to every socket on each move), one server process {pinned}; "
+        f"(socket.io {v['socket.io']}, WebSocket transport; {storage}"
+        f"; the whole state as JSON to every socket on each move), one server process {pinned}; "
         f"{args.matches} four-seat matches of a dice game with Ludo's turn shape (benchmarks/peer/game.js), "
         f"one boardgame.io Client (socket.io-client {v['socket.io-client']}) per seat in a separate Node "
         "process; the same windows and warm-up as Parlour's",
@@ -767,7 +807,8 @@ def parse_args(argv=None):
     parser.add_argument("--no-breakdown", action="store_true", help="skip the per-part cost breakdown")
     parser.add_argument("--peer", action="store_true",
                         help="last, run boardgame.io under the same load (installed into var/peer with npm "
-                             "ci) and print Parlour's first layout beside it")
+                             "ci) and print Parlour's first layout beside it; with --database postgres "
+                             "also boardgame.io on that PostgreSQL (bgio-postgres), before it stops")
     parser.add_argument("--quick", action="store_true",
                         help="smoke run: 20 matches, 10 s windows, 2 s warm-up")
     args = parser.parse_args(argv)
@@ -791,7 +832,7 @@ def main(argv=None) -> int:
             first = parlour["runs"][0]
             public = first["public_frame_bytes"] or 8000
             ceiling = run_ceiling(args, public, max(600, (first["seat_frame_bytes"] or 0) - public))
-        peer = run_peer(args) if args.peer else None
+        peer = run_peer(args) if args.peer else None  # in memory: the framework's ceiling
     except KeyboardInterrupt:
         print("Interrupted; every service stopped.", file=sys.stderr)
         return 130
@@ -800,6 +841,9 @@ def main(argv=None) -> int:
     if peer is not None:
         print()
         print(peer_report(args, parlour["runs"][0], peer))
+    if parlour.get("peer_postgres") is not None:
+        print()
+        print(peer_report(args, parlour["runs"][0], parlour["peer_postgres"]))
     print(f"\nTotal time {time.perf_counter() - start:.0f} s.")
     return 0
 

@@ -3,7 +3,8 @@
 boardgame.io (the version ``benchmarks/peer/package-lock.json`` pins) is
 installed with ``npm ci`` into ``var/peer/`` when its ``node_modules`` is
 missing or the lockfile changed. Its server (``benchmarks/peer/server.js``:
-boardgame.io's ``Server``, in-memory storage, socket.io) runs pinned to one
+boardgame.io's ``Server``, socket.io, its matches in memory or, given a
+PostgreSQL URL, stored with bgio-postgres) runs pinned to one
 core as Parlour's server is; a separate Node process
 (``benchmarks/peer/client.js``: one boardgame.io ``Client`` per seat) plays it
 with the load shape of Parlour's run. The driver stops at each point where a
@@ -79,11 +80,13 @@ def node_env() -> dict[str, str]:
     return dict(os.environ, NODE_PATH=str(NODE_MODULES), NODE_ENV="production")
 
 
-def start_server(port: int, core: int | None = None) -> services.Service:
+def start_server(port: int, core: int | None = None, database_url: str | None = None) -> services.Service:
     """boardgame.io's server (benchmarks/peer/server.js) on 127.0.0.1:``port``,
     answering its Lobby API; ``core``: pinned like Parlour's server process
-    (config.servers.pinned). RuntimeError when it does not come up."""
-    argv = ["node", str(SOURCE / "server.js"), str(port)]
+    (config.servers.pinned); ``database_url``: its matches stored in that
+    PostgreSQL database (bgio-postgres), else in memory. RuntimeError when it
+    does not come up."""
+    argv = ["node", str(SOURCE / "server.js"), str(port), *([database_url] if database_url else [])]
     svc = services.Service("peer-server", argv if core is None else servers.pinned(argv, core), node_env())
     try:
         services.wait_http(f"http://127.0.0.1:{port}/games", svc)
@@ -154,21 +157,24 @@ class Driver:
         self._log.close()
 
 
-def play(args, pid: int, port: int) -> dict:
+def play(args, pid: int, port: int, extra_cpu: dict | None = None) -> dict:
     """Drive the peer server ``pid`` on 127.0.0.1:``port`` with client.js:
     ``args.matches`` matches, (a) paced at ``args.rate`` moves/s for
     ``args.paced_seconds``, (b) saturation for ``args.saturate_seconds``, each
     after ``args.warmup`` s. Returns the
     server's RSS before connecting and with every socket idle (bytes), the
     sockets, the connect time (s), the mean update frame (bytes), and for
-    "paced" and "saturated" the window's Stats and the server's CPU seconds
-    over it. RuntimeError when the driver fails."""
+    "paced" and "saturated" the window's Stats, the server's CPU seconds
+    over it, and those of each ``extra_cpu`` reader (name -> a function returning
+    CPU seconds, e.g. the PostgreSQL server's). RuntimeError when the driver fails."""
     options = {"port": port, "matches": args.matches, "rate": args.rate,
                "paced_seconds": args.paced_seconds, "saturate_seconds": args.saturate_seconds,
                "warmup": args.warmup, "timeout": args.timeout, "seed": args.seed}
     silence = max(args.paced_seconds, args.saturate_seconds) + args.warmup + 300
     result: dict = {"windows": {}}
     cpu_at: dict[str, float] = {}
+    extra_at: dict[str, dict[str, float]] = {}
+    extra_cpu = extra_cpu or {}
     driver = Driver(options)
     try:
         while True:
@@ -181,6 +187,7 @@ def play(args, pid: int, port: int) -> dict:
                 return result
             name = message["mark"]
             cpu_at[name] = services.cpu_seconds(pid)
+            extra_at[name] = {key: read() for key, read in extra_cpu.items()}
             if name == "base":
                 result["rss_base_bytes"] = services.rss_bytes(pid)
             elif name == "idle":
@@ -196,7 +203,8 @@ def play(args, pid: int, port: int) -> dict:
                 window = name.removesuffix("-end")
                 stats = window_stats(message["window"])
                 cpu = cpu_at[name] - cpu_at[f"{window}-start"]
-                result["windows"][window] = (stats, cpu)
+                extra = {key: extra_at[name][key] - extra_at[f"{window}-start"][key] for key in extra_cpu}
+                result["windows"][window] = (stats, cpu, extra)
                 moves = len(stats.rtts)
                 print(f"      {stats.moves_per_second:.0f} moves/s, p50 {stats.percentile_ms(50):.0f} ms, "
                       f"p99 {stats.percentile_ms(99):.0f} ms, {sum(stats.errors.values())} errors, server "

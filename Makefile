@@ -15,7 +15,7 @@ PYTEST_ARGS ?=
 PYTEST_WORKERS ?= 2
 export PYTHON
 
-.PHONY: install lock lock-upgrade run cluster test test-stress lint migrate bench-engine bench-bots bench-live bench-live-cluster bench-peer bench-pairing bench-history bench-renders bench-arena clean
+.PHONY: install lock lock-upgrade run cluster test test-stress lint migrate bench-engine bench-bots bench-live bench-live-cluster bench-peer bench-page bench-pairing bench-history bench-renders bench-arena clean
 
 $(PY):
 	@py="$$(scripts/find-python)" && echo "Using $$py" && "$$py" -m venv $(VENV)
@@ -82,6 +82,10 @@ bench-live-cluster: install
 bench-peer: install
 	$(PY) -m benchmarks.live --peer $(PEER_ARGS)
 	$(PY) -m benchmarks.live --peer --database postgres --no-ceiling --no-breakdown $(PEER_ARGS)
+
+# The match page on a phone: Lighthouse (npm, installed into var/lighthouse) in Debian's Chromium.
+bench-page: install
+	$(PY) -m benchmarks.page
 
 bench-pairing: install
 	$(PY) -m benchmarks.pairing

@@ -17,11 +17,9 @@ exactly as for Parlour's servers (``live_services.cpu_seconds``,
 from __future__ import annotations
 
 import collections
-import fcntl
 import json
 import os
 import queue
-import shutil
 import signal
 import subprocess
 import threading
@@ -33,32 +31,13 @@ from config import servers
 SOURCE = services.ROOT / "benchmarks" / "peer"
 PEER_DIR = services.ROOT / "var" / "peer"
 NODE_MODULES = PEER_DIR / "node_modules"
-PACKAGE_FILES = ("package.json", "package-lock.json")
 
 
 def install() -> None:
     """Install the locked boardgame.io into ``var/peer/`` unless it is there
     from the same lockfile; RuntimeError without ``node`` and ``npm``, or when
     ``npm ci`` fails."""
-    node, npm = shutil.which("node"), shutil.which("npm")
-    if node is None or npm is None:
-        raise RuntimeError("the peer needs Node.js and npm (apt-get install nodejs npm)")
-    PEER_DIR.mkdir(parents=True, exist_ok=True)
-    # Two runs at once install one after the other: npm ci empties node_modules first.
-    with open(PEER_DIR / ".install.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        lockfile = (SOURCE / "package-lock.json").read_bytes()
-        installed = PEER_DIR / "package-lock.json"
-        if NODE_MODULES.is_dir() and installed.exists() and installed.read_bytes() == lockfile:
-            return
-        print("Installing boardgame.io into var/peer (npm ci) ...", flush=True)
-        for name in PACKAGE_FILES:
-            shutil.copyfile(SOURCE / name, PEER_DIR / name)
-        out = subprocess.run([npm, "ci", "--no-audit", "--no-fund", "--silent"], cwd=PEER_DIR,
-                             capture_output=True, text=True, timeout=600, check=False)
-        if out.returncode:
-            installed.unlink(missing_ok=True)  # the next run tries again
-            raise RuntimeError(f"npm ci in var/peer failed ({out.returncode}):\n{out.stdout}\n{out.stderr}")
+    services.npm_install(SOURCE, PEER_DIR, "boardgame.io")
 
 
 def versions() -> dict[str, str]:

@@ -10,6 +10,7 @@ its children, also after an error or Ctrl-C.
 
 from __future__ import annotations
 
+import fcntl
 import os
 import platform
 import secrets
@@ -29,6 +30,32 @@ from config import servers
 ROOT = Path(__file__).resolve().parent.parent
 BENCH_DIR = ROOT / "var" / "bench"
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def npm_install(source: Path, target: Path, what: str) -> None:
+    """``npm ci`` of ``source``'s package.json and package-lock.json into
+    ``target`` (its ``node_modules``), unless it is there from the same
+    lockfile. ``what`` names it in messages. RuntimeError without ``node``
+    and ``npm``, or when ``npm ci`` fails."""
+    node, npm = shutil.which("node"), shutil.which("npm")
+    if node is None or npm is None:
+        raise RuntimeError(f"{what} needs Node.js and npm (apt-get install nodejs npm)")
+    target.mkdir(parents=True, exist_ok=True)
+    # Two runs at once install one after the other: npm ci empties node_modules first.
+    with open(target / ".install.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        lockfile = (source / "package-lock.json").read_bytes()
+        installed = target / "package-lock.json"
+        if (target / "node_modules").is_dir() and installed.exists() and installed.read_bytes() == lockfile:
+            return
+        print(f"Installing {what} into {target.relative_to(ROOT)} (npm ci) ...", flush=True)
+        for name in ("package.json", "package-lock.json"):
+            shutil.copyfile(source / name, target / name)
+        out = subprocess.run([npm, "ci", "--no-audit", "--no-fund", "--silent"], cwd=target,
+                             capture_output=True, text=True, timeout=600, check=False)
+        if out.returncode:
+            installed.unlink(missing_ok=True)  # the next run tries again
+            raise RuntimeError(f"npm ci in {target} failed ({out.returncode}):\n{out.stdout}\n{out.stderr}")
 
 
 def free_port() -> int:

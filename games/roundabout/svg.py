@@ -159,6 +159,9 @@ def board_context(view: dict) -> dict:
                     "facing": "cw" | "ccw", "x", "y",
                     "transform": "translate(x y) rotate(deg)",  # the arrow points the way it faces
                     "captured": bool, "block": bool, "circuit": bool}, ...],
+         "slots": [{"key": "<seat>-<dart>", "dart": one of darts | None}, ...],  # every dart,
+                                                   # off the board too: the board's parts
+                                                   # (games/deltas.py) keep their names
          "blocks": [{"colour", "x1", "y1", "x2", "y2"}],  # links between darts of one block
          "ringers": [{"colour", "ring", "bars", "length", "needed", "d"}],  # runs in the opposite territory
          "dice": [a, b] | [], "turn": "red" | None,
@@ -171,7 +174,7 @@ def board_context(view: dict) -> dict:
     mover = view.get("mover")
     over = view.get("phase") == "over"
     territories = [{**t, "status": "empty", "turn": False} for t in STATIC["territories"]]
-    darts, blocks, ringers, texts = [], [], [], []
+    darts, slots, blocks, ringers, texts = [], [], [], [], []
     occupied: dict[int, tuple[int, dict]] = {}
     turn_colour = None
     for seat in seats:
@@ -185,7 +188,9 @@ def board_context(view: dict) -> dict:
         parts = []
         for d in seat["darts"]:
             s = d["space"]
+            key = f"{seat['seat']}-{d['dart']}"
             if s is None:
+                slots.append({"key": key, "dart": None})
                 continue
             x, y = space_xy(s)
             dart = {
@@ -195,6 +200,7 @@ def board_context(view: dict) -> dict:
                 "captured": d["captured"], "block": d["block"], "circuit": d["circuit"],
             }  # fmt: skip
             darts.append(dart)
+            slots.append({"key": key, "dart": dart})
             occupied[s] = (seat["seat"], dart)
             facing = "clockwise" if d["facing"] == "cw" else "counter-clockwise"
             extra = "".join(
@@ -225,6 +231,7 @@ def board_context(view: dict) -> dict:
         "grid": grid_markup(),
         "territories": territories,
         "darts": darts,
+        "slots": slots,
         "blocks": blocks,
         "ringers": ringers,
         "dice": list(view.get("dice") or []),

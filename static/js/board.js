@@ -284,7 +284,12 @@
         node("circle", { class: "bd-ring", cx: t.h[0], cy: t.h[1], r: t.h[2] * 0.62 }, g);
       }
     });
-    if (under) svg.insertBefore(under, svg.querySelector("[data-space]")); // before the first piece
+    if (under) {
+      // Before the first piece, or the part (games/deltas.py) that holds it.
+      var first = svg.querySelector("[data-space]");
+      while (first && first.parentNode !== svg) first = first.parentNode;
+      svg.insertBefore(under, first);
+    }
     if (sel) {
       sel.choices.forEach(function (c, i) {
         var chosen = i === st.dest;

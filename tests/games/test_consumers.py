@@ -317,12 +317,19 @@ async def test_open_sockets_stay_counted_and_a_vanished_process_s_stop_counting(
     settings.PARLOUR_WS_SLOT_SECONDS = 0.3  # entries kept 1 s unless refreshed
     match, users = await two_player_match()
     owner = f"u:{users[0].pk}"
-    comms = [await connect(match, users[0]) for _ in range(2)]
-    comms.append(await connect(match, users[1]))
+    async def counted(user):
+        comm = await connect(match, user)
+        # The handshake is accepted before the access check; the snapshot comes
+        # once the socket holds its slot.
+        assert 'data-kind="snapshot"' in await comm.receive_from(timeout=5)
+        return comm
+
+    comms = [await counted(users[0]) for _ in range(2)]
+    comms.append(await counted(users[1]))
     await sockets.slots.admit(owner, "a-socket-of-a-dead-process")
     assert await sockets.slots.count(owner) == 3
     await asyncio.sleep(1.8)
-    comms.append(await connect(match, users[0]))  # an admission drops stale entries
+    comms.append(await counted(users[0]))  # an admission drops stale entries
     assert await sockets.slots.count(owner) == 3  # both old sockets kept, the dead one gone
     assert await sockets.slots.count(f"u:{users[1].pk}") == 1
     for comm in comms:

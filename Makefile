@@ -72,7 +72,7 @@ bench-live: install
 	$(PY) -m benchmarks.live
 
 bench-renders: install
-	$(PY) -m benchmarks.renders
+	$(PY) -m benchmarks.renders --games ludo,roundabout,rondo $(RENDERS_ARGS)
 
 bench-live-cluster: install
 	$(PY) -m benchmarks.live --database postgres --layouts daphne:1,daphne:2,uvicorn:1,uvicorn:2

@@ -93,6 +93,9 @@ def board_context(view: dict) -> dict:
                     "letter": "P" | "", "owner": seat | None, "in_chain": bool,
                     "under": ["-0.2", "-0.27"],  # the stack's other tiles' corners
                     "words": "I03: 2 purple tiles face up"}, ...],
+         "slots": [{"space": "I03", "tile": one of tiles | None}, ...],  # every space of
+                                            # the side, in the board's order: the board's
+                                            # parts (games/deltas.py) keep their names
          "occupied": "I03 S000-1 ...",      # occupied space ids
          "chain": ["I03", ...], "chain_points": n,
          "seats": [{"seat", "colour", "score", "rack_size", "status", "turn": bool,
@@ -129,6 +132,8 @@ def board_context(view: dict) -> dict:
                 "in_chain": sid in chain,
             }
         )
+    on = {t["space"]: t for t in tiles}
+    slots = [{"space": s["id"], "tile": on.get(s["id"])} for s in static["spaces"]]
     over = view["phase"] == "over"
     seats = []
     texts = []
@@ -158,6 +163,7 @@ def board_context(view: dict) -> dict:
         "static": static["markup"],
         "one_change": view["one_change"],
         "tiles": tiles,
+        "slots": slots,
         "occupied": " ".join(view["tiles"]),
         "chain": chain,
         "chain_points": view["chain_points"],

@@ -85,9 +85,11 @@ def test_an_element_part_inside_another_is_sent_as_its_own_swap():
 #: Each game whose board has parts of its own: (a class of its grid, which never
 #: travels in an update; its last-move marks' part, which a change may keep; the
 #: largest and the median update in bytes: a Roundabout move sends the board's
-#: title, which names every dart, about 1.6 KB).
+#: title, which names every dart, about 1.6 KB; a Rondo ply sends the title, its
+#: tiles, the bag line and one or two scores, about 1.9 KB).
 BOARD_PARTS = {"ludo": ("lb-cells", "lb-last", 4000, 2000),
-               "roundabout": ("ra-territories", "ra-last", 6000, 3000)}
+               "roundabout": ("ra-territories", "ra-last", 6000, 3000),
+               "rondo": ("rb-edges", "rb-last", 6000, 2500)}
 
 
 @pytest.mark.django_db
@@ -119,9 +121,10 @@ def test_the_updates_of_a_played_match_carry_every_part_that_changed_and_little_
             assert grid not in update  # the grid never travels in an update
             carried = carried_parts(update)
             for key, markup in now.items():
-                if key == last_marks and kind == "roundabout":
+                if key == last_marks and kind != "ludo":
                     # An update marks its own change (games.marks.from_change); a
-                    # Roundabout snapshot marks the turn so far, read from the record.
+                    # Roundabout or Rondo snapshot marks the turn so far, read from
+                    # the record (this test plays one ply a change).
                     continue
                 if key in carried:
                     assert carried[key] == markup, (m.version, key)
@@ -158,6 +161,9 @@ def carried_parts(update: str) -> dict[str, str]:
     out = dict(re.findall(r'<svg hx-swap-oob="innerHTML:#([\w-]+)">(.*?)</svg>', update, re.S))
     for key, rest in re.findall(r'<span hx-swap-oob="true" id="([\w-]+)"(.*?</span>(?:</span>)?)', update):
         out[key] = f'<span id="{key}"{rest}'
+    for found in re.finditer(r'<(p|li) hx-swap-oob="true"([^>]*? id="([\w-]+)")', update):
+        tag, key = found.group(1), found.group(3)
+        out[key] = f"<{tag}{found.group(2)}" + _to_close(update, tag, found.end())
     for key in ("dice", "status"):
         found = re.search(rf'<div id="{key}".*?</div>', update, re.S)
         if found:
@@ -168,6 +174,16 @@ def carried_parts(update: str) -> dict[str, str]:
     if "status" in out:
         out["status"] = _no_clock(out["status"])
     return out
+
+
+def _to_close(html: str, tag: str, at: int) -> str:
+    """``html`` from ``at`` (inside an opening ``<tag``) to the end of the tag that closes it."""
+    depth, tags = 1, re.compile(rf"<(/?){tag}[\s>]")
+    for found in tags.finditer(html, at):
+        depth += -1 if found.group(1) else 1
+        if not depth:
+            return html[at:html.index(">", found.start()) + 1]
+    raise AssertionError(f"<{tag}> not closed")
 
 
 def _no_clock(status: str) -> str:

@@ -165,7 +165,9 @@ def board_context(view: dict) -> dict:
          "blocks": [{"colour", "x1", "y1", "x2", "y2"}],  # links between darts of one block
          "ringers": [{"colour", "ring", "bars", "length", "needed", "d"}],  # runs in the opposite territory
          "dice": [a, b] | [], "turn": "red" | None,
-         "summary": "Red to play. Red: 8 darts on the board, 2 off; dart 0 on ring 1, bar 1, facing ..."}
+         "summary": "Red to play. Red: 8 darts on the board, 2 off; dart 0 on ring 1, bar 1, facing ...",
+         "title": "Red to play.",         # the board's name: its title, then each seat's text
+         "seat_texts": [{"seat": 0, "text": "Red: 8 darts on the board, 2 off; dart 0 ..."}, ...]}
 
     Raises ``KeyError`` for a dict that is not a Roundabout view.
     """
@@ -174,7 +176,7 @@ def board_context(view: dict) -> dict:
     mover = view.get("mover")
     over = view.get("phase") == "over"
     territories = [{**t, "status": "empty", "turn": False} for t in STATIC["territories"]]
-    darts, slots, blocks, ringers, texts = [], [], [], [], []
+    darts, slots, blocks, ringers, texts, seat_texts = [], [], [], [], [], []
     occupied: dict[int, tuple[int, dict]] = {}
     turn_colour = None
     for seat in seats:
@@ -215,6 +217,7 @@ def board_context(view: dict) -> dict:
         else:
             head = f"{name}: {seat['on_board']} darts on the board, {seat['removed']} off"
             texts.append(head + ("; " + "; ".join(parts) if parts else ""))
+        seat_texts.append({"seat": seat["seat"], "text": texts[-1] + "."})
     for s, (owner, dart) in occupied.items():
         ring, bar = s // 16 + 1, s % 16
         for other in ((ring - 1) * 16 + (bar + 1) % 16, s + 16 if ring < 5 else None):
@@ -224,8 +227,10 @@ def board_context(view: dict) -> dict:
                     {"colour": dart["colour"], "x1": dart["x"], "y1": dart["y"], "x2": o["x"], "y2": o["y"]}
                 )
     summary = "; ".join(texts) + "."
+    title = "Roundabout board."
     if turn_colour and not over:
-        summary = f"{turn_colour.capitalize()} to play. {summary}"
+        title = f"{turn_colour.capitalize()} to play."
+        summary = f"{title} {summary}"
     return {
         **STATIC,
         "grid": grid_markup(),
@@ -237,6 +242,8 @@ def board_context(view: dict) -> dict:
         "dice": list(view.get("dice") or []),
         "turn": turn_colour,
         "summary": summary,
+        "title": title,
+        "seat_texts": seat_texts,
     }
 
 

@@ -14,7 +14,9 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 
+from games.engine import get_rules
 from games.models import Match, Move
+from games.roundabout.svg import board_context
 from tests.e2e.test_board_play import open_match
 from tests.e2e.test_live_play import in_thread
 from tests.factories import ludo_state, make_match
@@ -155,6 +157,12 @@ def test_a_whole_roundabout_match_played_on_the_board(page, live_server_url, cel
     versions = list(Move.objects.filter(match=m, actor="seat", seat=0).exclude(notation="roll")
                     .values_list("version_after", flat=True))
     assert len(versions) > len(set(versions)), "no turn was composed of two moves"
+    # The board's accessible name, its words kept by the updates part by part, is
+    # the final position's: the title, then each seat's darts.
+    rules = get_rules("roundabout")
+    board = board_context(rules.view(rules.load(m.state), None))
+    expect(page.locator("#board svg")).to_have_accessible_name(
+        " ".join([board["title"], *(s["text"] for s in board["seat_texts"])]))
     assert csp_violations == []
 
 

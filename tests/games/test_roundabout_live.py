@@ -41,6 +41,9 @@ def test_board_context_draws_every_dart_as_an_arrow_with_its_facing_and_marks():
     assert len(board["blocks"]) == 2  # (2,5)-(3,5) and (3,8)-(3,9)
     assert [(r["ring"], r["length"]) for r in board["ringers"]] == [(3, 2)]
     assert "dart 0 on ring 4, bar 5, facing clockwise, captured" in board["summary"]
+    # The board's accessible name: its title, then each seat's words (one part each).
+    words = "; ".join(s["text"][:-1] for s in board["seat_texts"])
+    assert board["summary"] == f"{board['title']} {words}."
     html = render_to_string("games/roundabout/board.html", {"board": board})
     assert html.count('class="ra-dart') == 5 and "ra-caught" in html and "ra-ringer" in html
     assert 'id="board"' in html and 'hx-swap-oob="true"' in html

@@ -39,6 +39,7 @@ from __future__ import annotations
 import functools
 
 from django import template
+from django.utils.safestring import mark_safe
 
 from games.engine import get_rules
 from games.fragments import choices_json
@@ -46,6 +47,7 @@ from games.roundabout.engine.board import CW
 from games.roundabout.engine.moves import PASS
 from games.roundabout.engine.view import describe_move
 from games.roundabout.svg import _dart_transform, dart_rotation, space_xy
+from games.templatetags.board_parts import last_move_marks
 
 register = template.Library()
 
@@ -166,3 +168,62 @@ def roundabout_turns(seat_view: dict) -> dict:
     return {"choices": choices_json({"choices": first, "table": table}),
             "help": _help(seat_view, can_reverse)}
 
+
+
+@register.simple_tag
+def roundabout_pieces(board: dict, last_move) -> str:
+    """The board's changing layers, each a part of the public frame
+    (games/deltas.py; the board template's comment lists them): each
+    territory's mark, each territory colour's ringers and blocks, the last
+    move's marks, each dart (empty once off the board) and the hub's dice.
+    Built in Python: as template loops over 40 darts and 4 territories they
+    cost several times Ludo's whole frame (docs/benchmarks.md). ``board``:
+    ``games.roundabout.svg.board_context``; ``last_move``: as
+    ``board_parts.last_move_marks`` takes it. Raises ``KeyError`` for a
+    ``board`` of another shape."""
+    out = []
+    add = out.append
+    territories = board["territories"]
+    for i, t in enumerate(territories):
+        add(f'<g id="ra-t{i}"><!--@s:ra-t{i}-->')
+        if t["turn"] or t["status"] in ("left", "empty"):
+            add(f'<path class="ra-mark {t["status"]}{" turn" if t["turn"] else ""}" d="{t["d"]}"/>')
+        add(f"<!--/ra-t{i}--></g>")
+    add("\n")
+    for i, t in enumerate(territories):
+        colour = t["colour"]
+        add(f'<g id="ra-l{i}"><!--@s:ra-l{i}-->')
+        for r in board["ringers"]:
+            if r["colour"] == colour:
+                full = " full" if r["length"] >= r["needed"] else ""
+                add(f'<path class="ra-ringer {colour}{full}" d="{r["d"]}"/>')
+        for b in board["blocks"]:
+            if b["colour"] == colour:
+                add(f'<line class="ra-block {colour}" x1="{b["x1"]}" y1="{b["y1"]}" '
+                    f'x2="{b["x2"]}" y2="{b["y2"]}"/>')
+        add(f"<!--/ra-l{i}--></g>")
+    add(f'\n<g id="ra-last"><!--@s:ra-last-->{last_move_marks(last_move)}<!--/ra-last--></g>\n')
+    for slot in board["slots"]:
+        key = slot["key"]
+        add(f'<g id="ra-d{key}"><!--@s:ra-d{key}-->')
+        d = slot["dart"]
+        if d:
+            add(_dart_markup(d["colour"], d["captured"], d["space"], d["x"], d["y"], d["transform"],
+                             d["dart"]))
+        add(f"<!--/ra-d{key}--></g>")
+    add('\n<g id="ra-hub-dice"><!--@s:ra-hub-dice-->')
+    dice = board["dice"]
+    if dice:
+        a, b = dice[0], dice[1]
+        add(f'<g class="ra-dice" transform="translate(50 50)"><g data-die="{a}"><text y="-1.5">{a}</text>'
+            f'<line class="ra-die-strike" x1="-2" y1="-1.5" x2="2" y2="-1.5"/></g><g data-die="{b}">'
+            f'<text y="3.2">{b}</text><line class="ra-die-strike" x1="-2" y1="3.2" x2="2" y2="3.2"/></g></g>')
+    add("<!--/ra-hub-dice--></g>")
+    return mark_safe("".join(out))
+
+
+@functools.lru_cache(maxsize=4096)
+def _dart_markup(colour: str, captured: bool, space: int, x, y, transform: str, dart: int) -> str:
+    caught = f'<circle class="ra-caught" cx="{x}" cy="{y}" r="3.3"/>' if captured else ""
+    return (f'<g class="ra-dart {colour}{" captured" if captured else ""}" data-space="{space}">{caught}'
+            f'<use href="#ra-{colour}" transform="{transform}"/><text x="{x}" y="{y}">{dart}</text></g>')

@@ -30,9 +30,12 @@ a rule). Computed from a state that agrees with the seat's own view
 It reads ``seat_view["private"]``: use it only in templates rendered for that seat.
 """
 
+import functools
 import random
 
 from django import template
+from django.utils.html import escape
+from django.utils.safestring import mark_safe
 
 from games.engine import get_rules
 from games.fragments import choices_json
@@ -85,3 +88,44 @@ def composer(seat_view: dict) -> str:
 def tile_letter(colour: str) -> str:
     """The letter shown for a tile colour (Y R P B G)."""
     return LETTERS.get(colour, "?")
+
+
+@register.simple_tag
+def rondo_tiles(board: dict) -> str:
+    """The board's tiles layer, ``<g class="rb-tiles">``: each space of the
+    side a part of the public frame (``rt-<space>``, games/deltas.py), holding
+    its tiles as the board template's comment describes them, or nothing.
+    Built in Python: as a template loop over 80 spaces it cost about four
+    times Ludo's whole frame (docs/benchmarks.md). ``board``:
+    ``games.rondo.svg.board_context``; raises ``KeyError`` for another shape."""
+    out = ['<g class="rb-tiles">']
+    add = out.append
+    for slot in board["slots"]:
+        space = slot["space"]
+        t = slot["tile"]
+        add(f'<g id="rt-{space}"><!--@s:rt-{space}-->')
+        if t:
+            add(_tile_markup(space, t["face_down"], t["in_chain"], t["colour"] or "", t["count"],
+                             t["x"], t["y"], tuple(t["under"]), t["letter"], t["words"]))
+        add(f"<!--/rt-{space}--></g>")
+    add("</g>")
+    return mark_safe("".join(out))
+
+
+@functools.lru_cache(maxsize=4096)
+def _tile_markup(space, face_down, in_chain, colour, count, x, y, under, letter, words) -> str:
+    classes = "rb-tile" + (" rb-down" if face_down else "") + (" rb-in-chain" if in_chain else "") \
+        + (f" c-{colour}" if colour else "")
+    out = [f'<g class="{classes}" data-tile-space="{space}" data-tiles="{count}"',
+           ' data-face-down="1"' if face_down else "",
+           f' data-tile-colour="{colour}"' if colour else "",
+           f' transform="translate({x} {y})">']
+    out += [f'<rect class="rb-under" x="{u}" y="{u}" width=".68" height=".68" rx=".1"/>' for u in under]
+    out.append('<rect class="rb-face" x="-.34" y="-.34" width=".68" height=".68" rx=".1"/>')
+    if face_down and not colour:
+        out.append('<rect class="rb-back" x="-.22" y="-.22" width=".44" height=".44" rx=".05"/>'
+                   '<path class="rb-back" d="M0 -.13L.13 0L0 .13L-.13 0Z"/>')
+    if letter:
+        out.append(f'<text class="rb-tl">{letter}</text>')
+    out.append(f"<title>{escape(words)}</title></g>")
+    return "".join(out)

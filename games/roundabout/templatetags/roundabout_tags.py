@@ -37,8 +37,11 @@ dart turned round, ...}`` (no "d").
 from __future__ import annotations
 
 import functools
+import itertools
 
 from django import template
+from django.template.defaulttags import CsrfTokenNode
+from django.utils.html import escape
 from django.utils.safestring import mark_safe
 
 from games.engine import get_rules
@@ -227,3 +230,80 @@ def _dart_markup(colour: str, captured: bool, space: int, x, y, transform: str, 
     caught = f'<circle class="ra-caught" cx="{x}" cy="{y}" r="3.3"/>' if captured else ""
     return (f'<g class="ra-dart {colour}{" captured" if captured else ""}" data-space="{space}">{caught}'
             f'<use href="#ra-{colour}" transform="{transform}"/><text x="{x}" y="{y}">{dart}</text></g>')
+
+
+_FORM = ('<li><form method="post" action="{action}" ws-send>{csrf}<input type="hidden" name="move" '
+         'value="{move}"><input type="hidden" name="version" value="{version}">')
+
+
+@register.simple_tag(takes_context=True)
+def roundabout_buttons(context, legal: list[dict], composed: bool) -> str:
+    """The seat's legal choices as plain forms (``<div class="ra-controls">``;
+    the controls template's comment says what it shows and in which order),
+    each posting its move without JavaScript and sent over the socket with
+    htmx's ws-send. Built in Python: as template loops they were most of a
+    Roundabout seat frame's cost (docs/benchmarks.md). ``legal``: the seat's
+    ``view["moves"]``; ``composed``: the board composes the turn (the dart
+    buttons fold into one disclosure when more than one dart can move).
+    Reads ``match``, ``urls`` and the CSRF token from the context."""
+    form = functools.partial(
+        _FORM.format, action=escape(context["urls"]["move"]), version=int(context["match"].version),
+        csrf=CsrfTokenNode().render(context))
+    groups = [(kind, list(ms)) for kind, ms in itertools.groupby(legal, key=lambda m: m["kind"])]
+    out = ['<div class="ra-controls">']
+    for kind, ms in groups:
+        if kind != "dart":
+            out.append(_group(kind, ms, form))
+    for kind, ms in groups:
+        if kind == "dart":
+            markup = _group(kind, ms, form)
+            if composed and len({m["dart"] for m in ms}) > 1:
+                markup = ('<details class="ra-group ra-dart-list"><summary><span class="ra-long">'
+                          'Or move a dart with buttons</span><span class="ra-short">Dart buttons</span>'
+                          f"</summary>{markup}</details>")
+            out.append(markup)
+    out.append("</div>")
+    return mark_safe("".join(out))
+
+
+def _group(kind: str, ms: list[dict], form) -> str:
+    out = []
+    add = out.append
+    if kind == "dart":
+        by_dart = [(d, list(g)) for d, g in itertools.groupby(ms, key=lambda m: m["dart"])]
+        add('<div class="ra-darts" role="group" aria-label="Move a dart">')
+        for dart, dms in by_dart:
+            first = dms[0]
+            where = f'on {escape(first["from_place"])}, facing {escape(first["facing"])}'
+            add(f'<details class="ra-dart-choice"{" open" if len(by_dart) == 1 else ""}><summary>Dart {dart} '
+                f'<span class="muted">{where}</span></summary><ul class="move-buttons">')
+            for m in dms:
+                add(form(move=escape(m["move"])))
+                add(f'<button type="submit" data-to-space="{m["to"]}" aria-label="{escape(m["label"])}">'
+                    f'{escape(m["short"])}</button></form></li>')
+            add("</ul></details>")
+        add("</div>")
+    elif kind == "reverse":
+        add('<fieldset class="ra-group"><legend>Reversing doubles: turn a dart around</legend>'
+            '<ul class="move-buttons">')
+        for m in ms:
+            label = escape(m["label"])
+            add(form(move=escape(m["move"])))
+            add(f'<button type="submit" aria-label="{label}" title="{label}">Dart {m["dart"]}'
+                '</button></form></li>')
+        add("</ul></fieldset>")
+    elif kind == "offer":
+        add('<details class="ra-group ra-offers"><summary>Golden Rule<span class="ra-long">: offer this roll'
+            '</span></summary><ul class="move-buttons">')
+        for m in ms:
+            add(form(move=escape(m["move"])))
+            add(f'<button type="submit" class="secondary">{escape(m["label"])}</button></form></li>')
+        add("</ul></details>")
+    else:
+        add('<ul class="move-buttons">')
+        for m in ms:
+            secondary = ' class="secondary"' if m["kind"] in ("pass", "decline") else ""
+            add(form(move=escape(m["move"])))
+            add(f'<button type="submit"{secondary}>{escape(m["label"])}</button></form></li>')
+        add("</ul>")
+    return "".join(out)

@@ -5,6 +5,7 @@
     {"firsts": [move dicts: the placements that may start (or continue) the chain],
      "first_spaces": [their space ids, once each],
      "options": ["place I03 2", ...],   # suggestions for the next placements (no-JS form)
+     "first_options": "<option ...>...", "datalist": "<option ...>...",  # both lists' markup
      "draw": move dict | None,          # option B, when allowed
      "end": move dict | None,           # a chain is in progress: end it and draw
      "letters": {"yellow": "Y", ...},
@@ -50,15 +51,23 @@ def rondo_chain(seat_view: dict) -> dict:
     moves = (seat_view.get("private") or {}).get("moves") or []
     firsts = [m for m in moves if "space" in m]
     spaces = list(dict.fromkeys(m["space"] for m in firsts))
-    return {
+    chain = {
         "firsts": firsts,
         "first_spaces": spaces,
         "options": chain_options(seat_view),
+        # The no-JavaScript form's <option> lists, built here: as template loops over
+        # a rack's hundreds of placements they were most of a Rondo seat frame's cost.
+        "first_options": mark_safe("".join(
+            f'<option value="{escape(m["move"])}">{escape(m["label"])}</option>' for m in firsts)),
         "draw": next((m for m in moves if m["move"] == "draw"), None),
         "end": next((m for m in moves if m["move"] == "end"), None),
         "letters": LETTERS,
         "composer": composer(seat_view) if firsts else "",
     }
+    # Not escaped: chain_options writes each from the board's space ids and the five
+    # colour names, never from anything a person typed.
+    chain["datalist"] = mark_safe("".join(f'<option value="{o}">' for o in chain["options"]))
+    return chain
 
 
 def composer(seat_view: dict) -> str:

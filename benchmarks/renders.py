@@ -15,8 +15,8 @@ whose controls changed). Then it renders all of those changes again
 (games.deltas: updates, not whole frames), and prints the CPU time per change
 (milliseconds) of each repeat and their median, and the size of the public
 update every socket of the match gets (bytes, UTF-8; a match's first change
-is left out: this process sent no frame before it). No server, socket or Redis is involved: this
-is the render part of live.py's per-move cost, measured with less noise, for
+is left out: this process sent no frame before it). No server, socket or
+Redis is involved: this is the render part of live.py's per-move cost, measured with less noise, for
 comparing two commits run one after the other on the same machine
 (docs/benchmarks.md).
 """

@@ -3,7 +3,7 @@ of its own, against a real uvicorn process (config.servers.uvicorn_argv, the
 command deploy/Procfile names as the drop-in alternative to daphne).
 
 The rest of the suite runs on daphne, the server of ``make run``, the shipped
-layout and the browser tests (README "Deployment": the layout is chosen by
+layout and the browser tests (README "Production layout": the layout is chosen by
 ``make bench-live-cluster``). Imported tests run here with this module's
 ``daphne_server`` fixture, which starts uvicorn instead; they keep their own
 marks (database access), not their modules' (this module is ``slow``, so it

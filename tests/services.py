@@ -369,6 +369,27 @@ def start_celery_beat(name: str = "celery-beat", **env) -> Service:
     )
 
 
+def close_codes(base_url: str, user, public_id: str, sizes) -> list[int | None]:
+    """For each of ``sizes``: open a match socket of ``user`` on ``public_id``,
+    read its snapshot, send one text frame of that many bytes and read until
+    the server closes; the close code it sent each time (None: no close
+    frame, the client saw 1006)."""
+    from websockets.exceptions import ConnectionClosed
+
+    codes = []
+    for size in sizes:
+        probe = WsPlayer(base_url, user).connect(public_id)
+        probe.receive()
+        try:
+            probe.ws.send("x" * size)
+            while True:
+                probe.ws.recv(timeout=10)
+        except ConnectionClosed as e:
+            codes.append(e.rcvd.code if e.rcvd else None)
+        probe.close()
+    return codes
+
+
 class WsPlayer:
     """A real WebSocket client (the ``websockets`` package) on a match socket,
     logged in as ``user`` (None: anonymous), with the Origin a browser sends."""

@@ -52,8 +52,6 @@ def test_on_uvicorn_every_socket_gets_one_frame_a_change_in_order_and_oversized_
     then exactly one frame per change, in version order, with no rack or
     controls of another seat; a frame over PARLOUR_WS_MAX_FRAME closes with
     the app's 4009; one over the server's limit closes with uvicorn's 1009."""
-    from websockets.exceptions import ConnectionClosed
-
     rules = get_rules("ludo")
     match = make_match(seats=("human", "human"), state=ludo_state())
     users = {s.index: s.user for s in match.seats.select_related("user")}
@@ -78,17 +76,8 @@ def test_on_uvicorn_every_socket_gets_one_frame_a_change_in_order_and_oversized_
         assert versions == list(range(start + 1, end + 1)), (key, versions)  # one a change, in order
     assert not any('id="controls"' in f for f in sockets["watcher"].frames)
 
-    codes = []
-    for size in (10_000, servers.WS_MAX_MESSAGE + 1):
-        probe = services.WsPlayer(live_server_url, users[0]).connect(match.public_id)
-        probe.receive()
-        try:
-            probe.ws.send("x" * size)
-            while True:
-                probe.ws.recv(timeout=10)
-        except ConnectionClosed as e:
-            codes.append(e.rcvd.code if e.rcvd else None)
-        probe.close()
+    codes = services.close_codes(live_server_url, users[0], match.public_id,
+                                 (10_000, servers.WS_MAX_MESSAGE + 1))
     assert codes == [4009, 1009]
     # The server stays healthy: the match's sockets still hear its changes.
     m = Match.objects.get(pk=match.pk)

@@ -380,25 +380,14 @@ def test_the_server_closes_huge_frames_before_reading_them_and_stays_healthy(dap
     server's own limit (config/servers.py) are never read whole: daphne
     (autobahn) drops the connection at once, without a close frame, so the
     client sees 1006."""
-    from websockets.exceptions import ConnectionClosed
-
     from config import servers
 
     match = make_match(seats=("human", "human"), state=ludo_state())
     users = seat_users(match)
     watcher = services.WsPlayer(daphne_server, users[1]).connect(match.public_id)
     watcher.until_version(match.version)
-    codes = []
-    for size in (10_000, servers.WS_MAX_MESSAGE + 1, 2_000_000):
-        a = services.WsPlayer(daphne_server, users[0]).connect(match.public_id)
-        a.receive()
-        try:
-            a.ws.send("x" * size)
-            while True:
-                a.ws.recv(timeout=10)
-        except ConnectionClosed as e:
-            codes.append(e.rcvd.code if e.rcvd else None)
-        a.close()
+    codes = services.close_codes(daphne_server, users[0], match.public_id,
+                                 (10_000, servers.WS_MAX_MESSAGE + 1, 2_000_000))
     assert codes == [4009, None, None]  # None: no close frame (1006)
     # The server is healthy: the other socket still gets the match's frames.
     from games import actions

@@ -1,6 +1,7 @@
 """``make cluster``: the production layout on this machine's loopback.
 
-WEB_PROCESSES daphne processes (default 2) on ports CLUSTER_PORT+1.., each
+WEB_PROCESSES uvicorn processes (default 2; config.servers.production_argv) on
+ports CLUSTER_PORT+1.., each
 pinned to its own core (config.servers.pinned; WEB_PIN=0 leaves them to the
 scheduler), behind
 nginx on CLUSTER_PORT (default 8100) when nginx is installed, Celery workers
@@ -72,7 +73,7 @@ def programs(var: Path, base: int, webs: int, *, pin: bool, nginx: str | None,
         found.append(Program("redis", shlex.join(embedded_redis.command(sock)), priority=100))
     ports = [base + 1 + i for i in range(webs)]
     for i, port in enumerate(ports, 1):
-        argv = servers.daphne_argv("127.0.0.1", port)
+        argv = servers.production_argv("127.0.0.1", port)
         found.append(Program(f"web{i}", shlex.join(servers.pinned(argv, i - 1) if pin else argv)))
     live, default = settings.PARLOUR_LIVE_QUEUE, settings.CELERY_TASK_DEFAULT_QUEUE
     worker = [py, "-m", "celery", "-A", "config", "worker", "-l", "info"]
@@ -117,9 +118,9 @@ def main() -> None:
                      proxy_secret=secret)
     ports = [base + 1 + i for i in range(webs)]
     if nginx:
-        where = f"http://127.0.0.1:{base}/ (nginx) over daphne on ports {ports}"
+        where = f"http://127.0.0.1:{base}/ (nginx) over uvicorn on ports {ports}"
     else:
-        where = f"daphne on ports {ports} (install nginx for the proxy on port {base})"
+        where = f"uvicorn on ports {ports} (install nginx for the proxy on port {base})"
     print(f"\n  Parlour cluster: {where}. Ctrl-C stops everything.\n", flush=True)
     serve(found, var, env)
 

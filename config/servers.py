@@ -42,6 +42,12 @@ def uvicorn_argv(host: str, port: int | str) -> list[str]:
             "config.asgi:application"]
 
 
+#: The server of the production layout (deploy/Procfile, deploy/supervisord.conf,
+#: ``make cluster``): uvicorn, chosen by ``make bench-live-cluster`` (README
+#: "Production layout"). ``make run`` and the test suite keep daphne.
+production_argv = uvicorn_argv
+
+
 def pinned(argv: list[str], index: int) -> list[str]:
     """``argv`` (a web server command line) run on one core only: web process
     ``index`` (0-based) gets the ``index``-th of the cores this process may

@@ -68,10 +68,10 @@ def test_a_pinned_web_process_runs_on_one_core_round_robin():
         assert r.stdout.strip() == str([cores[index % len(cores)]])
 
 
-def test_the_production_web_lines_start_daphne_as_every_launcher_does():
-    """deploy/Procfile's web lines are config.servers.daphne_argv (pinning
-    aside, as make cluster and the tests start it), and no server trusts
-    proxy headers itself: the site reads them (config/proxy.py)."""
+def test_the_production_web_lines_start_the_production_server_as_every_launcher_does():
+    """deploy/Procfile's web lines are config.servers.production_argv
+    (uvicorn; pinning aside, as make cluster starts it), and no server
+    trusts proxy headers itself: the site reads them (config/proxy.py)."""
     from config import servers
     from tests import services
 
@@ -79,7 +79,7 @@ def test_the_production_web_lines_start_daphne_as_every_launcher_does():
     webs = [line.split(":", 1)[0] for line in text.splitlines() if line.startswith("web")]
     assert webs
     for name in webs:
-        assert services.procfile_argv(name, 9999) == servers.daphne_argv("127.0.0.1", 9999)
+        assert services.procfile_argv(name, 9999) == servers.production_argv("127.0.0.1", 9999)
     commands = [line for line in text.splitlines() if not line.startswith("#")]
     assert not [line for line in commands if " --proxy-headers" in line]
     assert "--proxy-headers" not in servers.daphne_argv("127.0.0.1", 1)

@@ -1,10 +1,10 @@
-"""The socket smoke module on uvicorn: a few socket tests of the suite, and one
-of its own, against a real uvicorn process (config.servers.uvicorn_argv, the
-command deploy/Procfile names as the drop-in alternative to daphne).
+"""The socket smoke module on uvicorn, the production layout's server
+(config.servers.production_argv; README "Production layout"): a few socket
+tests of the suite, and one of its own, against a real uvicorn process.
 
-The rest of the suite runs on daphne, the server of ``make run``, the shipped
-layout and the browser tests (README "Production layout": the layout is chosen by
-``make bench-live-cluster``). Imported tests run here with this module's
+The rest of the suite runs on daphne, the server of ``make run`` and the
+browser tests (``make cluster``'s fault test, tests/resilience/test_supervisor.py,
+runs uvicorn too). Imported tests run here with this module's
 ``daphne_server`` fixture, which starts uvicorn instead; they keep their own
 marks (database access), not their modules' (this module is ``slow``, so it
 runs in CI's SQLite pass, once).
@@ -37,7 +37,7 @@ def daphne_server(django_db_setup, django_db_blocker):
     """One uvicorn process for this module (in place of tests/conftest.py's daphne); its base URL."""
     port = services.free_port()
     with django_db_blocker.unblock():
-        svc, url = services.start_daphne("uvicorn", port, argv=servers.uvicorn_argv("127.0.0.1", port))
+        svc, url = services.start_daphne("uvicorn", port, argv=servers.production_argv("127.0.0.1", port))
     yield url
     svc.stop()
 

@@ -1,7 +1,8 @@
 """A process that dies comes back by itself, and the rest keep running:
 ``make cluster`` (python -m config.cluster) and ``make run`` (python -m
 config.run) started for real, on the test database, with their own Redis,
-ports and folder; then a Celery worker, a daphne and Redis are SIGKILLed one
+ports and folder; then a Celery worker, a web process (uvicorn in make cluster, daphne in
+make run) and Redis are SIGKILLed one
 after another, and a human's move and the computer's answer still go through
 the site after each (README, "Production layout")."""
 
@@ -269,8 +270,8 @@ def cluster(transactional_db):
     base = free_ports(3)
     roles = {
         "redis": lambda argv: bool(argv) and "redis-server" in argv[0],
-        "web1": lambda argv: is_python_module(argv, "daphne", str(base + 1)),
-        "web2": lambda argv: is_python_module(argv, "daphne", str(base + 2)),
+        "web1": lambda argv: is_python_module(argv, "uvicorn", str(base + 1)),  # the production server
+        "web2": lambda argv: is_python_module(argv, "uvicorn", str(base + 2)),
         "live": lambda argv: is_python_module(argv, "celery", "worker", "live@%h"),
         "default": lambda argv: is_python_module(argv, "celery", "worker", "default@%h"),
         "beat": lambda argv: is_python_module(argv, "celery", "beat"),

@@ -96,7 +96,6 @@ def board_context(view: dict) -> dict:
          "slots": [{"space": "I03", "tile": one of tiles | None}, ...],  # every space of
                                             # the side, in the board's order: the board's
                                             # parts (games/deltas.py) keep their names
-         "occupied": "I03 S000-1 ...",      # occupied space ids
          "chain": ["I03", ...], "chain_points": n,
          "seats": [{"seat", "colour", "score", "rack_size", "status", "turn": bool,
                     "rack": None | [{"colour", "letter"}]}],   # rack: only once over
@@ -164,7 +163,6 @@ def board_context(view: dict) -> dict:
         "one_change": view["one_change"],
         "tiles": tiles,
         "slots": slots,
-        "occupied": " ".join(view["tiles"]),
         "chain": chain,
         "chain_points": view["chain_points"],
         "seats": seats,

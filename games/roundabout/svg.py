@@ -176,7 +176,7 @@ def board_context(view: dict) -> dict:
     mover = view.get("mover")
     over = view.get("phase") == "over"
     territories = [{**t, "status": "empty", "turn": False} for t in STATIC["territories"]]
-    darts, slots, blocks, ringers, texts, seat_texts = [], [], [], [], [], []
+    slots, blocks, ringers, texts, seat_texts = [], [], [], [], []
     occupied: dict[int, tuple[int, dict]] = {}
     turn_colour = None
     for seat in seats:
@@ -201,7 +201,6 @@ def board_context(view: dict) -> dict:
                 "transform": _dart_transform(s, d["facing"]),
                 "captured": d["captured"], "block": d["block"], "circuit": d["circuit"],
             }  # fmt: skip
-            darts.append(dart)
             slots.append({"key": key, "dart": dart})
             occupied[s] = (seat["seat"], dart)
             facing = "clockwise" if d["facing"] == "cw" else "counter-clockwise"
@@ -235,7 +234,7 @@ def board_context(view: dict) -> dict:
         **STATIC,
         "grid": grid_markup(),
         "territories": territories,
-        "darts": darts,
+        "darts": [s["dart"] for s in slots if s["dart"]],
         "slots": slots,
         "blocks": blocks,
         "ringers": ringers,

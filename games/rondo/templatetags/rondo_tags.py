@@ -51,10 +51,11 @@ def rondo_chain(seat_view: dict) -> dict:
     moves = (seat_view.get("private") or {}).get("moves") or []
     firsts = [m for m in moves if "space" in m]
     spaces = list(dict.fromkeys(m["space"] for m in firsts))
-    chain = {
+    options = chain_options(seat_view)
+    return {
         "firsts": firsts,
         "first_spaces": spaces,
-        "options": chain_options(seat_view),
+        "options": options,
         # The no-JavaScript form's <option> lists, built here: as template loops over
         # a rack's hundreds of placements they were most of a Rondo seat frame's cost.
         "first_options": mark_safe("".join(
@@ -62,12 +63,11 @@ def rondo_chain(seat_view: dict) -> dict:
         "draw": next((m for m in moves if m["move"] == "draw"), None),
         "end": next((m for m in moves if m["move"] == "end"), None),
         "letters": LETTERS,
+        # Not escaped: chain_options writes each from the board's space ids and the
+        # five colour names, never from anything a person typed.
+        "datalist": mark_safe("".join(f'<option value="{o}">' for o in options)),
         "composer": composer(seat_view) if firsts else "",
     }
-    # Not escaped: chain_options writes each from the board's space ids and the five
-    # colour names, never from anything a person typed.
-    chain["datalist"] = mark_safe("".join(f'<option value="{o}">' for o in chain["options"]))
-    return chain
 
 
 def composer(seat_view: dict) -> str:

@@ -237,13 +237,13 @@ _FORM = ('<li><form method="post" action="{action}" ws-send>{csrf}<input type="h
 
 
 @register.simple_tag(takes_context=True)
-def roundabout_buttons(context, legal: list[dict], composed: bool) -> str:
+def roundabout_buttons(context, legal: list[dict], composed) -> str:
     """The seat's legal choices as plain forms (``<div class="ra-controls">``;
     the controls template's comment says what it shows and in which order),
     each posting its move without JavaScript and sent over the socket with
     htmx's ws-send. Built in Python: as template loops they were most of a
     Roundabout seat frame's cost (docs/benchmarks.md). ``legal``: the seat's
-    ``view["moves"]``; ``composed``: the board composes the turn (the dart
+    ``view["moves"]``; ``composed``: truthy when the board composes the turn (the dart
     buttons fold into one disclosure when more than one dart can move).
     Reads ``match``, ``urls`` and the CSRF token from the context."""
     form = functools.partial(

@@ -29,6 +29,13 @@ accepted and closed with CLOSE_TRY_AGAIN (4013), after which the page
 reconnects: never an HTTP 500, and never a handshake left unanswered until
 daphne drops it (5 s), which a proxy counts as the web process failing.
 
+Group frames (``ParlourConsumer.take``): the events a consumer lists in
+``direct_types`` (a match's frames, a user socket's rows and notes) are
+handed to it by the channel layer as they arrive from Redis, read once per
+process, and written at once, without a trip through the socket's queue
+(config/channel_layer.py). While a consumer reads and sends a view (a
+snapshot, a panel: ``holding``) they wait, and follow it in order.
+
 Database calls (``ParlourConsumer.db``): a consumer's calls on Channels' one
 database thread (access checks, snapshots) go through a per-person gate of
 ``PARLOUR_WS_DB_CALLS_PER_USER`` at once in each process, so one person's
@@ -39,6 +46,7 @@ thread's queue ahead of everyone else's.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import weakref
@@ -344,6 +352,20 @@ def SocketAuthStack(inner):  # noqa: N802 - named as channels' AuthMiddlewareSta
     return CookieMiddleware(SessionMiddleware(SocketAuthMiddleware(inner)))
 
 
+#: The direct handlers still waiting (``ParlourConsumer.take``): the loop
+#: keeps only weak references to tasks.
+_direct_tasks: set[asyncio.Task] = set()
+
+
+def _start(coro) -> None:
+    """Run ``coro`` now, up to its first wait, as a task (asyncio's eager
+    tasks); keep it until it ends if it waits."""
+    task = asyncio.eager_task_factory(asyncio.get_running_loop(), coro)
+    if not task.done():
+        _direct_tasks.add(task)
+        task.add_done_callback(_direct_tasks.discard)
+
+
 class ParlourConsumer(AsyncWebsocketConsumer):
     """Base of Parlour's WebSocket consumers (match, room, queue): the groups
     a socket joined, left again on disconnect, the guard every received
@@ -365,6 +387,12 @@ class ParlourConsumer(AsyncWebsocketConsumer):
     unknown_message = "Unknown message."
 
     groups_joined: list[str] | tuple = ()
+    #: Group event types whose handlers only send a frame (no database, no
+    #: waiting on anything else): the channel layer hands them to ``take``
+    #: as they arrive from Redis, not through the socket's queue.
+    direct_types: frozenset[str] = frozenset()
+    _held: list[dict] | None = None  # direct events waiting for a view (``holding``)
+    _receiving = False  # registered with the channel layer (``join``)
     budget: AsyncLimiter | None = None
     refused = False  # closed for a bad frame: frames still in flight are dropped
     owner: str | None = None  # socket_owner(), once the socket holds a slot
@@ -494,11 +522,65 @@ class ParlourConsumer(AsyncWebsocketConsumer):
 
     async def join(self, *groups: str) -> None:
         """Add this socket to ``groups`` (left again in ``disconnect``)."""
+        if self.direct_types and not self._receiving:
+            add_receiver = getattr(self.channel_layer, "add_receiver", None)
+            if add_receiver is not None:
+                add_receiver(self.channel_name, self)
+                self._receiving = True
         self.groups_joined = [*self.groups_joined, *groups]
         for group in groups:
             await self.channel_layer.group_add(group, self.channel_name)
 
+    def take(self, event: dict) -> bool:
+        """The channel layer's offer of a group event as it arrives
+        (config.channel_layer ``add_receiver``): one of ``direct_types`` is
+        taken, True, and its handler runs at once, up to its first wait, in
+        a task of its own (so a frame is written in the order the events
+        came, and a client that reads slowly holds up only its own socket);
+        or held while the socket reads and sends a view (``holding``).
+        Any other type is left to the socket's queue (False). The handlers
+        of ``direct_types`` write their frame before their first wait (the
+        servers' sends write, then wait for the buffer to drain), so a
+        socket's frames go out in the order their events came.
+
+        One read of an event serves all the sockets of a group in this
+        process: no per-socket queue, task switch or deserializing."""
+        if event["type"] not in self.direct_types:
+            return False
+        if self._held is not None:
+            self._held.append(event)
+        else:
+            _start(self._handle_direct(event))
+        return True
+
+    async def _handle_direct(self, event: dict) -> None:
+        try:
+            await getattr(self, get_handler_name(event))(event)
+        except Exception as e:  # noqa: BLE001 - the client went; its disconnect cleans up
+            log.debug("ws %s: %s not sent: %r", self.scope.get("path", "?"), event["type"], e)
+
+    @contextlib.asynccontextmanager
+    async def holding(self):
+        """Inside this block, direct group events for this socket wait and
+        are handled, in order, after it: for reading and sending a view
+        (a snapshot, a panel) that group frames must not overtake. Nests."""
+        if self._held is not None:
+            yield
+            return
+        self._held = []
+        try:
+            yield
+        finally:
+            try:
+                while self._held:
+                    await self._handle_direct(self._held.pop(0))
+            finally:
+                self._held = None
+
     async def disconnect(self, code):
+        if self._receiving:
+            self.channel_layer.discard_receiver(self.channel_name)
+            self._receiving = False
         if self.owner is not None:
             slots.let_go(self.channel_name)
             await slots.release(self.owner, self.channel_name)

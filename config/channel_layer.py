@@ -1,5 +1,5 @@
-"""The channel layer: channels_redis's Redis pub/sub layer, plus one method
-and a shard that survives Redis restarts.
+"""The channel layer: channels_redis's Redis pub/sub layer, plus one method,
+a process-local fan-out and a shard that survives Redis restarts.
 
 ``group_send_many(messages)`` publishes several group messages in one round
 trip to Redis (a pipeline per shard) instead of one round trip each. A move
@@ -9,6 +9,17 @@ and the publishes were about a tenth of a move's server time under load
 (docs/benchmarks.md). Delivery is unchanged: every message is a PUBLISH to
 the group's channel, in the order given, so subscribers see the same
 messages in the same order as from ``group_send`` called in turn.
+
+Process-local fan-out (``add_receiver``): upstream puts a group message,
+as it came from Redis, in the queue of each of the group's channels in the
+process, and each socket's consumer wakes, reads (deserializes) its copy and
+dispatches it. A socket that registered a receiver (every Parlour consumer:
+accounts.sockets.ParlourConsumer.take) is handed the message itself, read
+once for all the group's sockets, and its handler writes the frame at once,
+in the same turn of the event loop; what a receiver does not take goes to
+the queue as before. Each process still subscribes once per group and
+Redis still carries one message per group, so nothing changes across
+processes.
 
 It reaches into channels_redis's pub/sub internals (the per-loop layer, its
 shards, their lock and client), which is why pyproject.toml pins its minor
@@ -37,6 +48,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from typing import Protocol
 
 import channels_redis
 from channels_redis.pubsub import RedisPubSubChannelLayer, RedisPubSubLoopLayer, RedisSingleShardConnection
@@ -115,6 +127,13 @@ REDIS_FAILURES = (RedisError, OSError)
 #: pub/sub keeps nothing), so the consumer catches up
 #: (accounts.sockets.ParlourConsumer.layer_resubscribed).
 RESUBSCRIBED = {"type": "layer.resubscribed"}
+
+
+class Receiver(Protocol):
+    """What takes a channel's group messages itself (``add_receiver``):
+    accounts.sockets.ParlourConsumer."""
+
+    def take(self, event: dict) -> bool: ...
 
 
 class ResilientShard(RedisSingleShardConnection):
@@ -230,6 +249,39 @@ class ResilientShard(RedisSingleShardConnection):
             await self._close()
             self._stale = False
 
+    def _receive_message(self, message) -> None:
+        """Hand a message from Redis to this process's channels: a channel's
+        own message to its queue; a group's to each member, straight to its
+        receiver (``LoopLayer.receivers``) when it takes it, else to the
+        member's queue as upstream does. A group message is read
+        (deserialized) once, whatever its number of receivers."""
+        if message is None:
+            return
+        name, data = message["channel"], message["data"]
+        if isinstance(name, bytes):
+            name = name.decode()
+        layer = self.channel_layer
+        queue = layer.channels.get(name)
+        if queue is not None:
+            queue.put_nowait(data)
+            return
+        members = layer.groups.get(name)
+        if not members:
+            return
+        receivers = layer.receivers
+        event = None
+        for channel_name in tuple(members):
+            queue = layer.channels.get(channel_name)
+            if queue is None:
+                continue
+            receiver = receivers.get(channel_name)
+            if receiver is not None:
+                if event is None:
+                    event = layer.channel_layer.deserialize(data)
+                if receiver.take(event):
+                    continue
+            queue.put_nowait(data)
+
     async def _do_receiving(self) -> None:
         delay = 0.1
         while True:
@@ -270,6 +322,9 @@ class LoopLayer(RedisPubSubLoopLayer):
     def __init__(self, hosts=None, **kwargs) -> None:
         super().__init__(hosts=hosts, **kwargs)
         self._shards = [ResilientShard(host, self) for host in decode_hosts(hosts)]
+        #: channel name -> the object that takes that channel's group
+        #: messages itself (``PubSubChannelLayer.add_receiver``).
+        self.receivers: dict[str, Receiver] = {}
 
     async def _subscribe_to_channel(self, channel: str) -> None:
         """Hold ``channel`` and subscribe to it, or raise what the shard
@@ -285,6 +340,18 @@ class LoopLayer(RedisPubSubLoopLayer):
 
 class PubSubChannelLayer(RedisPubSubChannelLayer):
     _checked = False
+
+    def add_receiver(self, channel_name: str, receiver: Receiver) -> None:
+        """From now on, offer each group message for ``channel_name`` to
+        ``receiver.take(event)`` (the event read once for all receivers of
+        the group, to be read and not changed) before queueing it for the
+        channel; ``take`` returns True when it took the event. Call from the
+        event loop that receives for the channel; ``discard_receiver`` when
+        it leaves."""
+        self._get_layer().receivers[channel_name] = receiver
+
+    def discard_receiver(self, channel_name: str) -> None:
+        self._get_layer().receivers.pop(channel_name, None)
 
     def _get_layer(self) -> LoopLayer:
         loop = asyncio.get_running_loop()

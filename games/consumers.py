@@ -110,6 +110,8 @@ heartbeats = Heartbeats()
 
 
 class MatchConsumer(sockets.ParlourConsumer):
+    direct_types = frozenset({push.EVENT})
+
     async def connect(self):
         self.public_id = str(self.scope["url_route"]["kwargs"]["public_id"])[:16]
         self.user = self.scope.get("user")
@@ -128,8 +130,9 @@ class MatchConsumer(sockets.ParlourConsumer):
             groups.append(sockets.user_group(self.user.pk))
         if self.seat_index is not None:
             groups.append(push.seat_group(self.public_id, self.seat_index))
-        await self.join(*groups)
-        await self.send_snapshot()
+        async with self.holding():  # frames of later versions follow the snapshot
+            await self.join(*groups)
+            await self.send_snapshot()
         heartbeats.add(self)
 
     last_sent = 0.0  # event loop time of the last frame sent (Heartbeats)
@@ -206,8 +209,9 @@ class MatchConsumer(sockets.ParlourConsumer):
         await self.send(text_data=fragments.error_frame(message, version))
 
     async def send_snapshot(self) -> None:
-        for message in await self.db(_snapshot, self.public_id, self.seat_index):
-            await self.send(text_data=message)
+        async with self.holding():
+            for message in await self.db(_snapshot, self.public_id, self.seat_index):
+                await self.send(text_data=message)
 
 
 def _access(public_id: str, user) -> int | None | bool:

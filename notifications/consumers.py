@@ -37,6 +37,7 @@ class NotifyConsumer(sockets.ParlourConsumer):
     unknown_message = "Unknown message."
 
     watching: frozenset = frozenset()
+    direct_types = frozenset({notify.NOTE_EVENT, notify.ROW_EVENT})
 
     async def connect(self):
         self.user = self.scope.get("user")
@@ -51,8 +52,9 @@ class NotifyConsumer(sockets.ParlourConsumer):
             return
         # In the group before the handshake completes: a note sent once the
         # page's socket is open reaches it.
-        await self.join(notify.notify_group(self.user.pk))
-        await self.accept()
+        async with self.holding():  # nothing is sent before the handshake is accepted
+            await self.join(notify.notify_group(self.user.pk))
+            await self.accept()
         await self.take_slot()
 
     async def on_watch(self, data):
@@ -65,9 +67,10 @@ class NotifyConsumer(sockets.ParlourConsumer):
         await self._send_panels()
 
     async def _send_panels(self):
-        for name in sorted(self.watching):
-            html = await self.db(notify.panel(name), self.user)
-            await self.send_json({"type": "panel", "name": name, "html": html})
+        async with self.holding():  # a row that arrives meanwhile follows its panel
+            for name in sorted(self.watching):
+                html = await self.db(notify.panel(name), self.user)
+                await self.send_json({"type": "panel", "name": name, "html": html})
 
     async def resync(self) -> None:
         """Row updates may have been lost (a Redis failover): send the watched panels whole."""

@@ -48,3 +48,99 @@ async def test_the_channels_redis_internals_group_send_many_reads_are_where_they
     problems = internals_problems(layer._get_layer())
     assert not problems, "config/channel_layer.py reads channels_redis internals that moved:\n" + "\n".join(
         problems)
+
+
+class _Taker:
+    """A receiver (config.channel_layer.Receiver) that takes events of type "direct"."""
+
+    def __init__(self):
+        self.taken = []
+
+    def take(self, event):
+        if event["type"] != "direct":
+            return False
+        self.taken.append(event)
+        return True
+
+
+async def _until(predicate, seconds=5.0):
+    deadline = asyncio.get_running_loop().time() + seconds
+    while not predicate():
+        assert asyncio.get_running_loop().time() < deadline, "not within the time"
+        await asyncio.sleep(0.01)
+
+
+async def test_a_receiver_takes_its_group_events_read_once_and_leaves_the_rest_queued():
+    layer = get_channel_layer()
+    a, b, c = [await layer.new_channel() for _ in range(3)]
+    takers = {a: _Taker(), b: _Taker()}
+    for channel in (a, b, c):
+        await layer.group_add("direct.g", channel)
+    for channel, taker in takers.items():
+        layer.add_receiver(channel, taker)
+    try:
+        await layer.group_send_many([("direct.g", {"type": "direct", "n": 1}),
+                                     ("direct.g", {"type": "queued", "n": 2}),
+                                     ("direct.g", {"type": "direct", "n": 3})])
+        await _until(lambda: len(takers[a].taken) == 2 and len(takers[b].taken) == 2)
+        assert [e["n"] for e in takers[a].taken] == [1, 3]
+        assert takers[a].taken[0] is takers[b].taken[0]  # one read for the whole group
+        # What a receiver does not take, and everything for a channel without
+        # one, waits in the channel's queue, in order.
+        assert (await asyncio.wait_for(layer.receive(a), 5))["n"] == 2
+        assert [(await asyncio.wait_for(layer.receive(c), 5))["n"] for _ in range(3)] == [1, 2, 3]
+        layer.discard_receiver(a)
+        await layer.group_send("direct.g", {"type": "direct", "n": 4})
+        assert (await asyncio.wait_for(layer.receive(a), 5))["n"] == 4  # queued again
+        await _until(lambda: len(takers[b].taken) == 3)
+    finally:
+        for channel in (a, b, c):
+            layer.discard_receiver(channel)
+            await layer.group_discard("direct.g", channel)
+
+
+class _Socket:
+    """A ParlourConsumer's direct delivery without a socket: frames it would send, in order."""
+
+    def __new__(cls, gate=None):
+        from accounts.sockets import ParlourConsumer
+
+        class Probe(ParlourConsumer):
+            direct_types = frozenset({"frame"})
+
+            async def frame(self, event):
+                if gate is not None:
+                    await gate.wait()
+                self.sent.append(event["n"])
+
+        probe = Probe()
+        probe.scope = {"path": "/ws/probe/"}
+        probe.sent = []
+        return probe
+
+
+async def test_direct_events_wait_while_a_socket_sends_its_view_and_follow_it_in_order():
+    socket = _Socket()
+    assert socket.take({"type": "frame", "n": 1}) is True
+    assert socket.sent == [1]  # handled at once, in the caller's turn of the loop
+    assert socket.take({"type": "other", "n": 0}) is False  # left to the socket's queue
+    async with socket.holding():
+        socket.take({"type": "frame", "n": 3})
+        async with socket.holding():  # nested: still held until the outer block ends
+            socket.sent.append("snapshot at 2")
+            await asyncio.sleep(0)
+            socket.take({"type": "frame", "n": 4})
+        assert socket.sent == [1, "snapshot at 2"]
+    assert socket.sent == [1, "snapshot at 2", 3, 4]
+    socket.take({"type": "frame", "n": 5})
+    assert socket.sent == [1, "snapshot at 2", 3, 4, 5]
+
+
+async def test_a_socket_whose_frame_waits_holds_up_no_other_socket():
+    gate = asyncio.Event()
+    slow, fast = _Socket(gate), _Socket()
+    slow.take({"type": "frame", "n": 1})
+    fast.take({"type": "frame", "n": 1})
+    assert slow.sent == [] and fast.sent == [1]
+    gate.set()
+    await _until(lambda: slow.sent == [1])

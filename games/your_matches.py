@@ -43,13 +43,16 @@ def _others(seats, viewer_id: int) -> str:
 
 def row_html(match: Match, seats, viewer_id: int, to_move: int | None, now_ms: int | None = None) -> str:
     """The row of ``match`` for the member ``viewer_id``: a link to the match
-    ("Ludo with bob, Computer 3 (Easy)"), whose turn it is ("Your turn",
-    "bob to move", "Paused", "Starting") and, while the decision is the
+    ("Ludo with bob, Computer 3 (Easy)"), whether it is the viewer's turn
+    ("Your turn", "Waiting for bob" with one other seat, "Waiting for the
+    others" with more, "Paused", "Starting") and, while the decision is the
     viewer's, the seconds left in a ``<time>`` whose ``data-deadline-ms``
-    (epoch milliseconds) static/js/notify.js counts down (another seat's
-    clock is on the match page: a row that named it would change with each
-    of that seat's plies). ``to_move``: the engine's seat to move
-    (``rules.to_move``). ``seats`` with their users loaded."""
+    (epoch milliseconds) static/js/notify.js counts down. Whose turn it is
+    among the others, and their clocks, are on the match page: a row that
+    named them would change, and be pushed to every member, with each turn
+    or ply; this one changes for a member only when their own turn begins or
+    ends. ``to_move``: the engine's seat to move (``rules.to_move``).
+    ``seats`` with their users loaded."""
     now_ms = int(time.time() * 1000) if now_ms is None else now_ms
     by_index = {s.index: s for s in seats}
     mover = by_index.get(to_move) if isinstance(to_move, int) else None
@@ -61,7 +64,8 @@ def row_html(match: Match, seats, viewer_id: int, to_move: int | None, now_ms: i
     elif mover.user_id == viewer_id:
         turn, mine = "Your turn", True
     else:
-        turn = f"{mover.display_name} to move"
+        others = [s for s in seats if s.user_id != viewer_id]
+        turn = f"Waiting for {others[0].display_name}" if len(others) == 1 else "Waiting for the others"
     clock = ""
     if match.status == Match.Status.ACTIVE and match.deadline and mine:
         deadline_ms = int(match.deadline.timestamp() * 1000)

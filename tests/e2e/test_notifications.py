@@ -93,7 +93,7 @@ def test_your_turn_reaches_every_other_page_once_and_never_a_non_member(browser,
     elsewhere = open_page(ann_ctx, f"{live_server_url}/m/{other.public_id}/")
     own = open_page(ann_ctx, f"{live_server_url}/m/{private.public_id}/")
     play = open_page(ann_ctx, f"{live_server_url}/play/")
-    expect(play.locator(f"#ym-{private.public_id}")).to_contain_text(f"{bob.username} to move")
+    expect(play.locator(f"#ym-{private.public_id}")).to_contain_text(f"Waiting for {bob.username}")
     outsider = open_page(carol_ctx, f"{live_server_url}/play/")
     expect(outsider.locator(".ym-none")).to_be_visible()
 

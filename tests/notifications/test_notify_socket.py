@@ -173,7 +173,7 @@ async def test_your_turn_and_your_matches_reach_the_members_only_and_rows_only_w
     watching, plain = await connect(users[1]), await connect(users[1])
     await watching.send_to(text_data='{"type": "watch", "panels": ["your-matches"]}')
     panel = await receive_json(watching)
-    assert f'id="ym-{match.public_id}"' in panel["html"] and "to move" in panel["html"]
+    assert f'id="ym-{match.public_id}"' in panel["html"] and "Waiting for" in panel["html"]
     stranger = await connect(outsider)
     await stranger.send_to(text_data='{"type": "watch", "panels": ["your-matches"]}')
     assert (await receive_json(stranger))["html"] == ""

@@ -20,7 +20,7 @@ def test_the_home_and_play_pages_list_the_members_matches_only(client):
         assert f'id="ym-{match.public_id}"' in html and "Your turn" in html
         assert 'class="ym-clock"' in html and " s left" in html and f"with {bob.username}" in html
     client.force_login(bob)
-    assert f"{ann.username} to move" in client.get("/").content.decode()
+    assert f"Waiting for {ann.username}" in client.get("/").content.decode()
 
     client.force_login(make_user())
     html = client.get("/play/").content.decode()
@@ -40,7 +40,8 @@ def test_a_change_pushes_only_the_rows_it_changed_and_the_clock_only_to_the_seat
         django_capture_on_commit_callbacks):
     """games.your_matches.change_events over a match's moves: the row of each
     member whose row did not change is left out; the seat to move sees its
-    seconds left, the others only whose turn it is."""
+    seconds left, the others only that they wait, so a change pushes rows
+    only to the seats whose turn it was and is."""
     from games import push
     from games.engine import get_rules
 
@@ -69,4 +70,7 @@ def test_a_change_pushes_only_the_rows_it_changed_and_the_clock_only_to_the_seat
                 continue
             assert ('class="ym-clock"' in html) == (index == now), (index, now, html)
             assert ("Your turn" in html) == (index == now)
+            # A member's row changes only when their own turn begins, goes on or ends.
+            assert index in (mover, now), (index, mover, now, html)
+            assert "Your turn" in html or "Waiting for the others" in html
     assert left_out > 0  # the members' rows that a change left as they were

@@ -3,12 +3,15 @@
 (never ``accounts.sockets.user_group``, whose events the page sockets
 handle) and forwards what notifications/notify.py sends there.
 
-Client -> server: ``{"type": "watch", "panels": ["your-matches"]}`` (the
-page shows those live panels: the socket sends each panel's rows now,
-``{"type": "panel", "name": str, "html": str}``, and from then on their row
-updates); nothing else. A bad frame (not JSON, not an object, an unknown
-type, a panel list that is not a list of at most ``MAX_PANELS`` registered
-names) gets ``{"type": "error", "message": str}`` and changes nothing.
+Client -> server: ``{"type": "watch", "panels": ["your-matches"], "match":
+"<public id>"}`` (the page shows those live panels: the socket sends each
+panel's rows now, ``{"type": "panel", "name": str, "html": str}``, and from
+then on their row updates; ``match``, optional: the page is that match's
+page, whose own socket shows its turns, so the notes about that match are
+not sent here); nothing else. A bad frame (not JSON, not an object, an
+unknown type, a panel list that is not a list of at most ``MAX_PANELS``
+registered names, a match that is not a short string) gets ``{"type":
+"error", "message": str}`` and changes nothing.
 Nothing a client sends names a user: the group comes from the session.
 
 Close codes (accounts/close_codes.py): 4001 not signed in; 4003 banned (at
@@ -37,6 +40,7 @@ class NotifyConsumer(sockets.ParlourConsumer):
     unknown_message = "Unknown message."
 
     watching: frozenset = frozenset()
+    page_match: str | None = None  # the match of the page this socket serves (on_watch)
     direct_types = frozenset({notify.NOTE_EVENT, notify.ROW_EVENT})
 
     async def connect(self):
@@ -58,13 +62,18 @@ class NotifyConsumer(sockets.ParlourConsumer):
         await self.take_slot()
 
     async def on_watch(self, data):
-        names = data.get("panels")
+        names, page_match = data.get("panels"), data.get("match")
         if (not isinstance(names, list) or len(names) > MAX_PANELS
                 or not all(isinstance(n, str) and notify.panel(n) is not None for n in names)):
             await self.send_error("Watch a list of this site's panels.")
             return
+        if page_match is not None and not (isinstance(page_match, str) and 0 < len(page_match) <= 32):
+            await self.send_error("A page's match is the id in its address.")
+            return
+        self.page_match = page_match
         self.watching = frozenset(names)
-        await self._send_panels()
+        if self.watching:
+            await self._send_panels()
 
     async def _send_panels(self):
         async with self.holding():  # a row that arrives meanwhile follows its panel
@@ -78,6 +87,8 @@ class NotifyConsumer(sockets.ParlourConsumer):
 
     async def notify_note(self, event):
         note = event["note"]
+        if note.get("match") is not None and note["match"] == self.page_match:
+            return  # the match page says it already (its own socket's frames)
         await self.send_json(note)
         if note.get("ends_session"):
             await self.close(CLOSE_BANNED)

@@ -214,7 +214,8 @@
 
   function watch() {
     if (socket && socket.readyState === WebSocket.OPEN) {
-      socket.send(JSON.stringify({ type: "watch", panels: watchedPanels() }));
+      // The page's own match, if any: the server leaves out the notes about it.
+      socket.send(JSON.stringify({ type: "watch", panels: watchedPanels(), match: pageMatch() }));
     }
   }
   // A page swapped in by htmx (boosted navigation) may show other panels: watch those.
@@ -229,7 +230,7 @@
     ws.onopen = function () {
       tries = 0;
       region.setAttribute("data-socket", "open");
-      if (watchedPanels().length) watch();
+      if (watchedPanels().length || pageMatch()) watch();
     };
     ws.onmessage = onMessage;
     ws.onclose = function (evt) {

@@ -104,6 +104,10 @@ def test_the_api_refuses_unknown_kinds_and_links_off_the_site():
     ('{"type": "watch", "panels": [1]}', "this site's panels"),
     ('{"type": "watch", "panels": ["your-matches", "your-matches", "your-matches", "your-matches", '
      '"your-matches"]}', "this site's panels"),
+    ('{"type": "watch", "panels": [], "match": 7}', "the id in its address"),
+    ('{"type": "watch", "panels": [], "match": ""}', "the id in its address"),
+    ('{"type": "watch", "panels": [], "match": "' + "x" * 33 + '"}', "the id in its address"),
+    ('{"type": "watch", "panels": [], "match": ["a"]}', "the id in its address"),
 ])
 @pytest.mark.asyncio
 async def test_bad_frames_get_an_error_frame_and_change_nothing(payload, message):
@@ -194,6 +198,40 @@ async def test_your_turn_and_your_matches_reach_the_members_only_and_rows_only_w
     # A non-member never hears of the private match.
     assert await stranger.receive_nothing(timeout=0.3)
     for comm in (watching, plain, stranger):
+        await comm.disconnect()
+
+
+@pytest.mark.asyncio
+async def test_a_match_pages_user_socket_gets_no_note_of_that_match_and_every_other():
+    """A match page's own socket shows its turns: its user socket (which
+    named the match in its watch) is not sent the notes of that match; the
+    person's other pages are, and the notes of their other matches reach it."""
+    match, users = await two_player_match()
+    other, other_users = await two_player_match()
+    on_page, elsewhere = await connect(users[1]), await connect(users[1])
+    await on_page.send_to(text_data=json.dumps({"type": "watch", "panels": ["your-matches"],
+                                                "match": match.public_id}))
+    assert (await receive_json(on_page))["type"] == "panel"  # the watch was read
+
+    await play_until_seat_moves(match, users, 1)
+    note = await receive_json(elsewhere)
+    assert note["kind"] == "your_turn" and note["match"] == match.public_id
+    got = [await receive_json(on_page)]  # its row, not the note
+    while not await on_page.receive_nothing(timeout=0.5):
+        got.append(await receive_json(on_page))
+    assert {g["type"] for g in got} == {"row"}
+
+    # The same person seated in another match: its note reaches the page.
+    from games.models import Seat
+    await sync_to_async(Seat.objects.filter(match=other, index=1).update)(user=users[1])
+    other_users[1] = users[1]
+    await play_until_seat_moves(other, other_users, 1)
+    got = [await receive_json(on_page)]
+    while not await on_page.receive_nothing(timeout=0.5):
+        got.append(await receive_json(on_page))
+    notes = [g for g in got if g["type"] == "note"]
+    assert [(n["kind"], n["match"]) for n in notes] == [("your_turn", other.public_id)]
+    for comm in (on_page, elsewhere):
         await comm.disconnect()
 
 

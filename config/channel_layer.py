@@ -13,8 +13,8 @@ messages in the same order as from ``group_send`` called in turn.
 Process-local fan-out (``add_receiver``): upstream puts a group message,
 as it came from Redis, in the queue of each of the group's channels in the
 process, and each socket's consumer wakes, reads (deserializes) its copy and
-dispatches it. A socket that registered a receiver (every Parlour consumer:
-accounts.sockets.ParlourConsumer.take) is handed the message itself, read
+dispatches it. A socket that registered a receiver (the match and user
+sockets: accounts.sockets.ParlourConsumer.take) is handed the message itself, read
 once for all the group's sockets, and its handler writes the frame at once,
 in the same turn of the event loop; what a receiver does not take goes to
 the queue as before. Each process still subscribes once per group and
@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import weakref
 from typing import Protocol
 
 import channels_redis
@@ -323,8 +324,9 @@ class LoopLayer(RedisPubSubLoopLayer):
         super().__init__(hosts=hosts, **kwargs)
         self._shards = [ResilientShard(host, self) for host in decode_hosts(hosts)]
         #: channel name -> the object that takes that channel's group
-        #: messages itself (``PubSubChannelLayer.add_receiver``).
-        self.receivers: dict[str, Receiver] = {}
+        #: messages itself (``PubSubChannelLayer.add_receiver``); weak, so
+        #: a consumer that ended without its disconnect handler is not kept.
+        self.receivers: weakref.WeakValueDictionary[str, Receiver] = weakref.WeakValueDictionary()
 
     async def _subscribe_to_channel(self, channel: str) -> None:
         """Hold ``channel`` and subscribe to it, or raise what the shard

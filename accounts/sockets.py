@@ -556,8 +556,10 @@ class ParlourConsumer(AsyncWebsocketConsumer):
     async def _handle_direct(self, event: dict) -> None:
         try:
             await getattr(self, get_handler_name(event))(event)
-        except Exception as e:  # noqa: BLE001 - the client went; its disconnect cleans up
+        except OSError as e:  # uvicorn's ClientDisconnected: the client went; its disconnect cleans up
             log.debug("ws %s: %s not sent: %r", self.scope.get("path", "?"), event["type"], e)
+        except Exception:  # a bug in a handler: logged, and the other sockets still get theirs
+            log.exception("ws %s: %s handler failed", self.scope.get("path", "?"), event["type"])
 
     @contextlib.asynccontextmanager
     async def holding(self):

@@ -99,24 +99,23 @@ async def test_a_receiver_takes_its_group_events_read_once_and_leaves_the_rest_q
             await layer.group_discard("direct.g", channel)
 
 
-class _Socket:
-    """A ParlourConsumer's direct delivery without a socket: frames it would send, in order."""
+def _Socket(gate=None):  # noqa: N802 - read as a class in the tests
+    """A ParlourConsumer's direct delivery without a socket: ``sent`` lists the
+    frames it would send, in order; each waits for ``gate`` when given."""
+    from accounts.sockets import ParlourConsumer
 
-    def __new__(cls, gate=None):
-        from accounts.sockets import ParlourConsumer
+    class Probe(ParlourConsumer):
+        direct_types = frozenset({"frame"})
 
-        class Probe(ParlourConsumer):
-            direct_types = frozenset({"frame"})
+        async def frame(self, event):
+            if gate is not None:
+                await gate.wait()
+            self.sent.append(event["n"])
 
-            async def frame(self, event):
-                if gate is not None:
-                    await gate.wait()
-                self.sent.append(event["n"])
-
-        probe = Probe()
-        probe.scope = {"path": "/ws/probe/"}
-        probe.sent = []
-        return probe
+    probe = Probe()
+    probe.scope = {"path": "/ws/probe/"}
+    probe.sent = []
+    return probe
 
 
 async def test_direct_events_wait_while_a_socket_sends_its_view_and_follow_it_in_order():

@@ -7,7 +7,7 @@ replace on their own, with HTML comments that never reach a browser::
     <!--@s:lp-red-0--><g class="lb-pc red" ...>...</g><!--/lp-red-0-->
                                        the content of the SVG element id="lp-red-0"
 
-A part may hold parts of its own (the Ludo board its title, marks, pieces and
+A part may hold parts of its own (the Ludo board its seats' words, marks, pieces and
 badges; the dice their age mark; the seats list each seat's turn mark), one
 level deep. ``update`` compares a change's frame with the one this
 process sent for the version before (``_sent``, per process and per match) and

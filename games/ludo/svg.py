@@ -263,7 +263,10 @@ def board_context(view: dict) -> dict:
          "stacks_svg": "<g id=\"lb-stacks\" class=\"lb-counts over-layer\" ...>...</g>",
                                              # the badges drawn (safe markup; empty group: none)
          "turn": "red" | None,               # colour to play (None once over)
-         "summary": "Red: 1 home, piece 0 on cell 14, 2 in base; Green: ..."}  # the board's title
+         "summary": "Red: 1 home, piece 0 on cell 14, 2 in base; Green: ...",  # all seats in words
+         "labelledby": "board-title lb-sum-0 lb-sum-1",  # the board's aria-labelledby
+         "seat_texts_html": "<p id=\"lb-sum-0\">Red: 1 home, ...</p>..."}
+                                             # a seat's words each, hidden (safe markup; parts)
 
     The static parts (cells, safe, home, grid) are shared by every call: read only.
     Raises ``KeyError`` for a dict that is not a Ludo view.
@@ -274,7 +277,7 @@ def board_context(view: dict) -> dict:
     bases = [{**b, "status": "empty", "turn": False} for b in STATIC["bases"]]
     pieces = []
     at_square: dict[tuple[int, int], list[dict]] = {}
-    texts = []
+    texts, seat_keys = [], []
     turn_colour = None
     for seat in seats:
         c = seat["colour_index"]
@@ -311,6 +314,7 @@ def board_context(view: dict) -> dict:
                     places["lane"].append((i, p - LANE_FIRST + 1))
             pieces.append(piece)
         texts.append(_describe_seat(name.capitalize(), status, places))
+        seat_keys.append(f"lb-sum-{seat['seat']:d}")
     stacks = []
     for (sx, sy), group in at_square.items():
         # One drawn piece per colour on a square: a seat's pieces there are
@@ -353,6 +357,12 @@ def board_context(view: dict) -> dict:
     # Who is to play is not in it: the status beside the board says so, and the
     # title then changes only when a piece moves (an update sends it again).
     summary = "; ".join(texts) + "."
+    # The board's accessible name is its title and a hidden paragraph a seat
+    # (aria-labelledby), each a part: a move sends its seat's words, not all.
+    # The words are the engine's constants and numbers: nothing to escape.
+    seat_texts_html = mark_safe("".join(
+        f'{deltas.begin("o", key)}<p id="{key}">{text}.</p>{deltas.end(key)}'
+        for key, text in zip(seat_keys, texts, strict=True)))
     return {
         **STATIC,
         "grid": grid_markup(),
@@ -364,6 +374,8 @@ def board_context(view: dict) -> dict:
         "stacks_svg": stacks_svg,
         "turn": turn_colour,
         "summary": summary,
+        "labelledby": " ".join(["board-title", *seat_keys]),
+        "seat_texts_html": seat_texts_html,
     }
 
 

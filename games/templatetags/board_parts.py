@@ -45,6 +45,11 @@ register = template.Library()
 _CIRCLES = (("from", "lm-from"), ("to", "lm-to"), ("home", "lm-home"), ("capture", "lm-capture"))
 
 
+def _num(v) -> str:
+    """A coordinate as few characters as it needs ("11", not "11.0")."""
+    return f"{v:g}" if isinstance(v, float) else str(v)
+
+
 @register.simple_tag
 def last_move_marks(last_move) -> str:
     """The marks' SVG group (module docstring); "" for None."""
@@ -52,7 +57,9 @@ def last_move_marks(last_move) -> str:
         return mark_safe('<g class="lm lm-keep"></g>')
     if not last_move:
         return ""
-    parts = ['<g class="lm" aria-hidden="true">']
+    # No aria-hidden: every board is one role="img" (its name in words), so
+    # nothing inside it reaches a screen reader.
+    parts = ['<g class="lm">']
     for p in last_move.get("paths", ()):
         if "points" in p:  # the way it went, along the board's track
             parts.append(f'<polyline class="lm-path" points="{p["points"]}"/>')
@@ -60,7 +67,7 @@ def last_move_marks(last_move) -> str:
         parts.append(f'<line class="lm-path" x1="{p["x1"]}" y1="{p["y1"]}" x2="{p["x2"]}" y2="{p["y2"]}"/>')
     for key, cls in _CIRCLES:
         for c in last_move.get(key, ()):
-            parts.append(f'<circle class="{cls}" cx="{c["x"]}" cy="{c["y"]}" r="{c["r"]}"/>')
+            parts.append(f'<circle class="{cls}" cx="{_num(c["x"])}" cy="{_num(c["y"])}" r="{_num(c["r"])}"/>')
     for b in last_move.get("labels", ()):
         parts.append(
             f'<g class="lm-label" transform="translate({b["x"]} {b["y"]})"><circle r="{b["r"]}"/>'
@@ -87,10 +94,10 @@ def seats_list(seat_rows: list[dict], parts: bool = False) -> str:
     each {"seat": Seat, "view": the seat's public view, "name": str,
     "profile_url": str | None, "is_turn": bool, "rating": SeatRating | None}),
     as an htmx out-of-band swap, names and words escaped. Whose turn it is
-    shows in each row's ``<span id="seat-turn-<seat index>" class="seat-turn">``
-    (class "on" and the words "(to move)" for the seat to move; match.css
-    marks its row), so that a turn passing changes two small elements, not two
-    rows. ``parts``: those marked as parts of the public frame (games/deltas.py)."""
+    shows in each row's ``<i id="seat-turn-<seat index>">``, empty but for
+    the seat to move: the words "(to move)", for screen readers (match.css
+    hides them and marks the row), so that a turn passing changes two small
+    elements, not two rows. ``parts``: those marked as parts of the public frame (games/deltas.py)."""
     esc = conditional_escape
     out = ['<ol id="seats" class="seats" hx-swap-oob="true" aria-label="Players">']
     for row in seat_rows:
@@ -116,8 +123,7 @@ def seats_list(seat_rows: list[dict], parts: bool = False) -> str:
         if seat.rank:
             cells.append(f'<span class="rank">Place {esc(seat.rank)}</span>')
         key = f"seat-turn-{int(seat.index)}"
-        turn = (f'<span id="{key}" class="seat-turn on"><span class="visually-hidden">(to move)</span></span>'
-                if row["is_turn"] else f'<span id="{key}" class="seat-turn"></span>')
+        turn = f'<i id="{key}">(to move)</i>' if row["is_turn"] else f'<i id="{key}"></i>'
         cells.append(f"<!--@o:{key}-->{turn}<!--/{key}-->" if parts else turn)
         cells.append("</li>")
         out.append("".join(cells))
@@ -125,23 +131,13 @@ def seats_list(seat_rows: list[dict], parts: bool = False) -> str:
     return mark_safe("".join(out))
 
 
-#: A die's pips by face (1..6): circle centres in the 10 x 10 face.
-_PIPS = {
-    d: ((("2.7", "2.7"), ("7.3", "7.3")) if d > 1 else ())
-    + ((("7.3", "2.7"), ("2.7", "7.3")) if d > 3 else ())
-    + ((("2.7", "5"), ("7.3", "5")) if d == 6 else ())
-    + ((("5", "5"),) if d % 2 else ())
-    for d in range(1, 7)
-}
-
-
-def _die_svg(d: int, data: bool) -> str:
-    # Each pip is a dot: a path of no length, drawn with a round cap (match.css),
-    # a sixth of the bytes of a circle each (the dice are in most updates).
-    pips = "".join(f"M{x} {y}h0" for x, y in _PIPS[d])
-    attr = f' data-die="{d}"' if data else ""
-    return (f'<svg class="die-pips"{attr} viewBox="0 0 10 10" aria-hidden="true" focusable="false">'
-            f'<rect x=".5" y=".5" width="9" height="9" rx="1.6"/><path d="{pips}"/></svg>')
+def _die(d: int) -> str:
+    # One empty element a die: match.css draws its pips (or, with the
+    # dice-numbers setting, its numeral) from data-die, so a roll sends a few
+    # bytes where an SVG face cost about 170 (the dice are in most updates).
+    if not 1 <= d <= 6:
+        raise ValueError(f"a die shows 1 to 6, not {d}")
+    return f'<i class="die" data-die="{d}"></i>'
 
 
 @register.simple_tag
@@ -151,7 +147,7 @@ def dice(view: dict, parts: bool = False) -> str:
     htmx out-of-band swap (templates/games/dice.html); ``<span id="dice-age"
     class="dice-age is-old">`` inside while the dice shown are the last
     turn's. ``parts``: that mark marked as a part of the public frame
-    (games/deltas.py). Raises ``KeyError`` for a die outside 1..6."""
+    (games/deltas.py). Raises ``ValueError`` for a die outside 1..6."""
     # Whether the dice shown are the last turn's: a mark of its own inside
     # (match.css styles the dice by it), so that it passing changes one small
     # element, not the dice (a part of the public frame: games/deltas.py).
@@ -162,15 +158,11 @@ def dice(view: dict, parts: bool = False) -> str:
     out = [f'<div id="dice" class="dice" hx-swap-oob="true">{age}']
     two = view.get("dice")
     if two:
-        for d in two:
-            d = int(d)
-            out.append(_die_svg(d, True))
-            out.append(f'<span class="die-number" data-die="{d}" aria-hidden="true">{d}</span>')
+        out.extend(_die(int(d)) for d in two)
         out.append(f'<span class="visually-hidden">Dice: {int(two[0])} and {int(two[1])}</span>')
     elif view.get("die"):
         d = int(view["die"])
-        out.append(f'{_die_svg(d, False)}<span class="die-number" aria-hidden="true">{d}</span>'
-                   f'<span class="visually-hidden">Last roll: {d}</span>')
+        out.append(f'{_die(d)}<span class="visually-hidden">Last roll: {d}</span>')
     else:
         out.append('<span class="die-none" aria-hidden="true">–</span>'
                    '<span class="visually-hidden">No roll yet</span>')
@@ -183,7 +175,7 @@ def _move_line(line) -> str:
     title = f' title="{esc(line.note)}"' if line.note else ""
     swatch = ""
     if line.colour:
-        swatch = f'<span class="swatch swatch-{esc(line.colour)}" aria-hidden="true"></span> '
+        swatch = f'<i class="swatch swatch-{esc(line.colour)}"></i> '
     return f'<li class="move-line" data-ply="{int(line.ply)}"{title}>{swatch}{esc(line.text)}</li>'
 
 

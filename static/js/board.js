@@ -386,13 +386,13 @@
     }
     var dice = byId("dice");
     if (!dice) return;
-    var faces = dice.querySelectorAll("[data-die]");
+    var faces = dice.querySelectorAll(".die[data-die]");
     var seen = {};
     for (var i = 0; i < faces.length; i++) {
       var d = faces[i].getAttribute("data-die");
-      var n = (seen[d] = (seen[d] || 0) + (faces[i].classList.contains("die-pips") ? 1 : 0));
+      var n = (seen[d] = (seen[d] || 0) + 1);
       var count = used.filter(function (u) { return u === d; }).length;
-      faces[i].classList.toggle("is-used", n <= count && n > 0);
+      faces[i].classList.toggle("is-used", n <= count);
     }
     dice.classList.toggle("can-roll", !!rollButton());
   }
@@ -961,11 +961,11 @@
 
   // --- Frames ----------------------------------------------------------------------------
 
-  /** The kind of the last frame swapped in (#frame-version's data-kind: "update",
-   *  "snapshot", "seat" or "error"; static/js/match.js). */
+  /** The kind of the last frame swapped in (#frame-version's data-kind: "snapshot",
+   *  "seat" or "error", none for an "update"; static/js/match.js). */
   function frameKind() {
     var fv = byId("frame-version");
-    return fv ? fv.getAttribute("data-kind") : null;
+    return fv ? fv.getAttribute("data-kind") || "update" : null;
   }
 
   function refresh() {

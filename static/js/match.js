@@ -190,7 +190,8 @@
 
   // --- Frames: drop stale ones, then note the version ------------------------
 
-  // Frame kinds (data-kind on #frame-version): "snapshot" (the whole public
+  // Frame kinds (data-kind on #frame-version; an update has none, to save its
+  // bytes in every update): "snapshot" (the whole public
   // position, replaces the move list), "update" (one change: the parts it changed
   // and its moves, appended to the list; games/deltas.py), "seat" (this seat's
   // controls), "error" (this socket only).

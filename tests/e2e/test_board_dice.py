@@ -16,7 +16,7 @@ def test_a_click_on_the_die_rolls_it(page, live_server_url, celery_worker):
     open_match(page, live_server_url, match)
     expect(page.locator("#dice.can-roll")).to_have_count(1)
     page.locator("#dice").click()
-    expect(page.locator("#dice .die-pips")).to_have_count(1, timeout=20_000)
+    expect(page.locator("#dice .die")).to_have_count(1, timeout=20_000)
     assert Move.objects.filter(match=match, seat=0, notation="roll").exists()
 
 
@@ -38,16 +38,16 @@ def test_the_die_a_composed_step_uses_is_dimmed(page, live_server_url, celery_wo
     state = roundabout_at(darts, "d2-3", {(0, 0)})
     match = in_thread(make_match, "roundabout", ("human", "easy"), state=state, computer_speed="fast")
     open_match(page, live_server_url, match)
-    expect(page.locator("#dice .die-pips.is-used")).to_have_count(0)
+    expect(page.locator("#dice .die.is-used")).to_have_count(0)
     page.locator('#board .bd-target[data-target="dart 1"]').click(force=True)
     page.locator("#board .bd-dest").first.click(force=True)
     expect(page.locator("#board-say")).to_contain_text("Step 1:")
-    used = page.locator("#dice .die-pips.is-used")
+    used = page.locator("#dice .die.is-used")
     expect(used).to_have_count(1)
     step = page.locator("#board-say").text_content()
     assert used.get_attribute("data-die") in step  # "uses the 2" / "the 3": the die the step named
     page.locator("#board-undo").click()
-    expect(page.locator("#dice .die-pips.is-used")).to_have_count(0)
+    expect(page.locator("#dice .die.is-used")).to_have_count(0)
 
 #: How each hub die's strike-through line is displayed (a flat line has no box to be "visible").
 STRIKES = "[...document.querySelectorAll('#board .ra-die-strike')].map(l => getComputedStyle(l).display)"
@@ -70,7 +70,7 @@ def test_the_hub_of_the_roundabout_board_marks_the_die_a_composed_step_uses(page
     expect(page.locator("#board-say")).to_contain_text("Step 1:")
     used = page.locator("#board .ra-dice .is-used")
     expect(used).to_have_count(1)
-    assert used.get_attribute("data-die") == page.locator("#dice .die-pips.is-used").get_attribute("data-die")
+    assert used.get_attribute("data-die") == page.locator("#dice .die.is-used").get_attribute("data-die")
     assert sorted(page.evaluate(STRIKES)) == ["inline", "none"]  # a line through the used one
     expect(used.locator("text")).to_be_visible()
     page.locator("#board-undo").click()
@@ -98,6 +98,27 @@ def test_the_previous_turns_die_is_drawn_as_old_until_the_next_roll(page, live_s
     state = ludo_state(2, phase="roll", die=1, pieces=[[10, 20, -1, -1], [-1, -1, -1, 30]])
     match = in_thread(make_match, seats=("human", "easy"), state=state, computer_speed="fast")
     open_match(page, live_server_url, match)
-    expect(page.locator("#dice:has(> .is-old) .die-pips")).to_have_count(1)
+    expect(page.locator("#dice:has(> .is-old) .die")).to_have_count(1)
     page.locator("#dice").click()
-    expect(page.locator("#dice:not(:has(> .is-old)) .die-pips")).to_have_count(1, timeout=20_000)
+    expect(page.locator("#dice:not(:has(> .is-old)) .die")).to_have_count(1, timeout=20_000)
+
+
+#: For each die in #dice: [its pips (radial-gradient layers), its numeral (::before), shown as a box].
+FACES = """() => [...document.querySelectorAll('#dice .die')].map(d => {
+  const s = getComputedStyle(d), n = getComputedStyle(d, '::before').content;
+  const r = d.getBoundingClientRect();
+  return [(s.backgroundImage.match(/radial-gradient/g) || []).length, n, r.width > 20 && r.height > 20];
+})"""
+
+
+def test_each_face_is_drawn_with_its_pips_or_its_numeral(page, live_server_url):
+    """A die is one element (board_parts.dice): match.css draws as many pips as
+    its data-die says, or, with the dice-numbers setting, the numeral alone."""
+    state = ludo_state(2, phase="move", die=1, pieces=[[10, 20, -1, -1], [-1, -1, -1, 30]])
+    match = in_thread(make_match, seats=("human", "easy"), state=state)
+    open_match(page, live_server_url, match)
+    for face in range(1, 7):
+        page.evaluate("f => document.querySelector('#dice .die').setAttribute('data-die', f)", str(face))
+        assert page.evaluate(FACES) == [[face, "none", True]]
+    page.evaluate("() => { document.body.classList.remove('dice-pips'); document.body.classList.add('dice-numbers'); }")
+    assert page.evaluate(FACES) == [[0, '"6"', True]]

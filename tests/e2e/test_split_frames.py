@@ -133,7 +133,7 @@ def test_a_roll_is_not_sent_twice_while_its_controls_are_on_the_way(page, live_s
     roll = page.locator('#controls form:has(input[name="move"][value="roll"]) button')
     roll.click()
     # The public frame:
-    expect(page.locator("#dice:not(:has(> .is-old)) .die-pips")).to_have_count(1, timeout=20_000)
+    expect(page.locator("#dice:not(:has(> .is-old)) .die")).to_have_count(1, timeout=20_000)
     page.wait_for_timeout(300)
     assert split.held, "the answer was not split"
     expect(roll).to_be_disabled()

@@ -342,12 +342,17 @@ def test_board_partial_is_an_out_of_band_svg_image_with_its_position_in_words():
     html = render_board(state([[0, 14, -1, 56], [-1] * 4, [-1] * 4, [-1] * 4]))
     assert html.startswith('<div id="board" class="board ludo-board" hx-swap-oob="true">')
     assert html.rstrip().endswith("</div>")
-    assert re.search(r'<svg [^>]*viewBox="0 0 15 15"[^>]*role="img"[^>]*aria-labelledby="board-title"', html)
-    title = re.search(r'<title id="board-title">(.*?)</title>', html).group(1)
-    assert title == (
-        "Red: 1 home, piece 0 on cell 0 (safe), piece 1 on cell 14, 1 in base; "
-        "Green: 4 in base; Yellow: 4 in base; Blue: 4 in base."
-    )
+    # Its accessible name: the title, then each seat's words (a hidden paragraph each).
+    labelledby = re.search(r'<svg [^>]*viewBox="0 0 15 15"[^>]*role="img"[^>]*aria-labelledby="([^"]*)"', html)
+    ids = labelledby.group(1).split()
+    assert ids == ["board-title", "lb-sum-0", "lb-sum-1", "lb-sum-2", "lb-sum-3"]
+    words = [re.search(rf'<(?:title|p) id="{i}">(.*?)</(?:title|p)>', html).group(1) for i in ids]
+    assert words == [
+        "Ludo board",
+        "Red: 1 home, piece 0 on cell 0 (safe), piece 1 on cell 14, 1 in base.",
+        "Green: 4 in base.", "Yellow: 4 in base.", "Blue: 4 in base.",
+    ]
+    assert re.search(r'</svg><div hidden><p id="lb-sum-0">', html)
     assert html.count('<use href="#lb-c"') == 72
     assert html.count('<use href="#lb-star"') == 8
 
@@ -383,19 +388,25 @@ def test_decimal_points_survive_a_locale_with_decimal_commas():
     s = state([[3, 3, 56, -1], [-1] * 4, [-1] * 4, [-1] * 4])
     with translation.override("de"):
         html = render_board(s)
-    assert "," not in re.sub(r'points="[^"]*"|<title[^>]*>.*?</title>', "", html)
+    assert "," not in re.sub(r'points="[^"]*"|<title[^>]*>.*?</title>|<p id="lb-sum-\d">.*?</p>', "", html)
 
 
-@pytest.mark.parametrize("die, pips", [(1, 1), (2, 2), (3, 3), (4, 4), (5, 5), (6, 6)])
-def test_dice_partial_shows_pips_the_numeral_and_words(die, pips):
+@pytest.mark.parametrize("die", range(1, 7))
+def test_dice_partial_shows_the_face_and_words(die):
     html = render_to_string("games/dice.html", {"view": {"die": die}})
     assert html.startswith('<div id="dice" class="dice" hx-swap-oob="true">')
-    assert html.count("h0") == pips  # each pip a dot: a path of no length (match.css)
-    assert f'<span class="die-number" aria-hidden="true">{die}</span>' in html
+    # One element a die; match.css draws its pips or numeral from data-die.
+    assert html.count('class="die"') == 1 and f'<i class="die" data-die="{die}"></i>' in html
     assert f'<span class="visually-hidden">Last roll: {die}</span>' in html
+
+
+@pytest.mark.parametrize("view", [{"die": -1}, {"die": 7}, {"dice": [3, 9]}])
+def test_dice_partial_refuses_a_face_no_die_has(view):
+    with pytest.raises(ValueError):
+        render_to_string("games/dice.html", {"view": view})
 
 
 def test_dice_partial_before_the_first_roll():
     html = render_to_string("games/dice.html", {"view": RULES.view(RULES.new_match(2), None)})
     assert 'id="dice"' in html and 'hx-swap-oob="true"' in html
-    assert "No roll yet" in html and "die-pips" not in html
+    assert "No roll yet" in html and 'class="die"' not in html

@@ -161,6 +161,8 @@ def carried_parts(update: str) -> dict[str, str]:
     out = dict(re.findall(r'<svg hx-swap-oob="innerHTML:#([\w-]+)">(.*?)</svg>', update, re.S))
     for key, rest in re.findall(r'<span hx-swap-oob="true" id="([\w-]+)"(.*?</span>(?:</span>)?)', update):
         out[key] = f'<span id="{key}"{rest}'
+    for key, rest in re.findall(r'<i hx-swap-oob="true" id="([\w-]+)"(.*?</i>)', update):
+        out[key] = f'<i id="{key}"{rest}'  # the seats' turn marks
     for found in re.finditer(r'<(p|li) hx-swap-oob="true"([^>]*? id="([\w-]+)")', update):
         tag, key = found.group(1), found.group(3)
         out[key] = f"<{tag}{found.group(2)}" + _to_close(update, tag, found.end())

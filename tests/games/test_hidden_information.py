@@ -53,6 +53,8 @@ GAMES = available_games()
 SAMPLE_EVERY = {True: 15, False: 60}
 FULL_EVERY = 4  # every so many looks, fetch every other endpoint too
 MAX_ACTIONS = 3000
+#: An update's version tag: it alone has no data-kind (templates/games/match_parts.html).
+UPDATE_TAG = re.compile(r'<div id="frame-version" data-version="\d+" hx-swap-oob=')
 
 
 def seats_for(rules) -> tuple[str, ...]:
@@ -272,7 +274,7 @@ def test_nothing_a_viewer_receives_during_a_full_match_shows_what_it_may_not_kno
             assert message.get("version") in (match.version, None)
             viewer = viewer_of_group(match.public_id, group, len(seats))
             html = message.get("html")
-            if isinstance(html, str) and 'data-kind="update"' in html and '<ol id="seats"' not in html:
+            if isinstance(html, str) and UPDATE_TAG.search(html) and '<ol id="seats"' not in html:
                 deltas_read += 1  # an update carrying only what changed (games/deltas.py)
             for key, value in message.items():  # the frame's HTML is read as HTML
                 text = value if isinstance(value, str) else json.dumps(value)

@@ -22,13 +22,20 @@ def panel_context(match: Match, user_id: int, *, live: bool = False, now=None) -
     ``offer`` (offer a rematch), ``open`` (an offer waiting for answers),
     ``lapsed``, ``declined``, ``started`` (the next match, ``next_url``),
     ``room`` (back to the room's lobby), ``room_closed``, ``event`` (an
-    arena's match: back to the arena, which pairs again), or ``none``.
+    arena's match: back to the arena, which pairs again), ``banned`` (the
+    viewer may not start matches), ``unavailable`` (another player cannot
+    play now: no offer, in the same words as rematch.do_offer's refusal, which
+    must not tell of a moderation action), or ``none``.
     ``live``: a pushed panel, whose link to a started match the page follows."""
     now = now or timezone.now()
     seats = list(match.seats.select_related("user").order_by("index"))
     ctx = {"match": match, "live": live, "state": "none"}
     room = together.room_of(match) if not match.is_public else None
     followed = together.started_rematch(match)
+    viewer = next((s.user for s in seats if s.user_id == user_id), None)
+    if viewer is not None and viewer.is_banned:  # every way on would be refused (rematch.py)
+        ctx["state"] = "banned"
+        return ctx
     if match.event:  # an arena's match: the next one comes from the arena
         ctx.update(state="event", event=match.event, event_url=match.event_url)
         return ctx
@@ -57,6 +64,10 @@ def panel_context(match: Match, user_id: int, *, live: bool = False, now=None) -
     count = RematchOffer.objects.filter(match=match).count()
     ctx.update(rated=together.rematch_is_rated(match) if offer is None else offer.rated,
                first_rated=match.rated, can_offer=count < together.OFFERS_PER_MATCH, offer=offer)
+    if offer is None or offer.status != RematchOffer.Status.OPEN:
+        if any(s.user.is_banned or not s.user.is_active for s in humans):
+            ctx["state"] = "unavailable"
+            return ctx
     if offer is None:
         ctx["state"] = "offer"
     elif offer.status == RematchOffer.Status.OPEN:

@@ -188,6 +188,22 @@ class TestBetweenHumans:
         assert "not every player can play" in refused.value.message
         assert "ban" not in refused.value.message
 
+    def test_the_panel_offers_no_rematch_the_server_would_refuse(self):
+        """A banned player's panel says why and offers nothing; the other
+        player's panel offers nothing either, in words that tell of no ban."""
+        match, (ada, bob) = finished()
+        computers = make_match(seats=("human", "easy"), users=[bob])
+        actions.leave_match(computers.public_id, bob)
+        assert "Offer a rematch" in rematch_fragments.panel(match, bob.pk)
+        bob.banned_until = timezone.now() + timedelta(days=1)
+        bob.save()
+        for m in (match, computers):
+            html = rematch_fragments.panel(Match.objects.get(pk=m.pk), bob.pk)
+            assert "Your account is banned, so you cannot start matches." in html
+            assert "<form" not in html and "Rematch" not in html
+        html = rematch_fragments.panel(match, ada.pk)
+        assert "<form" not in html and "not every player can play now" in html and "ban" not in html
+
     def test_offering_or_starting_while_a_player_is_in_a_live_rated_match_is_refused(self):
         match, (ada, bob) = finished()
         rematch.do_offer(match.public_id, ada)

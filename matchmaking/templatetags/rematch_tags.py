@@ -1,11 +1,17 @@
 """``{% rematch_panel match seat %}``: what a finished match offers one of its
 players next (rematch, the room's lobby: README "Playing again").
+``{% after_leaving match seat %}``: what a player who left a match still being
+played (or was idled out of it) sees in place of its controls.
 
 A tag, so the match page's partials (``games``) need no import of matchmaking.
 """
 
 from django import template
 from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.html import format_html
+
+from matchmaking import together
 
 from matchmaking import rematch_fragments
 
@@ -21,3 +27,19 @@ def rematch_panel(context, match, seat):
         return ""
     ctx = rematch_fragments.panel_context(match, seat.user_id)
     return render_to_string(rematch_fragments.PANEL, ctx, request=context.get("request"))
+
+
+@register.simple_tag
+def after_leaving(match, seat):
+    """``<p id="after-leaving">`` for ``seat`` (a human's, no longer playing,
+    in a match still being played): that it goes on without them, and the
+    way on: back to the room's lobby when it is a room's match, else the
+    play page. Escaped: the room's code is the only value, and it is ours."""
+    room = together.room_of(match) if not match.is_public else None
+    gone = "You left this match" if seat.status == "left" else "You were idled out of this match"
+    if room is not None:
+        link = format_html('<a href="{}" id="after-leaving-link">Back to the room</a>', reverse("room", args=[room.code]))
+    else:
+        link = format_html('<a href="{}" id="after-leaving-link">Play another match</a>', reverse("play"))
+    return format_html('<p id="after-leaving" class="after-leaving" role="status">{}: it goes on without '
+                       "you, and you can watch it here. {}</p>", gone, link)

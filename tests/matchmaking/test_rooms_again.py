@@ -63,6 +63,24 @@ class TestBackToTheLobby:
         assert list(RoomSeat.objects.filter(room=room).values_list("user_id", flat=True)) == [host.pk, None]
         assert rematch_fragments.panel_context(match, ada.pk)["state"] == "none"
 
+    def test_a_player_who_left_sees_the_way_on_in_place_of_the_controls(self, client):
+        """Leaving a match that goes on says so, with the way on: back to the
+        room's lobby for a room's match, else the play page; never a Leave button."""
+        host, ada, bob = make_user(), make_user(), make_user()
+        match = start_room_match(host, [ada, bob])
+        actions.leave_match(match.public_id, ada)
+        client.force_login(ada)
+        page = client.get(f"/m/{match.public_id}/").text
+        assert "You left this match: it goes on without you" in page
+        assert f'href="/rooms/{room_of(match).code}/" id="after-leaving-link">Back to the room' in page
+        assert "Leave the match" not in page
+        public = make_match(seats=("human", "human", "easy"), users=[ada, bob])
+        actions.leave_match(public.public_id, ada)
+        page = client.get(f"/m/{public.public_id}/").text
+        assert 'href="/play/" id="after-leaving-link">Play another match' in page
+        client.force_login(bob)  # still playing: no such words
+        assert "after-leaving" not in client.get(f"/m/{public.public_id}/").text
+
     def test_a_removed_player_is_told_nothing_of_the_next_match(self):
         host, ada, bob = make_user(), make_user(), make_user()
         first = start_room_match(host, [ada, bob])

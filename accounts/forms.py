@@ -10,7 +10,15 @@ class LoginForm(AuthenticationForm):
     """Django's log-in form; a banned user with the right password is told
     why they cannot log in (and until when) instead of "wrong password". A
     username longer than any account's (150 characters) is refused as too
-    long (Django's form sets the field's max_length after its validators)."""
+    long (Django's form sets the field's max_length after its validators).
+    Django's "both fields may be case-sensitive" is not true here: a username
+    matches whatever its case (accounts.models)."""
+
+    error_messages = {
+        **AuthenticationForm.error_messages,
+        "invalid_login": "That username and password do not match an account. "
+                         "Capitals count in the password, not in the username.",
+    }
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

@@ -14,6 +14,7 @@ from django.contrib.auth import views as auth_views
 from django.db import IntegrityError
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts import timezones
@@ -31,8 +32,12 @@ def rate_limited(request, what: str, status: int = 429):
 
 @require_http_methods(["GET", "POST"])
 def signup(request):
+    """The sign-up form; a new account is logged in and taken where it was
+    going (``next``: a path on this site, as the log-in page passes it on,
+    e.g. a room's invite link), else to its profile."""
+    going = _safe_next(request)
     if request.user.is_authenticated:
-        return redirect("home")
+        return redirect(going or "home")
     form = SignUpForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
         # Counted only for a sign-up that would create an account: typos cost nothing.
@@ -46,8 +51,22 @@ def signup(request):
             form.add_error("username", "That username or email is taken.")
         else:
             login(request, user, backend="accounts.backends.ParlourBackend")
+            if going:
+                return redirect(going)
             return redirect("profile", username=user.username)
-    return render(request, "accounts/signup.html", {"form": form}, status=400 if form.errors else 200)
+    return render(request, "accounts/signup.html", {"form": form, "next": going},
+                  status=400 if form.errors else 200)
+
+
+def _safe_next(request) -> str:
+    """``next`` of the request (the form's, else the address's) when it is a
+    URL of this site (Django's ``url_has_allowed_host_and_scheme``: never
+    ``//evil.example`` or another scheme), else ""."""
+    going = request.POST.get("next") or request.GET.get("next") or ""
+    if going and url_has_allowed_host_and_scheme(going, allowed_hosts={request.get_host()},
+                                                 require_https=request.is_secure()):
+        return going
+    return ""
 
 
 class PasswordResetView(auth_views.PasswordResetView):

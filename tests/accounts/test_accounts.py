@@ -58,6 +58,28 @@ def test_signup_refuses_a_taken_username_or_email_whatever_the_case(client):
     assert User.objects.count() == 1
 
 
+def test_a_friend_sent_to_log_in_can_sign_up_and_still_arrive(client):
+    """An invite's "Log in" page links to sign-up with where the person was
+    going; the new account lands there. Another site's address is ignored."""
+    going = "/rooms/ABCD-1234/join/"
+    login_page = client.get(reverse("login") + f"?next={going}").text
+    assert f'href="{reverse("signup")}?next=/rooms/ABCD-1234/join/"' in login_page
+    form = client.get(reverse("signup") + f"?next={going}").text
+    assert f'<input type="hidden" name="next" value="{going}">' in form
+    assert f'href="{reverse("login")}?next=/rooms/ABCD-1234/join/"' in form
+    resp = client.post(reverse("signup"), {**GOOD, "next": going})
+    assert resp.status_code == 302 and resp["Location"] == going
+
+
+@pytest.mark.parametrize("bad", ["//evil.example/", "https://evil.example/x", "javascript:alert(1)",
+                                 "http:///evil.example", "\\\\evil.example"])
+def test_sign_up_never_sends_anyone_to_another_site(client, bad):
+    form = client.get(reverse("signup"), {"next": bad}).text
+    assert "evil" not in form and "javascript" not in form
+    resp = client.post(reverse("signup"), {**GOOD, "next": bad})
+    assert resp.status_code == 302 and resp["Location"] == reverse("profile", args=["ada"])
+
+
 def test_signup_with_missing_fields_or_junk_is_a_400_not_a_500(client):
     assert client.post(reverse("signup"), {}).status_code == 400
     assert client.post(reverse("signup"), {"username": ["a", "b"], "junk": "x"}).status_code == 400
@@ -125,3 +147,13 @@ def test_login_accepts_any_case_of_the_username(client):
     resp = client.post(reverse("login"), {"username": "ADA", "password": GOOD["password1"]})
     assert resp.status_code == 302
     assert "_auth_user_id" in client.session
+
+
+def test_a_wrong_password_is_told_in_words_true_of_this_site(client):
+    """Usernames match in any case here: the error does not say they may be case-sensitive."""
+    User.objects.create_user("Ada", "ada@example.com", GOOD["password1"])
+    resp = client.post(reverse("login"), {"username": "ada", "password": GOOD["password1"].upper()})
+    text = resp.content.decode()
+    assert resp.status_code == 200 and "_auth_user_id" not in client.session
+    assert "Capitals count in the password, not in the username." in text
+    assert "case-sensitive" not in text

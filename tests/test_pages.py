@@ -85,3 +85,29 @@ def test_pages_with_a_socket_carry_their_close_codes_as_data_not_as_a_script(cli
         inline = re.findall(r"<script(?![^>]*src=)[^>]*>", html)
         assert inline == ['<script id="close-codes" type="application/json">'], url
     assert 'id="close-codes"' not in client.get("/").content.decode()
+
+
+def _described_by_missing(html: str) -> list[str]:
+    """The ids that a field's aria-describedby names and the page does not hold."""
+    ids = set(re.findall(r'\bid="([^"]+)"', html))
+    named = [i for v in re.findall(r'aria-describedby="([^"]*)"', html) for i in v.split()]
+    return [i for i in named if i not in ids]
+
+
+def test_every_fields_description_and_error_is_on_the_page(client):
+    """Django points each field at its help text and its errors
+    (aria-describedby, aria-invalid): the pages give them those ids."""
+    from tests.factories import make_user
+
+    pages = [client.get("/signup/"), client.post("/signup/", {"username": "", "password1": "x"}),
+             client.post("/login/", {"username": "nobody", "password": "x"})]
+    user = make_user()
+    client.force_login(user)
+    pages += [client.get("/play/"), client.post("/password/change/", {"old_password": "x"})]
+    for page in pages:
+        html = page.content.decode()
+        assert _described_by_missing(html) == [], page.request["PATH_INFO"]
+        # Every page here but the log-in (whose error is the form's, not a field's) describes a field.
+        assert "aria-describedby" in html or page.request["PATH_INFO"] == "/login/"
+    bad = pages[1].content.decode()
+    assert 'aria-invalid="true"' in bad and re.search(r'<ul class="errorlist" id="id_username_error"', bad)

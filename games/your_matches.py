@@ -122,7 +122,9 @@ def change_events(match: Match, seats, state, before, to_move=None) -> list[tupl
     member's row when it changed ("" (removed) for a member whose seat no
     longer plays or when the match is over); and a ``your_turn`` note (with
     the deadline) to the human seat a decision passed to (``before``'s seat
-    to move was another; ``before`` None: no note). A row is left out when
+    to move was another; ``before`` None: no note). The row of the member
+    whose turn the change ended says so (``turn_over``: their pages' "your
+    turn" toasts go). A row is left out when
     this process sent the member the same row for the version before (most
     rows name only whose turn it is)."""
     rules = get_rules(match.kind)
@@ -131,13 +133,15 @@ def change_events(match: Match, seats, state, before, to_move=None) -> list[tupl
     events = []
     now_ms = int(time.time() * 1000)
     live = match.status in _LIVE
+    was = rules.to_move(before) if before is not None else None
     for s in seats:
         if not s.user_id:
             continue
         playing = live and s.status == Seat.Status.PLAYING
         html = row_html(match, seats, s.user_id, to_move, now_ms) if playing else ""
         if not _unchanged(match, s.user_id, html):
-            events.append(notify.row_event(s.user_id, PANEL, match.public_id, html))
+            ended = was == s.index and (to_move != s.index or not playing)
+            events.append(notify.row_event(s.user_id, PANEL, match.public_id, html, turn_over=ended))
     if before is not None and match.status == Match.Status.ACTIVE and isinstance(to_move, int) \
             and rules.to_move(before) != to_move:
         mover = next((s for s in seats if s.index == to_move), None)

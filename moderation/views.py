@@ -14,7 +14,10 @@ from moderation.reports import NOTE_MAX, do_report, reportable_seats
 
 class ReportForm(forms.Form):
     seat = forms.TypedChoiceField(label="Player", coerce=int)
-    reason = forms.ChoiceField(choices=Report.Reason.choices)
+    # No reason is chosen until the reporter chooses one (a first reason
+    # preselected would be filed by whoever skipped the field).
+    reason = forms.ChoiceField(choices=[("", "Choose a reason…"), *Report.Reason.choices],
+                               error_messages={"required": "Choose a reason from the list."})
     note = forms.CharField(
         required=False, max_length=NOTE_MAX, widget=forms.Textarea(attrs={"rows": 4}),
         help_text="Optional: what happened. Only the moderators read it.",

@@ -11,7 +11,10 @@ page, whose own socket shows its turns, so the notes about that match are
 not sent here); nothing else. A bad frame (not JSON, not an object, an
 unknown type, a panel list that is not a list of at most ``MAX_PANELS``
 registered names, a match that is not a short string) gets ``{"type":
-"error", "message": str}`` and changes nothing.
+"error", "message": str}`` and changes nothing. A socket that does not watch
+Your matches gets ``{"type": "turn-over", "match": str}`` instead of a row
+that ends the person's turn in a match (``turn_over``, games/your_matches.py;
+not the page's own match), so the page takes that turn's toast away.
 Nothing a client sends names a user: the group comes from the session.
 
 Close codes (accounts/close_codes.py): 4001 not signed in; 4003 banned (at
@@ -97,6 +100,10 @@ class NotifyConsumer(sockets.ParlourConsumer):
         if event["panel"] in self.watching:
             await self.send_json({"type": "row", "panel": event["panel"], "key": event["key"],
                                   "html": event["html"]})
+        elif event.get("turn_over") and event["key"] != self.page_match:
+            # The person's turn in that match ended: a page not watching the rows
+            # takes its "your turn" toast away (the match's own page shows its turns).
+            await self.send_json({"type": "turn-over", "match": event["key"]})
 
     async def send_json(self, data: dict) -> None:
         await self.send(text_data=json.dumps(data, separators=(",", ":")))

@@ -95,10 +95,15 @@ def note_event(user_id: int, kind: str, text: str, href: str, **options) -> tupl
     return notify_group(user_id), {"type": NOTE_EVENT, "note": note(kind, text, href, **options)}
 
 
-def row_event(user_id: int, panel: str, key: str, html: str) -> tuple[str, dict]:
+def row_event(user_id: int, panel: str, key: str, html: str, *, turn_over: bool = False) -> tuple[str, dict]:
     """(group, channel-layer event) of one row of ``panel`` for ``user_id``:
-    ``html`` replaces the row ``key`` (or adds it); "" removes it."""
-    return notify_group(user_id), {"type": ROW_EVENT, "panel": panel, "key": str(key), "html": html}
+    ``html`` replaces the row ``key`` (or adds it); "" removes it.
+    ``turn_over``: the change ended ``user_id``'s turn in match ``key`` (the
+    consumers tell the pages that do not show the row: their "your turn" toast goes)."""
+    event = {"type": ROW_EVENT, "panel": panel, "key": str(key), "html": html}
+    if turn_over:
+        event["turn_over"] = True
+    return notify_group(user_id), event
 
 
 def notify(user_id: int, kind: str, text: str, href: str, **options) -> None:

@@ -32,9 +32,9 @@ def _points(n: int) -> str:
 def _space(board, sid: str, *, colour: bool) -> str:
     """A space as the board shows it: "a red 3" (its colour and value), or,
     for a face-down tile, "a space worth 3" (the space's colour beside a
-    hidden tile would read as the tile's); ", a gray space" when it is one."""
+    hidden tile would read as the tile's); " (a gray space)" after it when it is one."""
     i = board.index[sid]
-    gray = ", a gray space," if board.gray[i] else ""
+    gray = " (a gray space)" if board.gray[i] else ""
     if colour:
         return f"a {COLOURS[board.colour[i]]} {board.value[i]}{gray}"
     return f"a space worth {board.value[i]}{gray}"

@@ -11,6 +11,8 @@
  *   <button id="notify-optin" hidden>            the opt-in for browser notifications
  *   <div id="match" data-match-id>               a match page: no toast for its own match
  *
+ * A "turn-over" ({"type": "turn-over", "match"}), or a Your matches row that
+ * is not "Your turn", takes that match's "your turn" toast and notification away.
  * A note ({"type": "note", "id", "kind", "text", "href", "match", "sticky",
  * "deadline_ms"}) shows once per tab (its id is kept in sessionStorage) as a
  * toast with a link, announced to screen readers; while the tab is hidden and
@@ -92,6 +94,7 @@
         window.focus();
         window.location.assign(note.href);
       };
+      if (note.kind === "your_turn" && note.match) turnNotes[note.match] = n;
     } catch (e) {
       /* a browser that allows notifications only from a service worker */
     }
@@ -99,6 +102,20 @@
 
   function dismiss(li) {
     if (li.parentNode) li.parentNode.removeChild(li);
+  }
+
+  var turnNotes = {}; // match id -> the browser notification of its "your turn"
+
+  /** The person's turn in ``match`` is over (played here or elsewhere, timed out,
+   *  the match ended): its "your turn" toast and notification go. */
+  function turnOver(match) {
+    toasts.querySelectorAll(".toast-your_turn").forEach(function (li) {
+      if (li.getAttribute("data-match") === match) dismiss(li);
+    });
+    if (turnNotes[match]) {
+      turnNotes[match].close();
+      delete turnNotes[match];
+    }
   }
 
   function showNote(note) {
@@ -114,6 +131,7 @@
     if (note.ends_session) banShown = true;
     var li = document.createElement("li");
     li.className = "toast toast-" + note.kind;
+    if (note.match) li.setAttribute("data-match", note.match);
     if (note.sticky) li.setAttribute("role", "alert");
     var p = document.createElement("p");
     var a = document.createElement("a");
@@ -170,6 +188,8 @@
   }
 
   function showRow(msg) {
+    // A row that is not "Your turn" (or no row) ends the turn the toast told of.
+    if (msg.panel === "your-matches" && !/\bym-mine\b/.test(msg.html || "")) turnOver(msg.key);
     var list = panelList(msg.panel);
     if (!list) return;
     var old = document.getElementById("ym-" + msg.key);
@@ -201,6 +221,7 @@
     }
     if (msg.type === "note") showNote(msg);
     else if (msg.type === "row") showRow(msg);
+    else if (msg.type === "turn-over" && typeof msg.match === "string") turnOver(msg.match);
     else if (msg.type === "panel") {
       var list = panelList(msg.name);
       if (list) {

@@ -213,3 +213,16 @@ def test_the_admin_lists_filter_arenas_by_the_games_display_names():
     for path in ("/admin/arenas/arena/", "/admin/arenas/arenaschedule/"):
         page = client.get(path).text
         assert 'href="?kind__exact=rondo">Rondo</a>' in page, path
+
+
+def test_a_finished_arenas_podium_and_own_score_count_points_in_words():
+    """"1 point", never "1 points" (the podium and the viewer's own score)."""
+    arena, users = _crowd(3, finished_at=timezone.now(), closed_at=timezone.now())
+    ArenaPlayer.objects.filter(user=users[2]).update(points=0)
+    client = Client()
+    client.force_login(users[1])  # p002: 2 - 1 = 1 point
+    ArenaPlayer.objects.filter(user=users[1]).update(points=1)
+    page = client.get(f"/arenas/{arena.pk}/").text
+    assert "You scored <strong>1</strong> point." in page
+    assert "<strong>1</strong> point</li>" in page and "<strong>3</strong> points</li>" in page
+    assert "1</strong> points" not in page

@@ -106,6 +106,22 @@ def test_on_a_desktop_the_board_is_the_stage_beside_the_panel(browser, live_serv
     context.close()
 
 
+def test_on_a_desktop_the_status_names_a_computer_in_full(browser, live_server_url):
+    """ "Computer 2 (Normal) to roll." on a line with room for it, not "Computer 2 (Nor…"."""
+    from tests.factories import ludo_state, make_match
+
+    match = in_thread(make_match, seats=("human", "normal"), state=ludo_state(2, phase="roll", turn=1),
+                      computer_speed="slow")
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    page.goto(f"{live_server_url}/m/{match.public_id}/")
+    name = page.locator("#status .turn strong")
+    expect(name).to_have_text("Computer 2 (Normal)")
+    cut = name.evaluate("e => e.scrollWidth > e.clientWidth")
+    assert not cut
+    context.close()
+
+
 def _finished_roundabout():
     from tests.factories import make_match
 

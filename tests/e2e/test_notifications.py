@@ -131,6 +131,26 @@ def test_your_turn_reaches_every_other_page_once_and_never_a_non_member(browser,
     carol_ctx.close()
 
 
+def test_a_turn_played_in_another_tab_takes_its_toast_away(browser, live_server_url):
+    """The "your turn" toast of a page that does not show the rows (the rules)
+    and of one that does (play) goes as soon as the turn is played elsewhere,
+    not when its 12 seconds are up."""
+    match = in_thread(make_match, seats=("human", "human"), state=ludo_state(turn=1))
+    users = {s.index: s.user for s in match.seats.select_related("user")}
+    context = browser.new_context()
+    log_in(context, users[0], live_server_url)
+    pages = [open_page(context, f"{live_server_url}{path}") for path in ("/rules/", "/play/")]
+    play_until_seat_moves(match, users, 0)
+    for page in pages:
+        expect(page.locator("#toasts .toast-your_turn")).to_have_count(1, timeout=20_000)
+    shown = pages[0].evaluate("Date.now()")
+    play_until_seat_moves(match, users, 1)  # seat 0 plays its turn (in another tab, say)
+    for page in pages:
+        expect(page.locator("#toasts .toast-your_turn")).to_have_count(0, timeout=10_000)
+    assert pages[0].evaluate("Date.now()") - shown < 11_000  # before the toast's own 12 s
+    context.close()
+
+
 def test_a_match_found_and_a_ban_reason_reach_the_page_being_read(browser, live_server_url):
     ann, bob, mod = (in_thread(make_user, n) for n in ("found_ann", "found_bob", "found_mod"))
     ctx = browser.new_context()

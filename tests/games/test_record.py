@@ -359,7 +359,7 @@ def test_rondo_lines_say_who_did_what_in_words_with_the_space_as_the_board_shows
                              version_after=i) for i, (s, n) in enumerate(plies)]
     lines = describe("rondo", moves, {0: "ada", 1: "bo"}, state)
     nb = board.index[nxt.space]
-    gray = lambda i: ", a gray space," if board.gray[i] else ""  # noqa: E731
+    gray = lambda i: " (a gray space)" if board.gray[i] else ""  # noqa: E731
     assert [line.text for line in lines] == [
         f"ada placed 2 {colour} tiles on a {colour} {value}{gray(start)}: {2 * value} points.",
         f"ada placed a tile face down on a space worth {board.value[nb]}{gray(nb)} (a bridge: no points).",
@@ -372,9 +372,13 @@ def test_rondo_lines_say_who_did_what_in_words_with_the_space_as_the_board_shows
     assert [line.note for line in lines[:2]] == [f"Space {sid}", f"Space {nxt.space}"]
     code = re.compile(r"\b(S\d{3}-\d|I\d\d|O\d\d|L\d{3}-\d)\b")
     start_state, played = playout("rondo", 3, 5)
-    for line in describe("rondo", played, {0: "ada", 1: "bo", 2: "cy"}, start_state):
+    played_lines = describe("rondo", played, {0: "ada", 1: "bo", 2: "cy"}, start_state)
+    texts = [line.text for line in played_lines]
+    for line in played_lines:
         assert not code.search(line.text), line.text
         assert line.seat is None or any(n in line.text for n in ("ada", "bo", "cy")), line.text
+        assert not re.search(r",[:.,)]|\s[:.,]", line.text), line.text  # no "a gray space,: 4 points"
+    assert any("(a gray space)" in t for t in texts)  # the playout names one
 
 
 def test_rondo_the_final_round_is_a_line_of_its_own():

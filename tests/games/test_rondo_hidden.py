@@ -238,7 +238,7 @@ def test_the_move_list_describes_draws_and_face_down_tiles_without_colour():
     assert texts[0] == "Drawn to start: bo."
     assert texts[1:5] == ["A tile was dealt to bo."] * 2 + ["A tile was dealt to ada."] * 2
     b = rules.board("blue")
-    gray = ", a gray space," if b.gray[b.index[down.space]] else ""
+    gray = " (a gray space)" if b.gray[b.index[down.space]] else ""
     assert texts[5] == (f"bo placed a tile face down on a space worth {b.value[b.index[down.space]]}{gray}"
                         " (a bridge: no points).")
     assert lines[5].note == f"Space {down.space}"

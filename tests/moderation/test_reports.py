@@ -50,6 +50,16 @@ class TestFiling:
         assert (report.reporter, report.reported_user, report.seat.index, report.reason, report.note,
                 report.status) == (me, other, 1, "abuse", "insults", "open")
 
+    def test_no_reason_is_chosen_for_the_reporter(self, client, match):
+        """The form opens on "Choose a reason…"; sent so, it asks for one and files nothing."""
+        me, _ = players(match)
+        client.force_login(me)
+        form = client.get(report_url(match) + "?seat=1").text
+        assert '<option value="" selected>Choose a reason…</option>' in form
+        refused = client.post(report_url(match), {"seat": "1", "reason": "", "note": "x"})
+        assert refused.status_code == 400 and "Choose a reason from the list." in refused.text
+        assert not Report.objects.exists()
+
     def test_one_report_per_seat(self, client, match):
         me, _ = players(match)
         client.force_login(me)

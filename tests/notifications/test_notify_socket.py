@@ -236,6 +236,35 @@ async def test_a_match_pages_user_socket_gets_no_note_of_that_match_and_every_ot
 
 
 @pytest.mark.asyncio
+async def test_a_turn_played_takes_its_toast_away_on_pages_that_do_not_watch_the_rows():
+    """The turn a "your turn" note told of ends: a socket watching no panel is
+    told "turn-over" for that match (its page removes the toast); a watching
+    one gets the row, which says so; the match's own page hears nothing of it."""
+    match, users = await two_player_match()
+    plain, watching, on_page = await connect(users[1]), await connect(users[1]), await connect(users[1])
+    await watching.send_to(text_data='{"type": "watch", "panels": ["your-matches"]}')
+    assert (await receive_json(watching))["type"] == "panel"
+    await on_page.send_to(text_data=json.dumps({"type": "watch", "panels": [], "match": match.public_id}))
+
+    await play_until_seat_moves(match, users, 1)
+    assert (await receive_json(plain))["kind"] == "your_turn"
+    assert await plain.receive_nothing(timeout=0.3)
+    while not await watching.receive_nothing(timeout=0.3):
+        await receive_json(watching)
+    await play_until_seat_moves(match, users, 0)  # seat 1 plays its turn
+    assert await receive_json(plain) == {"type": "turn-over", "match": match.public_id}
+    assert await plain.receive_nothing(timeout=0.3)
+    rows = [await receive_json(watching)]
+    while not await watching.receive_nothing(timeout=0.3):
+        rows.append(await receive_json(watching))
+    assert rows[-1]["type"] == "row" and "Waiting for" in rows[-1]["html"]
+    assert "ym-mine" not in rows[-1]["html"]
+    assert await on_page.receive_nothing(timeout=0.3)
+    for comm in (plain, watching, on_page):
+        await comm.disconnect()
+
+
+@pytest.mark.asyncio
 async def test_a_ban_shows_its_reason_on_the_user_socket_and_then_closes_it():
     user = await sync_to_async(make_user)()
     user.time_zone = "Asia/Tokyo"  # the note is in the banned person's own zone (README "Times")
@@ -280,12 +309,12 @@ async def test_challenges_and_rematch_offers_reach_the_other_players_pages():
     notes = [await receive_json(ada_page)]
     while not await ada_page.receive_nothing(timeout=0.3):
         notes.append(await receive_json(ada_page))
-    [note] = [n for n in notes if n["kind"] == "rematch"]  # (the match's own "your turn" came first)
+    [note] = [n for n in notes if n.get("kind") == "rematch"]  # (the match's own "your turn" came first)
     assert note["match"] == match.public_id
     assert note["href"] == f"/m/{match.public_id}/" and bob.username in note["text"]
     heard = []
     while not await bob_page.receive_nothing(timeout=0.3):
         heard.append(await receive_json(bob_page))
-    assert "rematch" not in [n["kind"] for n in heard]
+    assert "rematch" not in [n.get("kind") for n in heard]
     for comm in (ada_page, bob_page):
         await comm.disconnect()

@@ -28,6 +28,7 @@ from accounts.models import Rating
 from games import deltas, marks, sites, themes
 from games.engine import CHANCE, EngineError, game_package, get_rules
 from games.models import Match, Move, RatingChange, RatingVoid
+from games.rating import every_seat_moved
 from games.record import Turn, describe_record, number_lines, seat_labels, turns
 
 MOVE_LIST_LENGTH = 60  # lines shown on the page; the replay has all of them
@@ -180,6 +181,10 @@ def public_context(match: Match, seats, state=None, last_move=None) -> dict:
         "winners": [r["name"] for r in seat_rows if r["seat"].rank == 1],
         "rating_changes": [r for r in seat_rows if r["rating"] and r["rating"].change],
         "ratings_voided": any(r["rating"] and r["rating"].voided for r in seat_rows),
+        # A rated match that ended with no rating change: a seat left before it
+        # had moved (games.rating.is_ratable; docs/rules.md "Leaving").
+        "rating_aborted": match.rated and match.status == Match.Status.FINISHED
+        and not any(r["rating"] and (r["rating"].change or r["rating"].voided) for r in seat_rows),
         "theme": themes.get(match.theme),  # cosmetic backdrop, kept out of the board's cached grid
         "game": sites.get_site(match.kind),  # the game's own words (GameSite)
     }
@@ -394,10 +399,16 @@ def seat_frame(match: Match, seat, state=None, request=None, page: bool = False)
         and seat.status == "playing"
         and rules.to_move(state) == seat.index
     )
+    # A rated match's Leave says what it does (docs/rules.md "Leaving"): before
+    # every seat has moved it aborts the rating ("abort"), after it is a loss.
+    # One query, in rated live matches only.
+    leave_rated = None
+    if match.rated and seat.status == "playing" and match.status in (Match.Status.ACTIVE, Match.Status.PAUSED):
+        leave_rated = "loss" if every_seat_moved(match, match.seats.all()) else "abort"
     return render_to_string(
         "games/match_parts.html#" + ("controls" if page else "seat_frame"),
         {"match": match, "seat": seat, "seat_view": view, "my_turn": my_turn,
-         "legal": view.get("moves", []) if my_turn else [], "frame_kind": "seat",
+         "legal": view.get("moves", []) if my_turn else [], "frame_kind": "seat", "leave_rated": leave_rated,
          "urls": match_urls(match.public_id),
          "controls_template": f"games/{match.kind}/controls.html"},
         request=request,

@@ -7,7 +7,9 @@ only by ``accounts.ratings``.
 
 A match is rated only when it came from the ranked queue or is the rated
 rematch of one (``Match.rated``; README "Playing again"), every seat is a
-human and play began. It is rated exactly once: one
+human, play began and, if anyone left, every seat had made a move of its
+own (docs/rules.md "Leaving": leaving before that aborts the rating, as
+Lichess aborts a game a side has not moved in). It is rated exactly once: one
 RatingChange per (match, user) under a unique constraint, and a match that
 already has changes is left alone. The players' Rating rows are locked in a
 fixed order (``accounts.ratings``), so two matches of one user that end
@@ -17,18 +19,31 @@ together both count, one after the other.
 from __future__ import annotations
 
 from accounts import elo, ratings
-from games.models import Match, RatingChange, RatingVoid
+from games.models import Match, Move, RatingChange, RatingVoid
+
+
+def every_seat_moved(match: Match, seats) -> bool:
+    """Whether each of ``seats`` (Seat rows) has a move of its own in the
+    record of ``match`` (a roll counts; a timeout or a leave is the server's).
+    One query."""
+    indices = {s.index for s in seats}
+    moved = set(Move.objects.filter(match=match, actor=Move.Actor.SEAT, seat__in=indices)
+                .values_list("seat", flat=True).distinct())
+    return indices <= moved
 
 
 def is_ratable(match: Match, seats) -> bool:
     """True when ``match`` (with its Seat rows ``seats``) should be rated:
-    from the ranked queue, all seats human, play began, every seat ranked."""
+    from the ranked queue, all seats human, play began, every seat ranked,
+    and, when a seat left or idled out, every seat had moved
+    (``every_seat_moved``; docs/rules.md "Leaving")."""
     seats = list(seats)
     return (
         match.rated
         and match.started_at is not None
         and len(seats) >= 2
         and all(s.user_id and s.rank for s in seats)
+        and (all(s.status == "playing" for s in seats) or every_seat_moved(match, seats))
     )
 
 

@@ -193,7 +193,7 @@ def test_disqualify_removes_points_and_is_audited_and_void_takes_points_back():
     actions.join(ann, arena.pk)
     actions.join(bob, arena.pk)
     actions.pair_arena(arena.pk)
-    match = arena_match_of(ann)
+    match = every_seat_moves(arena_match_of(ann))  # rated: a leave before that aborts the rating
     game_actions.leave_match(match.public_id, bob)
     moderation.void_match(mod, match.public_id, "collusion")
     a = ArenaPlayer.objects.get(user=ann)
@@ -314,7 +314,8 @@ def test_a_leave_before_the_leavers_first_move_scores_nothing_for_the_others():
     assert (a.points, a.wins, b.points) == (0, 0, 0)
     assert ArenaResult.objects.get(player=a).void and ArenaResult.objects.get(player=b).forfeit
     assert b.status == ArenaPlayer.Status.PAUSED and b.paused_reason == "you left your last match"
-    assert Match.objects.get(pk=match.pk).rating_changes.count() == 2  # the rating is the game's own rule
+    # Nobody had moved: the leave aborts the match's rating too (docs/rules.md "Leaving").
+    assert Match.objects.get(pk=match.pk).rating_changes.count() == 0
 
 
 def test_after_the_close_an_entry_no_longer_changes():

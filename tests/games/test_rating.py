@@ -9,7 +9,7 @@ from accounts.models import Rating
 from games import actions
 from games.models import Match, RatingChange
 from games.rating import rate_match
-from tests.factories import ludo_state, make_match, make_user
+from tests.factories import every_seat_moves, ludo_state, make_match, make_user
 from tests.races import race
 
 
@@ -28,6 +28,13 @@ def near_win(players=2):
     forced moves on, starting the match finishes it (seat 0 first)."""
     pieces = [[56, 56, 56, 55]] + [[-1] * 4] * (players - 1)
     return ludo_state(players, phase="move", die=1, pieces=pieces)
+
+
+def seat_controls(match, index):
+    from games import fragments
+
+    match = Match.objects.get(pk=match.pk)
+    return fragments.seat_frame(match, match.seats.get(index=index))
 
 
 def rating(user, kind="ludo"):
@@ -53,9 +60,34 @@ class TestRatedMatches:
     def test_a_leaver_loses_to_the_seat_that_stayed(self):
         match = make_match(seats=("human", "human"), state=ludo_state(), rated=True)
         stayer, leaver = (match.seats.get(index=i).user for i in (0, 1))
+        match = every_seat_moves(match)
         actions.leave_match(match.public_id, leaver)
         assert Match.objects.get(pk=match.pk).status == Match.Status.FINISHED
         assert rating(stayer).rating > 1500 > rating(leaver).rating
+
+    @pytest.mark.parametrize("who", [0, 1])
+    def test_leaving_before_every_seat_has_moved_aborts_the_rating(self, who):
+        """Seat 0 has rolled, seat 1 has not moved: whoever leaves now, the
+        match ends unrated for both (docs/rules.md "Leaving"); the page says so."""
+        match = make_match(seats=("human", "human"), state=ludo_state(), rated=True)
+        users = {i: match.seats.get(index=i).user for i in (0, 1)}
+        actions.play_move(match.public_id, users[0], "roll", match.version)
+        assert "Abort (not rated)" in seat_controls(match, who)
+        actions.leave_match(match.public_id, users[who])
+        match.refresh_from_db()
+        assert match.status == Match.Status.FINISHED and match.rated
+        assert not RatingChange.objects.exists() and not Rating.objects.exists()
+        from django.test import Client
+        page = Client().get(f"/m/{match.public_id}/").text
+        assert "Not rated: a player left before every player had moved." in page
+
+    def test_once_every_seat_has_moved_leave_says_it_counts_as_a_loss(self):
+        match = make_match(seats=("human", "human"), state=ludo_state(), rated=True)
+        users = {i: match.seats.get(index=i).user for i in (0, 1)}
+        every_seat_moves(match)
+        assert "Leave (counts as a loss)" in seat_controls(match, 0)
+        casual = make_match(seats=("human", "human"), state=ludo_state())
+        assert "Leave the match" in seat_controls(casual, 0)
 
     def test_three_players_sum_pairwise_changes_with_k_over_two(self):
         match = make_match(seats=("human", "human", "human"), state=near_win(3), rated=True)
@@ -107,8 +139,8 @@ def test_two_matches_of_one_user_ending_together_both_count():
     threads: the rating rows are locked in turn, so both changes count and
     the second starts from where the first ended."""
     shared = make_user()
-    one = make_match(seats=("human", "human"), users=[shared], state=ludo_state(), rated=True)
-    two = make_match(seats=("human", "human"), users=[shared], state=ludo_state(), rated=True)
+    one, two = (every_seat_moves(make_match(seats=("human", "human"), users=[shared], state=ludo_state(),
+                                            rated=True)) for _ in range(2))
     leavers = [m.seats.get(index=1).user for m in (one, two)]
     results = race(*[lambda m=m, u=u: actions.leave_match(m.public_id, u)
                      for m, u in zip((one, two), leavers, strict=True)])

@@ -14,7 +14,7 @@ from games import actions
 from games.models import Match, RatingChange, Seat
 from moderation import actions as moderation
 from moderation.models import AuditLog
-from tests.factories import ludo_state, make_match, make_user
+from tests.factories import every_seat_moves, ludo_state, make_match, make_user
 
 PASSWORD = "a sturdy pass 42"
 
@@ -133,7 +133,7 @@ class TestLogInAndSessions:
 @pytest.mark.django_db
 class TestLiveSeats:
     def test_a_banned_players_ranked_match_rates_them_as_the_leaver(self, moderator):
-        match = make_match(seats=("human", "human"), state=ludo_state(), rated=True)
+        match = every_seat_moves(make_match(seats=("human", "human"), state=ludo_state(), rated=True))
         stayer, banned = (match.seats.get(index=i).user for i in (0, 1))
         left = moderation.ban_user(moderator, banned, None, "cheating")
         assert left == [match.public_id]

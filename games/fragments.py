@@ -403,12 +403,14 @@ def seat_frame(match: Match, seat, state=None, request=None, page: bool = False)
     # every seat has moved it aborts the rating ("abort"), after it is a loss.
     # One query, in rated live matches only.
     leave_rated = None
-    if match.rated and seat.status == "playing" and match.status in (Match.Status.ACTIVE, Match.Status.PAUSED):
+    live = match.status in (Match.Status.ACTIVE, Match.Status.PAUSED)
+    if match.rated and seat.status == "playing" and live:
         leave_rated = "loss" if every_seat_moved(match, match.seats.all()) else "abort"
     return render_to_string(
         "games/match_parts.html#" + ("controls" if page else "seat_frame"),
         {"match": match, "seat": seat, "seat_view": view, "my_turn": my_turn,
-         "legal": view.get("moves", []) if my_turn else [], "frame_kind": "seat", "leave_rated": leave_rated,
+         "legal": view.get("moves", []) if my_turn else [], "frame_kind": "seat",
+         "leave_rated": leave_rated,
          "urls": match_urls(match.public_id),
          "controls_template": f"games/{match.kind}/controls.html"},
         request=request,

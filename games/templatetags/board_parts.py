@@ -67,7 +67,8 @@ def last_move_marks(last_move) -> str:
         parts.append(f'<line class="lm-path" x1="{p["x1"]}" y1="{p["y1"]}" x2="{p["x2"]}" y2="{p["y2"]}"/>')
     for key, cls in _CIRCLES:
         for c in last_move.get(key, ()):
-            parts.append(f'<circle class="{cls}" cx="{_num(c["x"])}" cy="{_num(c["y"])}" r="{_num(c["r"])}"/>')
+            x, y, r = _num(c["x"]), _num(c["y"]), _num(c["r"])
+            parts.append(f'<circle class="{cls}" cx="{x}" cy="{y}" r="{r}"/>')
     for b in last_move.get("labels", ()):
         parts.append(
             f'<g class="lm-label" transform="translate({b["x"]} {b["y"]})"><circle r="{b["r"]}"/>'

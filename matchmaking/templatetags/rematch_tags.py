@@ -11,9 +11,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.html import format_html
 
-from matchmaking import together
-
-from matchmaking import rematch_fragments
+from matchmaking import rematch_fragments, together
 
 register = template.Library()
 
@@ -38,7 +36,8 @@ def after_leaving(match, seat):
     room = together.room_of(match) if not match.is_public else None
     gone = "You left this match" if seat.status == "left" else "You were idled out of this match"
     if room is not None:
-        link = format_html('<a href="{}" id="after-leaving-link">Back to the room</a>', reverse("room", args=[room.code]))
+        link = format_html('<a href="{}" id="after-leaving-link">Back to the room</a>',
+                           reverse("room", args=[room.code]))
     else:
         link = format_html('<a href="{}" id="after-leaving-link">Play another match</a>', reverse("play"))
     return format_html('<p id="after-leaving" class="after-leaving" role="status">{}: it goes on without '

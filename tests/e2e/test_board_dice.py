@@ -120,5 +120,6 @@ def test_each_face_is_drawn_with_its_pips_or_its_numeral(page, live_server_url):
     for face in range(1, 7):
         page.evaluate("f => document.querySelector('#dice .die').setAttribute('data-die', f)", str(face))
         assert page.evaluate(FACES) == [[face, "none", True]]
-    page.evaluate("() => { document.body.classList.remove('dice-pips'); document.body.classList.add('dice-numbers'); }")
+    page.evaluate("() => { document.body.classList.replace('dice-pips', 'dice-numbers')"
+                  " || document.body.classList.add('dice-numbers'); }")
     assert page.evaluate(FACES) == [[0, '"6"', True]]

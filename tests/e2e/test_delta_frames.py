@@ -38,7 +38,8 @@ DROP_NEXT_UPDATE = """() => {
   });
   window.addEventListener('htmx:wsBeforeMessage', function drop(evt) {
     const text = evt.detail && evt.detail.message;
-    if (typeof text === 'string' && /id="frame-version" data-version="\\d+" hx-swap-oob/.test(text)) {  // an update: no data-kind
+    // An update: its version tag alone has no data-kind.
+    if (typeof text === 'string' && /id="frame-version" data-version="\\d+" hx-swap-oob/.test(text)) {
       window.removeEventListener('htmx:wsBeforeMessage', drop, true);
       window.__dropped += 1;
       evt.preventDefault();

@@ -7,8 +7,8 @@ from datetime import timedelta
 
 from django.utils import timezone
 
-from tests.e2e.test_live_play import in_thread, log_in
 from games import actions
+from tests.e2e.test_live_play import in_thread, log_in
 from tests.factories import every_seat_moves, ludo_state, make_match, make_user, start_room_match
 
 #: What overflows: the document's width past the viewport, and the widest element that sticks out.
@@ -23,7 +23,9 @@ OVERFLOW = """() => {
         const o = getComputedStyle(p).overflowX;
         if (o === 'auto' || o === 'scroll' || o === 'hidden' || o === 'clip') { inScroller = true; break; }
       }
-      if (!inScroller && (!worst || r.right > worst[1])) worst = [el.tagName + '.' + el.className, Math.round(r.right)];
+      if (!inScroller && (!worst || r.right > worst[1])) {
+        worst = [el.tagName + '.' + el.className, Math.round(r.right)];
+      }
     }
   }
   return [document.documentElement.scrollWidth, w, worst];
@@ -40,7 +42,8 @@ def _world():
     over = make_match("ludo", ("human", "human"), users=[ada])
     actions.leave_match(over.public_id, over.seats.get(index=1).user)  # ada wins: a replay
     room = start_room_match(ada, [make_user()])
-    rated = every_seat_moves(make_match(seats=("human", "human"), users=[ada], state=ludo_state(), rated=True))
+    rated = every_seat_moves(make_match(seats=("human", "human"), users=[ada], state=ludo_state(),
+                                        rated=True))
     arena = Arena.objects.create(name="Ludo evening", kind="ludo", seats=4, minutes=60,
                                  starts_at=timezone.now() - timedelta(minutes=5))
     ArenaPlayer.objects.create(arena=arena, user=ada, joined_at=timezone.now(), rating=1500, points=3,
@@ -75,6 +78,7 @@ def test_no_page_is_wider_than_a_phone(browser, live_server_url):
     assert wide == {}
     # Rondo's tabs, a player's four of them, on one row.
     page.goto(f"{live_server_url}/m/{finished[2].public_id}/")
-    tops = page.evaluate("[...document.querySelectorAll('.play-tabs [role=tab]')].map(t => t.getBoundingClientRect().top)")
+    tops = page.evaluate("[...document.querySelectorAll('.play-tabs [role=tab]')]"
+                         ".map(t => t.getBoundingClientRect().top)")
     assert len(tops) == 4 and len(set(tops)) == 1, tops
     context.close()

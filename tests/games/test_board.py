@@ -343,7 +343,8 @@ def test_board_partial_is_an_out_of_band_svg_image_with_its_position_in_words():
     assert html.startswith('<div id="board" class="board ludo-board" hx-swap-oob="true">')
     assert html.rstrip().endswith("</div>")
     # Its accessible name: the title, then each seat's words (a hidden paragraph each).
-    labelledby = re.search(r'<svg [^>]*viewBox="0 0 15 15"[^>]*role="img"[^>]*aria-labelledby="([^"]*)"', html)
+    labelledby = re.search(r'<svg [^>]*viewBox="0 0 15 15"[^>]*role="img"[^>]*aria-labelledby="([^"]*)"',
+                           html)
     ids = labelledby.group(1).split()
     assert ids == ["board-title", "lb-sum-0", "lb-sum-1", "lb-sum-2", "lb-sum-3"]
     words = [re.search(rf'<(?:title|p) id="{i}">(.*?)</(?:title|p)>', html).group(1) for i in ids]

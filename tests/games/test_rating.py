@@ -83,7 +83,6 @@ class TestRatedMatches:
 
     def test_once_every_seat_has_moved_leave_says_it_counts_as_a_loss(self):
         match = make_match(seats=("human", "human"), state=ludo_state(), rated=True)
-        users = {i: match.seats.get(index=i).user for i in (0, 1)}
         every_seat_moves(match)
         assert "Leave (counts as a loss)" in seat_controls(match, 0)
         casual = make_match(seats=("human", "human"), state=ludo_state())

@@ -405,7 +405,7 @@ def seat_frame(match: Match, seat, state=None, request=None, page: bool = False)
     leave_rated = None
     live = match.status in (Match.Status.ACTIVE, Match.Status.PAUSED)
     if match.rated and seat.status == "playing" and live:
-        leave_rated = "loss" if every_seat_moved(match, match.seats.all()) else "abort"
+        leave_rated = "loss" if every_seat_moved(match) else "abort"
     return render_to_string(
         "games/match_parts.html#" + ("controls" if page else "seat_frame"),
         {"match": match, "seat": seat, "seat_view": view, "my_turn": my_turn,

@@ -22,14 +22,11 @@ from accounts import elo, ratings
 from games.models import Match, Move, RatingChange, RatingVoid
 
 
-def every_seat_moved(match: Match, seats) -> bool:
-    """Whether each of ``seats`` (Seat rows) has a move of its own in the
-    record of ``match`` (a roll counts; a timeout or a leave is the server's).
-    One query."""
-    indices = {s.index for s in seats}
-    moved = set(Move.objects.filter(match=match, actor=Move.Actor.SEAT, seat__in=indices)
-                .values_list("seat", flat=True).distinct())
-    return indices <= moved
+def every_seat_moved(match: Match) -> bool:
+    """Whether every seat of ``match`` has a move of its own in its record
+    (a roll counts; a timeout or a leave is the server's). One query."""
+    moved = Move.objects.filter(match=match, actor=Move.Actor.SEAT).values("seat")
+    return not match.seats.exclude(index__in=moved).exists()
 
 
 def is_ratable(match: Match, seats) -> bool:
@@ -43,7 +40,7 @@ def is_ratable(match: Match, seats) -> bool:
         and match.started_at is not None
         and len(seats) >= 2
         and all(s.user_id and s.rank for s in seats)
-        and (all(s.status == "playing" for s in seats) or every_seat_moved(match, seats))
+        and (all(s.status == "playing" for s in seats) or every_seat_moved(match))
     )
 
 

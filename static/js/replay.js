@@ -36,8 +36,10 @@
   }
 
   /** Follow a step link. With htmx: ask for the step's partial (in place), the URL
-   *  pushed (hx-push-url on #replay, read from the link as the request's source), or
-   *  for autoplay (``replace``) replaced, so Back leaves the replay at once. Without
+   *  pushed (hx-push-url on the step bar and the record, read from the link as the
+   *  request's source), or
+   *  for autoplay (``replace``) replaced (hx-replace-url on the play button, the
+   *  request's source), so one Back undoes a whole autoplay. Without
    *  htmx: a page load. Links are handled here, not by hx-get on each, so a link
    *  swapped in a moment ago works before htmx has processed it. */
   function step(link, replace) {
@@ -46,9 +48,8 @@
     if (!window.htmx) {
       window.location.assign(link.href);
     } else if (replace) {
-      window.htmx.ajax("GET", href, { swap: "none" }).then(function () {
-        window.history.replaceState(window.history.state, "", href);
-      });
+      // The play button's hx-replace-url: htmx replaces the URL and keeps its history in step.
+      window.htmx.ajax("GET", href, { source: button, swap: "none" });
     } else {
       window.htmx.ajax("GET", href, { source: link, swap: "none" });
     }
@@ -126,6 +127,13 @@
       if (usable(byId("replay-next"))) schedule();
       else setPlaying(false);
     }
+  });
+  // The page's parts carry hx-swap-oob (they are the live match page's); a snapshot that
+  // kept it would lose them when htmx swaps it back in (Back to the ply first opened).
+  // Only swapped-in content needs it, never the parts it lands on.
+  document.addEventListener("htmx:beforeHistorySave", function (event) {
+    var parts = event.detail.historyElt.querySelectorAll("[hx-swap-oob]");
+    for (var i = 0; i < parts.length; i++) parts[i].removeAttribute("hx-swap-oob");
   });
   document.addEventListener("htmx:historyRestore", function () {
     setPlaying(false);

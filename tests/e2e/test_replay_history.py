@@ -1,12 +1,13 @@
 """The replay page and the browser's history (README "Replays"): Back after
-autoplay and after a step goes to the ply before, drawn in full; the page
-never shows a ply other than the one its address names."""
+autoplay and after a step goes to the ply before, drawn in full and in place;
+the page never shows a ply other than the one its address names."""
 
 import re
 
 from playwright.sync_api import expect
 
 from tests.e2e.test_live_play import in_thread, log_in
+from tests.e2e.test_lobby_e2e import no_reload, still_loaded
 from tests.factories import ludo_state, make_match, make_user, play_to_the_end
 
 
@@ -37,6 +38,7 @@ def test_back_after_autoplay_and_a_step_goes_to_the_ply_before_in_full(browser, 
     page.on("console", lambda message: errors.append(message.text) if "htmx:" in message.text else None)
     page.goto(f"{live_server_url}/m/{match.public_id}/replay/")
     page.wait_for_load_state()  # replay.js (deferred) handles the clicks
+    no_reload(page)
 
     page.locator("#replay-next").click()  # a step: pushes ?ply=1
     _shows(page, 1, total)
@@ -55,4 +57,5 @@ def test_back_after_autoplay_and_a_step_goes_to_the_ply_before_in_full(browser, 
     _shows(page, 0, total)
     page.go_forward()
     _shows(page, shown, total)
+    assert still_loaded(page), "every step and every Back stays on the page htmx keeps"
     assert errors == []

@@ -342,7 +342,11 @@
 
   function words() {
     if (!st) return "";
-    if (st.busy) return "Sent…";
+    if (!st.busy && window.Parlour && window.Parlour.offline && window.Parlour.offline()) {
+      return "Offline: you can move again when the network is back.";
+    }
+    if (st.busy) return !window.Parlour || !window.Parlour.connected || window.Parlour.connected()
+      ? "Sent…" : "Sent: waiting for the connection…";
     var parts = [];
     st.steps.forEach(function (c, i) {
       parts.push((st.steps.length > 1 || st.compose ? "Step " + (i + 1) + ": " : "") + c.l + ".");
@@ -464,6 +468,10 @@
     if (!canConfirm()) return;
     var sel = selectedTarget();
     if (sel && !st.compose) st.steps = [sel.choices[st.dest]];
+    if (window.Parlour && window.Parlour.offline && window.Parlour.offline()) {
+      render(); // says so (words)
+      return;
+    }
     var list = moves();
     st.selected = null;
     st.busy = true;
@@ -471,7 +479,12 @@
     var msg = list.length === 1 ? { move: list[0], version: st.version } : { moves: list, version: st.version };
     if (window.Parlour && window.Parlour.send && window.Parlour.send(msg)) {
       var mine = st;
-      setTimeout(function () {
+      setTimeout(function expire() {
+        // No answer: free the board, unless the connection is down (the move is on its way).
+        if (st === mine && st.busy && window.Parlour.connected && !window.Parlour.connected()) {
+          setTimeout(expire, 10000);
+          return;
+        }
         if (st === mine && st.busy) {
           st.busy = false;
           st.steps = [];
@@ -904,6 +917,10 @@
   };
 
   document.addEventListener("keydown", onKey);
+  // match.js: the page went offline or came back (words and the busy wait follow it).
+  document.addEventListener("parlour:connection", function () {
+    if (st) render();
+  });
 
   /** How to move on the board (the seat's choices' data-help): in the board's
    *  keys box, so the decision itself stays one row under the board (a phone

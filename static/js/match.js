@@ -8,7 +8,9 @@
  *   every frame: elements with hx-swap-oob="true", including
  *     <div id="frame-version" data-version="N" hx-swap-oob="true"></div>
  *   error frames: <div id="match-error" hx-swap-oob="true" role="alert">
- *   <p id="connection-status" role="status">          we write Live / Reconnecting… / why it closed
+ *   <p id="connection-status" role="status">          we write Live / Reconnecting… / Offline / why it closed
+ *   <p id="move-wait" role="status" hidden>   (seat pages) a sent move waiting for the connection, and
+ *                                             when it went
  *   <time id="clock" data-deadline="ms" data-server-now="ms">   we count it down
  *   <form id="device-settings"> with input[name=sound], select[name=dice_style] (games with
  *     dice only) and input[name=shortcuts] (players only); each kept in localStorage
@@ -38,6 +40,7 @@
   var BACKOFF_BASE_MS = 500;
   var BACKOFF_CAP_MS = 10000;
   var BUSY_TIMEOUT_MS = 10000; // re-enable a sent form's buttons if no frame ever answers
+  var SLOW_ANSWER_MS = 1500; // a move unanswered this long: say it is waiting for the connection
   var URGENT_MS = 10000;
   var KEYS = { sound: "parlour.sound", dice: "parlour.dice_style", shortcuts: "parlour.shortcuts" };
   // A frame that only says the connection is alive (games/fragments.HEARTBEAT_FRAME).
@@ -47,6 +50,7 @@
   var DICE_STYLES = ["pips", "numbers"];
 
   var live = false; // the socket is open
+  var offline = navigator.onLine === false; // the browser says the device has no network
   // "Live" means the page shows the current position: it is written once the
   // socket's snapshot (the public frame, and a seat's own controls) has landed,
   // never at the socket's open alone. #match gets data-synced then (tests wait on it).
@@ -118,12 +122,14 @@
     // ws.js opens a new socket whenever the element is processed with ws-connect.
     elt.removeAttribute("ws-connect");
     elt.removeAttribute("data-ws-connect");
+    moveWait.sentAt = null;
+    showMoveWait("");
     releaseForms(true);
     setStatus("closed", REFUSED[code] || reason || "Disconnected by the server. Reload the page to try again.");
   }
 
   document.addEventListener("htmx:wsConnecting", function () {
-    if (stopped) return;
+    if (stopped || offline) return;
     setStatus(failures > 0 ? "reconnecting" : "connecting", failures > 0 ? "Reconnecting…" : "Connecting…");
   });
 
@@ -158,6 +164,97 @@
     if (live && !stopped) setStatus("live", "Live");
   }
 
+  // --- Offline, and a move waiting for the connection ----------------------------
+  // The browser's offline event: say so at once and lock the move forms (a move
+  // can't go); back online, reconnect at once rather than wait for the heartbeat to
+  // notice a socket the network change may have killed. A sent move with no answer
+  // after SLOW_ANSWER_MS says it is waiting; it stays locked (no BUSY_TIMEOUT_MS
+  // release) while the connection is down, through a reconnect, and #move-wait says
+  // when it went (its answer came) or that the board, re-sent whole after a
+  // reconnect, shows whether it did.
+  var moveWait = { sentAt: null, socket: null, timer: null, shown: false };
+
+  function showMoveWait(text, done) {
+    var el = byId("move-wait");
+    if (!el) return;
+    el.classList.toggle("is-done", !!done);
+    if (el.textContent !== text) el.textContent = text;
+    el.hidden = !text;
+  }
+
+  function connected() {
+    return live && !silent && !offline && !stopped;
+  }
+
+  function moveSent() {
+    moveWait.sentAt = performance.now();
+    moveWait.socket = openSocket && openSocket.socket;
+    moveWait.shown = false;
+    showMoveWait("");
+    clearTimeout(moveWait.timer);
+    moveWait.timer = setTimeout(function () {
+      if (moveWait.sentAt === null) return;
+      moveWait.shown = true;
+      showMoveWait(offline ? "Offline: your move waits for the network." : "Your move is waiting for the connection…");
+    }, connected() ? SLOW_ANSWER_MS : 0);
+  }
+
+  /** The sent move's answer came: over the socket it went by (its seat frame), or over a
+   *  new one (the reconnect's snapshot, which shows whether it went). */
+  function moveAnswered(refused) {
+    if (moveWait.sentAt === null) return;
+    var bySnapshot = !openSocket || openSocket.socket !== moveWait.socket;
+    clearTimeout(moveWait.timer);
+    var waited = Math.round((performance.now() - moveWait.sentAt) / 1000);
+    var shown = moveWait.shown;
+    moveWait.sentAt = null;
+    if (!shown || refused) {
+      showMoveWait("");
+      return;
+    }
+    if (bySnapshot) showMoveWait("Reconnected: the board shows the match as it stands now.", true);
+    else showMoveWait("Your move went through, " + waited + " s after you played it.", true);
+  }
+
+  window.Parlour = window.Parlour || {};
+  /** Whether the page can send a move now (open, hearing the heartbeat, online); board.js asks. */
+  window.Parlour.connected = connected;
+  /** Whether the browser says the device has no network (board.js sends nothing then). */
+  window.Parlour.offline = function () { return offline; };
+
+  window.addEventListener("offline", function () {
+    offline = true;
+    if (stopped) return;
+    setStatus("reconnecting", "Offline");
+    lockMoves();
+    if (moveWait.sentAt !== null) {
+      moveWait.shown = true;
+      showMoveWait("Offline: your move waits for the network.");
+    } else {
+      showMoveWait("Offline: you can move again when the network is back.");
+    }
+    document.dispatchEvent(new CustomEvent("parlour:connection"));
+  });
+
+  window.addEventListener("online", function () {
+    offline = false;
+    if (stopped) return;
+    if (moveWait.sentAt === null) {
+      showMoveWait("");
+      releaseForms(true);
+    } else {
+      showMoveWait("Your move is waiting for the connection…");
+    }
+    setStatus("reconnecting", "Reconnecting…");
+    // A new socket at once (ws.js closes the old one; its late close is ignored below):
+    // closing the old one first waits for a close handshake the lost network may never finish.
+    if (openSocket && live) {
+      live = false;
+      openSocket.reconnect();
+    }
+    document.dispatchEvent(new CustomEvent("parlour:connection"));
+  });
+
   document.addEventListener("htmx:wsClose", function (evt) {
     var elt = evt.target;
     var closeEvent = evt.detail && evt.detail.event;
@@ -167,7 +264,8 @@
     live = false;
     synced = false;
     if (matchEl()) matchEl().removeAttribute("data-synced");
-    releaseForms(true);
+    // A move on its way stays locked until the reconnect's snapshot shows where it is.
+    if (moveWait.sentAt === null) releaseForms(true);
     if (stopped) return;
     var code = closeEvent ? closeEvent.code : 1006;
     if (code >= 4000 && code <= 4999 && code !== TRY_AGAIN) {
@@ -176,7 +274,7 @@
     }
     if (!document.body.contains(elt)) return; // the page dropped the socket element
     failures += 1;
-    setStatus("reconnecting", "Reconnecting…");
+    setStatus("reconnecting", offline ? "Offline" : "Reconnecting…");
     if (EXTENSION_RETRIES.indexOf(code) < 0 && !ourTimer) {
       var wrapper = evt.detail.socketWrapper;
       ourTimer = setTimeout(function () {
@@ -224,7 +322,10 @@
   window.Parlour.send = function (obj) {
     if (!live || !openSocket) return false;
     openSocket.send(JSON.stringify(obj));
-    if (obj && (obj.move !== undefined || obj.moves !== undefined)) lockMoves();
+    if (obj && (obj.move !== undefined || obj.moves !== undefined)) {
+      lockMoves();
+      moveSent();
+    }
     return true;
   };
 
@@ -253,7 +354,12 @@
     var quiet = performance.now() - lastFrameAt;
     if (quiet > period + SILENCE_GRACE_MS && !silent) {
       silent = true;
-      setStatus("reconnecting", "Reconnecting…");
+      setStatus("reconnecting", offline ? "Offline" : "Reconnecting…");
+      if (moveWait.sentAt !== null) {
+        moveWait.shown = true;
+        clearTimeout(moveWait.timer);
+        showMoveWait("Your move is waiting for the connection…");
+      }
     }
     if (quiet > 2 * (period + SILENCE_GRACE_MS) && openSocket && openSocket.socket) {
       lastFrameAt = performance.now();
@@ -270,11 +376,13 @@
   // change, another seat's move or a chat line do not, so the sent form stays
   // locked until its answer (a second Roll before it would be refused as stale).
   var answered = false;
+  var answeredByError = false; // the answer was an error frame (it says why itself)
 
   document.addEventListener("htmx:wsBeforeMessage", function (evt) {
     var text = evt.detail && evt.detail.message;
     pending = null;
     answered = false;
+    answeredByError = false;
     frameArrived();
     if (text === HEARTBEAT) {
       evt.preventDefault(); // nothing to swap
@@ -305,6 +413,7 @@
       if (t.kind === "error") {
         // An error frame is for this socket only; show it whatever version it names.
         answered = true;
+        answeredByError = true;
         rememberFocus();
         return;
       }
@@ -386,6 +495,7 @@
       }
       noteSnapshot(pending.tags);
     }
+    if (answered) moveAnswered(answeredByError);
     pending = null;
     releaseForms(answered);
     answered = false;
@@ -491,8 +601,12 @@
       var home = form.closest("[id]");
       focusHome = home ? home.id : null;
     }
-    if (form.closest("#controls")) lockMoves();
-    else lock(form);
+    if (form.closest("#controls")) {
+      lockMoves();
+      moveSent();
+    } else {
+      lock(form);
+    }
   });
 
   /** Disables a sent form's buttons until its answer (releaseForms) or BUSY_TIMEOUT_MS. */
@@ -506,8 +620,11 @@
     }
     form.setAttribute("aria-busy", "true");
     clearTimeout(form._parlourBusy);
-    form._parlourBusy = setTimeout(function () {
-      release(form);
+    form._parlourBusy = setTimeout(function expire() {
+      // A lost answer on a working connection: free the form. While the connection is
+      // down, the move is still on its way: wait on.
+      if (connected()) release(form);
+      else form._parlourBusy = setTimeout(expire, BUSY_TIMEOUT_MS);
     }, BUSY_TIMEOUT_MS);
   }
 

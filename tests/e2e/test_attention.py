@@ -3,6 +3,7 @@ static/js/match.js): the tab title, the announcement and the focus when a
 decision becomes the player's, and "Live" only while frames arrive."""
 
 import os
+import re
 import signal
 
 import pytest
@@ -10,7 +11,7 @@ from playwright.sync_api import expect
 
 from games import actions
 from games.engine import get_rules
-from games.models import Match
+from games.models import Match, Move
 from tests import services
 from tests.e2e.test_live_play import in_thread, live, log_in
 from tests.factories import ludo_state, make_match
@@ -85,6 +86,57 @@ def test_the_status_leaves_live_while_the_server_is_stopped_and_comes_back(
         expect(page.locator("#connection-status")).not_to_have_text("Live", timeout=20_000)
         server.kill(signal.SIGCONT)
         live(page)
+        assert csp_violations == []
+    finally:
+        server.kill(signal.SIGCONT)
+        server.stop()
+
+
+@pytest.mark.resilience
+def test_offline_the_page_says_so_at_once_and_a_waiting_move_stays_locked_until_it_went(
+        page, transactional_db, django_db_blocker, csp_violations):
+    """The browser goes offline: "Offline" at once, the move forms locked, and back
+    online the page reconnects by itself. A move sent into a connection that then
+    stalls (the server stopped: no answer, no heartbeat) says it is waiting, stays
+    locked past the busy timeout and through the page's reconnect attempts, and
+    once the server runs again the page says the board shows where it went."""
+    with django_db_blocker.unblock():
+        server, base = services.start_daphne("daphne-offline", PARLOUR_HEARTBEAT_SECONDS="1")
+    try:
+        match = in_thread(make_match, seats=("human", "human"), state=ludo_state())
+        log_in(page.context, match.seats.get(index=0).user, base)
+        page.clock.install()  # time runs as usual; fast_forward jumps the page's timers
+        page.goto(f"{base}/m/{match.public_id}/")
+        live(page)
+        roll = page.get_by_role("button", name="Roll the die")
+        wait = page.locator("#move-wait")
+
+        page.context.set_offline(True)
+        expect(page.locator("#connection-status")).to_have_text("Offline")
+        expect(roll).to_be_disabled()
+        expect(wait).to_have_text("Offline: you can move again when the network is back.")
+        page.context.set_offline(False)
+        live(page)  # reconnected at once, not after the heartbeat's silence
+        expect(roll).to_be_enabled()
+        expect(wait).to_be_hidden()
+
+        server.kill(signal.SIGSTOP)  # the socket stays open; nothing answers
+        roll.click()
+        expect(wait).to_have_text("Your move is waiting for the connection…")
+        page.clock.fast_forward(5_000)  # past the heartbeat's silence
+        expect(page.locator("#connection-status")).to_have_text("Reconnecting…")
+        for _ in range(3):  # past the busy timeout (10 s), the socket dropped, reconnects tried
+            page.clock.fast_forward(11_000)
+        expect(roll).to_be_disabled()
+        expect(wait).to_have_text("Your move is waiting for the connection…")
+        server.kill(signal.SIGCONT)
+        page.clock.fast_forward(11_000)  # the next reconnect attempt, whatever its backoff
+        live(page)
+        # Over the old socket (its answer) or a new one (the snapshot): the page says which.
+        expect(wait).to_have_text(re.compile(r"Your move went through, \d+ s after you played it\.|"
+                                             r"Reconnected: the board shows the match as it stands now\."))
+        expect(page.locator("#move-list")).to_contain_text("rolled")
+        assert Move.objects.filter(match=match, notation="roll").count() == 1
         assert csp_violations == []
     finally:
         server.kill(signal.SIGCONT)

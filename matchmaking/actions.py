@@ -18,7 +18,6 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Count
 from django.urls import reverse
 from django.utils import timezone
 
@@ -29,6 +28,7 @@ from games import sites
 from games.engine import get_rules
 from games.errors import Refused
 from games.models import Match
+from games.rating import every_seat_moved
 from matchmaking import pairing, push, together
 from matchmaking.models import QueueEntry
 from notifications import notify
@@ -240,38 +240,65 @@ def _start_table(queue: Queue, entries: list[QueueEntry]) -> Match:
 @dataclass(frozen=True)
 class QueueStatus:
     """What a waiting player's panel shows: seconds waited, current window
-    (rating points), and how many wait in that queue (them included)."""
+    (rating points), how many in that queue pairing could seat now (them
+    included when they can be), and ``held_by``: the unfinished match that
+    keeps them from being paired (None when nothing does)."""
 
     entry: QueueEntry
     waited: int
     window: int
     waiting: int
+    held_by: Match | None = None
+
+    @property
+    def held_leave(self) -> str | None:
+        """What leaving ``held_by`` does, as its Leave button says: "abort" (a rated
+        match before every seat has moved: nobody is rated), "loss" (later), None
+        (an unrated match). One query for a rated one (docs/rules.md "Leaving")."""
+        if self.held_by is None or not self.held_by.rated:
+            return None
+        return "loss" if every_seat_moved(self.held_by) else "abort"
 
 
-def queue_status(entry: QueueEntry, now: datetime | None = None, waiting: int | None = None) -> QueueStatus:
-    """The panel numbers for ``entry``; ``waiting`` if already counted."""
+def _pairable_counts(entries: list[QueueEntry], busy: set[int], now: datetime) -> dict[tuple[str, int], int]:
+    """(kind, players) -> how many of ``entries`` pairing could seat now: present
+    (their page is there) and not ``busy`` (user ids held by an unfinished match)."""
+    counts: dict[tuple[str, int], int] = {}
+    for e in present(entries, now):
+        if e.user_id not in busy:
+            counts[(e.kind, e.players)] = counts.get((e.kind, e.players), 0) + 1
+    return counts
+
+
+def queue_status(entry: QueueEntry, now: datetime | None = None) -> QueueStatus:
+    """The panel numbers for one waiting ``entry`` (three queries)."""
     now = now or timezone.now()
+    entries = list(QueueEntry.objects.filter(kind=entry.kind, players=entry.players, match__isnull=True))
+    held = game_actions.busy_matches(e.user_id for e in entries)
+    waiting = _pairable_counts(entries, set(held), now).get((entry.kind, entry.players), 0)
+    return _status(entry, now, waiting, held.get(entry.user_id))
+
+
+def _status(entry: QueueEntry, now: datetime, waiting: int, held_by: Match | None) -> QueueStatus:
     waited = max(0.0, (now - entry.joined_at).total_seconds())
-    if waiting is None:
-        waiting = QueueEntry.objects.filter(
-            kind=entry.kind, players=entry.players, match__isnull=True
-        ).count()
-    return QueueStatus(entry, int(waited), int(pairing.window(waited)), waiting)
+    return QueueStatus(entry, int(waited), int(pairing.window(waited)), waiting, held_by)
 
 
 def waiting_statuses(now: datetime | None = None) -> list[QueueStatus]:
-    """Every waiting entry's panel numbers (for the wave's live update)."""
+    """Every waiting entry's panel numbers (for the wave's live update). Two queries."""
     now = now or timezone.now()
     entries = list(QueueEntry.objects.filter(match__isnull=True))
-    counts: dict[tuple[str, int], int] = {}
-    for e in entries:
-        counts[(e.kind, e.players)] = counts.get((e.kind, e.players), 0) + 1
-    return [queue_status(e, now, counts[(e.kind, e.players)]) for e in entries]
+    held = game_actions.busy_matches(e.user_id for e in entries)
+    counts = _pairable_counts(entries, set(held), now)
+    return [_status(e, now, counts.get((e.kind, e.players), 0), held.get(e.user_id)) for e in entries]
 
 
-def waiting_counts() -> dict[str, int]:
-    """How many players wait in each queue now, by ``Queue.key`` ("ludo-2");
-    a queue nobody waits in is absent. One query."""
-    rows = (QueueEntry.objects.filter(match__isnull=True).values_list("kind", "players")
-            .annotate(n=Count("pk")).order_by())
-    return {f"{kind}-{players}": n for kind, players, n in rows}
+def waiting_counts(now: datetime | None = None) -> dict[str, int]:
+    """How many players pairing could seat in each queue now, by ``Queue.key``
+    ("ludo-2"): present, and held by no unfinished match; a queue with none is
+    absent. Two queries."""
+    now = now or timezone.now()
+    entries = list(QueueEntry.objects.filter(match__isnull=True)
+                   .only("kind", "players", "user_id", "away_since", "socket_seen_at"))
+    counts = _pairable_counts(entries, game_actions.busy_users(e.user_id for e in entries), now)
+    return {f"{kind}-{players}": n for (kind, players), n in counts.items()}

@@ -45,7 +45,7 @@ from games.actions.finish import abort_match
 from games.actions.leave import leave_match
 from games.actions.move import MAX_PLIES_PER_ACTION, play_move
 from games.actions.pause import PAUSE_RATE, pause_match, resume_match
-from games.actions.start import BUSY, SeatSpec, busy_users, create_match, start_match
+from games.actions.start import BUSY, SeatSpec, busy_matches, busy_users, create_match, start_match
 from games.actions.timeout import expire_turn, overdue_matches
 
 __all__ = [
@@ -61,6 +61,7 @@ __all__ = [
     "StaleVersion",
     "TooLate",
     "abort_match",
+    "busy_matches",
     "busy_users",
     "create_match",
     "expire_turn",

@@ -20,10 +20,24 @@ BUSY = (Match.Status.WAITING, Match.Status.ACTIVE, Match.Status.PAUSED)
 
 
 def busy_users(user_ids) -> set[int]:
-    """Those of ``user_ids`` (user ids) seated in a match that has not ended,
-    whatever made it (ranked, arena, room, challenge, computer): one query."""
-    return set(Seat.objects.filter(user_id__in=list(user_ids), match__status__in=BUSY)
+    """Those of ``user_ids`` (user ids) still playing a seat of a match that has
+    not ended, whatever made it (ranked, arena, room, challenge, computer); a
+    seat its player left or idled out of holds nobody. One query."""
+    return set(Seat.objects.filter(user_id__in=list(user_ids), match__status__in=BUSY,
+                                   status=Seat.Status.PLAYING)
                .values_list("user_id", flat=True))
+
+
+def busy_matches(user_ids) -> dict[int, Match]:
+    """For each of ``user_ids`` that ``busy_users`` counts busy, the match that
+    holds them (their earliest seat's): user id -> Match. One query."""
+    held: dict[int, Match] = {}
+    seats = (Seat.objects.filter(user_id__in=list(user_ids), match__status__in=BUSY,
+                                 status=Seat.Status.PLAYING)
+             .select_related("match").order_by("joined_at", "pk"))
+    for seat in seats:
+        held.setdefault(seat.user_id, seat.match)
+    return held
 
 
 @dataclass(frozen=True)

@@ -48,7 +48,7 @@ def ranked_choices(context, kind):
     """A game card's ranked part: one button per queue of ``kind`` with how
     many wait in it now, the player's own queue marked; a log-in link for a
     visitor; the refusal for an account that may not queue. The counts are
-    the page's one query (``actions.waiting_counts``)."""
+    the page's two queries (``actions.waiting_counts``)."""
     request = context.get("request")
     user = getattr(request, "user", None)
     counts = _counts(context)

@@ -117,6 +117,47 @@ class TestPairing:
         match = QueueEntry.objects.get(user=b).match
         assert match is not None and {s.user_id for s in match.seats.all()} == {a.pk, b.pk}
 
+    def test_the_count_is_of_pairable_players_and_the_panel_names_the_match_that_holds_one(self, client):
+        from games import actions as game_actions
+        from tests.factories import make_match
+
+        a, b = make_user(), make_user()
+        solo = make_match(seats=("human", "normal"), users=[a])  # open in another tab
+        actions.join_queue(a, "ludo", 2)
+        entry_b = actions.join_queue(b, "ludo", 2)
+        assert entry_b.match_id is None
+        held, free = actions.queue_status(QueueEntry.objects.get(user=a)), actions.queue_status(entry_b)
+        assert (held.waiting, held.held_by, free.waiting, free.held_by) == (1, solo, 1, None)
+        assert held.held_leave is None  # against computers: unrated
+        assert actions.waiting_counts() == {"ludo-2": 1}
+        assert {s.entry.user_id: (s.waiting, s.held_by) for s in actions.waiting_statuses()} == {
+            a.pk: (1, solo), b.pk: (1, None)}
+
+        client.force_login(a)
+        panel = client.get("/play/").content.decode()
+        assert "You can't be paired yet" in panel
+        assert f'href="/m/{solo.public_id}/"' in panel
+        assert f'action="/m/{solo.public_id}/leave/"' in panel and "Leave it</button>" in panel
+        client.force_login(b)
+        assert "You can't be paired yet" not in client.get("/play/").content.decode()
+
+        client.force_login(a)
+        client.post(f"/m/{solo.public_id}/leave/")  # the panel's form
+        assert not game_actions.busy_users([a.pk])
+        [match] = actions.pair_queues(now=timezone.now())
+        assert {s.user_id for s in match.seats.all()} == {a.pk, b.pk}
+
+    def test_a_seat_left_in_a_match_that_goes_on_holds_nobody(self):
+        from games import actions as game_actions
+        from tests.factories import make_match
+
+        a, b = make_user(), make_user()
+        match = make_match(seats=("human", "human", "normal"), users=[a, b])
+        game_actions.leave_match(match.public_id, a)
+        assert Match.objects.get(pk=match.pk).status == Match.Status.ACTIVE  # b and the computer play on
+        assert game_actions.busy_users([a.pk, b.pk]) == {b.pk}
+        assert set(game_actions.busy_matches([a.pk, b.pk])) == {b.pk}
+
     def test_other_queues_and_distant_ratings_are_not_paired(self):
         a, b, c = make_user(), make_user(), make_user()
         Rating.objects.create(user=c, kind="ludo", rating=1800, games=40, peak=1800)

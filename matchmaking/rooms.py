@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from dataclasses import dataclass
 from datetime import timedelta
 
 from django.db import transaction
@@ -47,6 +48,9 @@ INVITE_LIFETIME = timedelta(minutes=30)
 INVITE_REFUSED = "This invite link cannot be used. Ask the host of the room for a new one."
 #: Invite redemption attempts (rate, key kind): per signed-in user and per IP address.
 REDEEM_RATES = (("10/10minute", "user"), ("30/10minute", "ip"))
+#: Looking at an invite link (its page names the game and the host): per IP address,
+#: signed in or not, a budget of its own (a reload must not use up the redemptions).
+INVITE_VIEW_RATE = "60/10minute"
 #: Turn times a room may choose (docs/rules.md "Turn timer"), unless its game
 #: fixes one (``GameSite.fixed_turn_seconds``: Ludo is always 60 s).
 TURN_SECONDS_CHOICES = (30, 60, 90, 120)
@@ -230,6 +234,36 @@ def check_redeem_rate(user, ip: str | None) -> None:
     for rate, kind in REDEEM_RATES:
         if keys[kind] is not None and not ratelimits.hit(rate, "redeem", kind, keys[kind]):
             raise TooManyAttempts("Too many invite attempts; wait a few minutes and try again.")
+
+
+@dataclass(frozen=True)
+class InvitePreview:
+    """What an invite link's page says before it is redeemed: the room's game
+    (``kind``), its host's username ("" if the host account is gone) and seats."""
+
+    kind: str
+    host: str
+    seat_count: int
+
+
+def invite_preview(token, *, ip: str | None = None, now=None) -> InvitePreview | None:
+    """The room an invite ``token`` would seat someone in, or None when it would
+    not (unknown, used, expired or revoked link, or a room no longer taking
+    players: one answer for all, as redeeming gives). Only someone holding a valid
+    link learns anything. Raises TooManyAttempts past INVITE_VIEW_RATE per ``ip``."""
+    if ip is not None and not ratelimits.hit(INVITE_VIEW_RATE, "invite-view", "ip", ip):
+        raise TooManyAttempts("Too many invite attempts; wait a few minutes and try again.")
+    if not isinstance(token, str) or not 16 <= len(token) <= 64:
+        return None
+    now = now or timezone.now()
+    invite = (Invite.objects.filter(token_hash=hash_token(token), used_at__isnull=True,
+                                    revoked_at__isnull=True, expires_at__gt=now,
+                                    room__status=Room.Status.OPEN)
+              .select_related("room", "room__host").first())
+    if invite is None:
+        return None
+    room = invite.room
+    return InvitePreview(room.kind, room.host.username if room.host else "", room.seats.count())
 
 
 def do_redeem_invite(token, user, *, ip: str | None = None, now=None) -> Room:

@@ -126,18 +126,28 @@ def room_leave(request, code):
 
 @require_http_methods(["GET", "POST"])
 def room_join(request, token):
-    """GET: a page with a Join button (the link is not checked, so looking
-    at it tells nothing). POST: redeem the invite."""
-    if not request.user.is_authenticated:
-        return redirect(f"{reverse('login')}?next={request.path}")
+    """GET: the invite's page, signed in or not: which game and whose room a
+    valid link seats one in (``rooms.invite_preview``; an invalid one gets the
+    refusal redeeming gives, and only a valid link tells anything), with a Join
+    button, or log-in and sign-up links that come back here. POST (signed in):
+    redeem the invite."""
     if request.method == "POST":
+        if not request.user.is_authenticated:
+            return redirect(f"{reverse('login')}?next={request.path}")
         try:
             room = rooms.do_redeem_invite(token, request.user, ip=proxy.client_ip(request))
         except Refused as e:
             status = 429 if isinstance(e, rooms.TooManyAttempts) else 400
             return render(request, "matchmaking/room_join.html", {"error": e.message}, status=status)
         return redirect("room", code=room.code)
-    return render(request, "matchmaking/room_join.html", {})
+    try:
+        preview = rooms.invite_preview(token, ip=proxy.client_ip(request))
+    except rooms.TooManyAttempts as e:
+        return render(request, "matchmaking/room_join.html", {"error": e.message}, status=429)
+    if preview is None:
+        return render(request, "matchmaking/room_join.html", {"error": rooms.INVITE_REFUSED}, status=404)
+    return render(request, "matchmaking/room_join.html", {
+        "preview": preview, "game": sites.name(preview.kind), "next": request.path})
 
 
 def members_of(room):

@@ -154,3 +154,37 @@ def test_a_solo_map_theme_is_refused_for_other_games(client):
     form = SoloMatchForm({"kind": "ludo", "players": "2", "level_1": "easy", "level_2": "easy",
                           "level_3": "easy", "speed": "fast", "theme": "mars"})
     assert not form.is_valid() and "theme" in form.errors
+
+
+def test_an_invite_page_names_the_game_and_the_host_to_a_valid_link_only(client):
+    from config import ratelimits
+
+    host = make_user("ida_host")
+    room = rooms.do_create_room(host, "roundabout", 3, {})
+    _invite, token = rooms.do_create_invite(room.code, host)
+    path = f"/rooms/join/{token}/"
+    page = client.get(path)  # a friend without an account
+    text = page.content.decode()
+    assert page.status_code == 200
+    assert "ida_host invites you to play Roundabout" in text and "3 seats" in text
+    assert f'href="/signup/?next={path}"' in text.replace("%2F", "/")
+    assert "Join the room" not in text  # not signed in: sign up or log in first
+    friend = make_user()
+    client.force_login(friend)
+    assert "Join the room" in client.get(path).content.decode()
+
+    client.logout()
+    for bad in ("/rooms/join/" + "x" * 32 + "/", "/rooms/join/short/"):
+        refused = client.get(bad)
+        assert refused.status_code == 404 and rooms.INVITE_REFUSED in refused.content.decode()
+        assert "ida_host" not in refused.content.decode() and "Roundabout" not in refused.content.decode()
+    rooms.do_redeem_invite(token, friend)  # used: the same answer as an unknown link
+    used = client.get(path).content.decode()
+    assert rooms.INVITE_REFUSED in used and "ida_host" not in used
+
+    ratelimits.reset()
+    try:
+        statuses = [client.get("/rooms/join/" + "y" * 32 + "/").status_code for _ in range(61)]
+    finally:
+        ratelimits.reset()
+    assert statuses == [404] * 60 + [429]  # rooms.INVITE_VIEW_RATE, per address

@@ -118,7 +118,15 @@
   function turnBegins(quiet) {
     match.classList.add("is-my-turn");
     setTitle(true);
-    if (quiet) return; // the page opened on this seat's turn: no alarm
+    if (quiet) {
+      // The page opened on this seat's turn: no alarm, but the keyboard starts at the
+      // decision (after the other scripts' start: board.js reads the choices in its own).
+      setTimeout(function () {
+        var active = document.activeElement;
+        if (!active || active === document.body) focusPrimary();
+      }, 0);
+      return;
+    }
     sound(TURN_TONES);
     notify("Your turn");
     announce("Your turn.");

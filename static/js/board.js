@@ -1038,6 +1038,14 @@
     hadFocus = null;
   });
 
+  /** The first of ``list`` the page shows (not inside a closed disclosure), or null. */
+  function visibleFirst(list) {
+    for (var i = 0; i < list.length; i++) {
+      if (list[i].getClientRects().length) return list[i];
+    }
+    return null;
+  }
+
   function focusPrimary() {
     var here = stage();
     if (here && keysOn() && here.contains(document.activeElement)) {
@@ -1051,7 +1059,7 @@
       return true;
     }
     var btn = document.querySelector("#controls [data-primary]:not([disabled])") ||
-      document.querySelector("#controls form[ws-send] button:not([disabled])");
+      visibleFirst(document.querySelectorAll("#controls form[ws-send] button:not([disabled])"));
     if (btn) {
       btn.focus({ preventScroll: true });
       return true;

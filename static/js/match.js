@@ -495,12 +495,15 @@
       }
       noteSnapshot(pending.tags);
     }
+    var wasAnswer = answered;
     if (answered) moveAnswered(answeredByError);
     pending = null;
     releaseForms(answered);
     answered = false;
     readClock(false);
-    restoreFocus();
+    // A sent move's focus waits for its answer (the seat's new controls): the public
+    // frame that may come first must not spend it while the sent form is locked.
+    if (wasAnswer || focusHome === BOARD_FOCUS || moveWait.sentAt === null) restoreFocus();
     showNewestMove();
   });
 
@@ -598,8 +601,7 @@
     if (!isMoveForm(form)) return;
     if (!onBoard(document.activeElement)) {
       // Sent from the form itself (a shortcut on the board keeps the board's focus).
-      var home = form.closest("[id]");
-      focusHome = home ? home.id : null;
+      focusHome = homeOf(form);
     }
     if (form.closest("#controls")) {
       lockMoves();
@@ -675,10 +677,16 @@
       return;
     }
     var form = active && active.closest ? active.closest("form") : null;
-    if (isMoveForm(form)) {
-      var home = form.closest("[id]");
-      focusHome = home ? home.id : null;
-    }
+    if (isMoveForm(form)) focusHome = homeOf(form);
+  }
+
+  /** Where focus goes back to after a swap replaces ``form``: the seat's controls as a
+   *  whole (their new decision's primary control; the form's own id may be gone from
+   *  them), else the form's nearest element with an id. */
+  function homeOf(form) {
+    if (form.closest("#controls")) return "controls";
+    var home = form.closest("[id]");
+    return home ? home.id : null;
   }
 
   function restoreFocus() {
@@ -696,12 +704,17 @@
     if (home && home.closest("#controls") && window.parlourBoard) {
       // The seat's controls were replaced: to the new decision's primary control (the
       // board or Roll), not the first button left (often "Leave the match"); with no
-      // decision, to the board.
-      if (!window.parlourBoard.focusPrimary()) {
-        var board = byId("board");
-        var here = board && board.parentElement;
-        if (here && here.hasAttribute("tabindex")) here.focus({ preventScroll: true });
-      }
+      // decision, to the board. After this frame's other listeners (board.js reads the
+      // new choices in its own), and only if nothing took the focus meanwhile.
+      setTimeout(function () {
+        var now = document.activeElement;
+        if (now && now !== document.body) return;
+        if (!window.parlourBoard.focusPrimary() || document.activeElement === document.body) {
+          var board = byId("board");
+          var here = board && board.parentElement;
+          if (here && here.hasAttribute("tabindex")) here.focus({ preventScroll: true });
+        }
+      }, 0);
       return;
     }
     var target = home && home.querySelector("button:not([disabled]), input[type=submit]:not([disabled])");

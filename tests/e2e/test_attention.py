@@ -141,3 +141,21 @@ def test_offline_the_page_says_so_at_once_and_a_waiting_move_stays_locked_until_
     finally:
         server.kill(signal.SIGCONT)
         server.stop()
+
+
+def test_a_page_that_opens_on_the_turn_and_a_keyboard_move_keep_the_focus_on_the_decision(
+        page, live_server_url):
+    """Opened on this seat's turn, the focus is on the decision (Roll); a roll sent
+    with the keyboard leaves it on the next decision (on the board, where the darts
+    are chosen), never on <body>, even though the public frame comes first."""
+    match = in_thread(make_match, "roundabout", seats=("human", "human"))
+    rules = get_rules("roundabout")
+    seat = rules.to_move(rules.load(match.state))
+    log_in(page.context, match.seats.get(index=seat).user, live_server_url)
+    page.goto(f"{live_server_url}/m/{match.public_id}/")
+    live(page)
+    roll = page.get_by_role("button", name="Roll the dice")
+    expect(roll).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.locator("#controls")).to_contain_text("Dice:")
+    expect(page.locator(".board-stage")).to_be_focused()

@@ -192,3 +192,25 @@ def test_tiles_are_drawn_as_tiles_a_stack_as_a_stack_a_face_down_tile_as_its_bac
     assert not inside(down, "rb-tl") and len(inside(down, "rb-back")) == 2
     assert "?" not in tiles[down].text and "blue" not in tiles[down].text
     assert "a tile face down" in tiles[down].text
+
+
+def test_the_no_script_chain_form_lists_the_best_placements_first():
+    """A first space's options in the plain form: most points first, and a 0-point
+    face-down bridge after every face-up placement (the engine's board order put one first)."""
+    import random
+    import re
+
+    from games.rondo.templatetags.rondo_tags import rondo_chain
+
+    rules = get_rules("rondo")
+    state, rnd = rules.new_match(2, {}), random.Random(3)
+    while rules.to_move(state) == -1:
+        state = rules.play(state, rnd.choice(rules.chance_outcomes(state))[0])
+    seat_view = rules.view(state, rules.to_move(state))
+    engine_order = [m["label"] for m in seat_view["private"]["moves"] if "space" in m]
+    assert "face down" in engine_order[0]  # the case this is about
+    labels = re.findall(r">([^<]+)</option>", str(rondo_chain(seat_view)["first_options"]))
+    assert sorted(labels) == sorted(engine_order)
+    points = [int(re.search(r"(\d+) points?\)", label).group(1)) for label in labels]
+    assert points == sorted(points, reverse=True)
+    assert "face up" in labels[0] and "face down" in labels[-1]

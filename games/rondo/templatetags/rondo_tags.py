@@ -58,8 +58,11 @@ def rondo_chain(seat_view: dict) -> dict:
         "options": options,
         # The no-JavaScript form's <option> lists, built here: as template loops over
         # a rack's hundreds of placements they were most of a Rondo seat frame's cost.
+        # Best first: the most points, face up before a 0-point face-down bridge (the
+        # engine lists spaces in board order, a bridge often first).
         "first_options": mark_safe("".join(
-            f'<option value="{escape(m["move"])}">{escape(m["label"])}</option>' for m in firsts)),
+            f'<option value="{escape(m["move"])}">{escape(m["label"])}</option>'
+            for m in sorted(firsts, key=lambda m: (-m.get("points", 0), bool(m.get("face_down")))))),
         "draw": next((m for m in moves if m["move"] == "draw"), None),
         "end": next((m for m in moves if m["move"] == "end"), None),
         "letters": LETTERS,

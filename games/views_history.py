@@ -5,7 +5,8 @@ filters by game, rated/casual, result and opponent, paginated by keyset
 (``?before=`` / ``?after=`` a seat id). Replay: ``/m/<id>/replay/?ply=N``
 for a finished or aborted match: the board after ply N rebuilt with the
 engine from the start state and the record, and a fairness panel that
-recomputes every chance outcome from the revealed seed.
+recomputes every chance outcome from the revealed seed; both read once per
+match and kept (games.replays).
 Export: ``/m/<id>/export.json``. Private-room matches only for their members.
 """
 
@@ -23,8 +24,7 @@ from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseClientRedirect
 
 from accounts.models import User
-from games import fragments, history, marks, record
-from games.engine import fair, get_rules
+from games import fragments, history, record, replays
 from games.models import Match, Move, Seat
 from games.views import visible_match
 
@@ -83,48 +83,49 @@ def replay(request, public_id):
     link, a key, autoplay) gets the page's "step" partial only, out-of-band swaps of the nav, the
     move's words, the board, the dice and the seats (README "Replays"); so the
     response varies on HX-Request. A match not over yet sends the page to the
-    match (HX-Redirect for htmx)."""
+    match (HX-Redirect for htmx). What every step needs is read from the
+    record once per match and kept (games.replays)."""
     match = visible_match(public_id, request.user)
     if not match.is_over:
         messages.info(request, "A match can be replayed once it has ended.")
         if request.htmx:
             return HttpResponseClientRedirect(reverse("match", args=[match.public_id]))
         return redirect("match", public_id=match.public_id)
+    kept = replays.get(match)
     seats = list(match.seats.select_related("user"))
-    moves = list(Move.objects.filter(match=match).order_by("ply"))
-    total = len(moves)
+    total = kept.total
     try:
         ply = min(max(int(request.GET.get("ply", 0)), 0), total)
     except (TypeError, ValueError):
         ply = 0
-    position = record.position_at(match, moves, ply)
+    position = kept.position(ply)
     if ply < total:
         seats = _seats_at(seats, position.left)
     # The board and the seats through the live page's own context (fragments), so
     # the replay draws each position, and its last move's marks, as the match page does.
     ctx = fragments.public_context(match, seats, state=position.state,
-                                   last_move=marks.at(match, moves, ply, position.state) or {})
+                                   last_move=kept.marks(match, ply, position.state) or {})
     if ply < total:  # the rating changes, like the places, wait for the end of the record
         for row in ctx["seat_rows"]:
             if row["rating"]:
                 row["rating"] = fragments.SeatRating(row["rating"].before)
     names = ctx["labels"]
-    lines = record.describe_record(match.kind, moves, names, get_rules(match.kind).load(match.start_state))
-    current = moves[ply - 1] if ply else None
-    turns = fragments.replay_turns(lines, ctx["colours"])
-    report = fair.verify_record(match.kind, match.seed, match.public_id, match.start_state,
-                                [m.notation for m in moves], match.seed_hash)
+    words = kept.wording(names, ctx["colours"])
+    current = kept.moves[ply - 1] if ply else None
     ctx.update(
-        ply=ply, total=total, current=current, error=position.error, report=report, lines=lines,
-        current_text=_describe_ply(match.kind, current, lines, names),
+        ply=ply, total=total, current=current, error=position.error,
+        current_text=_describe_ply(match.kind, current, words.lines_at(ply - 1), names),
         first_ply=0, prev_ply=max(ply - 1, 0), next_ply=min(ply + 1, total),
-        turns=turns,
-        # The record's line for this position: the last at or before the ply (a
-        # line may stand for several plies: a roll and the move it forced).
-        record_ply=max((line.ply + 1 for turn in turns for line in turn.lines if line.ply < ply), default=0),
         show_die="die" in ctx["view"] or "dice" in ctx["view"],  # the games that roll
     )
     step = _wants_partial(request)
+    if not step:  # the whole page: the record list and the fairness check, both kept
+        ctx.update(
+            report=kept.report(match), turns=words.turns, record_html=words.html(ply),
+            # The record's line for this position: the last at or before the ply (a
+            # line may stand for several plies: a roll and the move it forced).
+            record_ply=words.record_ply(ply),
+        )
     return fragments.render_page(request, "games/replay.html#step" if step else "games/replay.html", ctx)
 
 

@@ -47,6 +47,11 @@ KEYFRAME_PLIES = 32
 #: holds about 0.7 kB a ply (1.4 MB for 2,000 plies of Ludo), so at most about
 #: 28 MB per process.
 PLIES_KEPT = 40_000
+#: A visitor's replay request that makes this process read the record counts,
+#: against their address's budget (``PARLOUR_REPLAY_VISITOR_RATE``), one more
+#: request per this many plies of it: reading this many plies, describing and
+#: checking them costs about what one step does (docs/benchmarks.md "Replays").
+BUILD_COST_PLIES = 100
 
 
 class RecordedMove(NamedTuple):

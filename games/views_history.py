@@ -6,7 +6,7 @@ filters by game, rated/casual, result and opponent, paginated by keyset
 for a finished or aborted match: the board after ply N rebuilt with the
 engine from the start state and the record, and a fairness panel that
 recomputes every chance outcome from the revealed seed; both read once per
-match and kept (games.replays).
+match and kept (games.replays), and visitors without an account limited.
 Export: ``/m/<id>/export.json``. Private-room matches only for their members.
 """
 
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import copy
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, JsonResponse
@@ -24,6 +25,8 @@ from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseClientRedirect
 
 from accounts.models import User
+from config import ratelimits
+from config.proxy import client_ip
 from games import fragments, history, record, replays
 from games.models import Match, Move, Seat
 from games.views import visible_match
@@ -84,13 +87,18 @@ def replay(request, public_id):
     move's words, the board, the dice and the seats (README "Replays"); so the
     response varies on HX-Request. A match not over yet sends the page to the
     match (HX-Redirect for htmx). What every step needs is read from the
-    record once per match and kept (games.replays)."""
+    record once per match and kept (games.replays). A visitor without an
+    account past the replay budget of their address gets 429 (``_over_budget``)."""
     match = visible_match(public_id, request.user)
     if not match.is_over:
         messages.info(request, "A match can be replayed once it has ended.")
         if request.htmx:
             return HttpResponseClientRedirect(reverse("match", args=[match.public_id]))
         return redirect("match", public_id=match.public_id)
+    if not request.user.is_authenticated:
+        refused = _over_budget(request, match)
+        if refused is not None:
+            return refused
     kept = replays.get(match)
     seats = list(match.seats.select_related("user"))
     total = kept.total
@@ -127,6 +135,28 @@ def replay(request, public_id):
             record_ply=words.record_ply(ply),
         )
     return fragments.render_page(request, "games/replay.html#step" if step else "games/replay.html", ctx)
+
+
+def _over_budget(request, match):
+    """None while the visitor's address (``config.proxy.client_ip``) is within
+    ``PARLOUR_REPLAY_VISITOR_RATE``, counting this request: one, or, when
+    this process must first read the match's record (games.replays), one more
+    per ``replays.BUILD_COST_PLIES`` plies of it. Past it: 429 with
+    ``Retry-After``, nothing read; the page says so, and an htmx step is sent
+    to that page (HX-Redirect: htmx swaps no error response)."""
+    rate = settings.PARLOUR_REPLAY_VISITOR_RATE
+    address = client_ip(request) or "?"
+    cost = 1 if replays.is_kept(match) else 1 + match.ply_count // replays.BUILD_COST_PLIES
+    if ratelimits.hit(rate, "replay", address, cost=cost):
+        return None
+    wait = ratelimits.retry_after(rate, "replay", address)
+    if _wants_partial(request):
+        response = HttpResponseClientRedirect(request.get_full_path())
+        response.status_code = 429
+    else:
+        response = render(request, "games/replay_limited.html", {"wait": wait}, status=429)
+    response["Retry-After"] = str(wait)
+    return response
 
 
 def _seats_at(seats, left: frozenset[int]) -> list:

@@ -1,6 +1,7 @@
-"""Replay steps are cheap (README "Replays"): what a replay needs is read from
-an ended match's record once per process and kept (games.replays), and each
-step replays at most a keyframe's worth of plies."""
+"""Replay steps are cheap and visitors are limited (README "Replays"): what a
+replay needs is read from an ended match's record once per process and kept
+(games.replays), each step replays at most a keyframe's worth of plies, and a
+visitor without an account past the budget of their address gets 429."""
 
 from __future__ import annotations
 
@@ -12,9 +13,11 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from config import ratelimits
 from games import marks, record, replays
 from games.engine import CHANCE, fair, get_rules
 from games.models import Match, Move, Seat
+from tests.factories import make_user
 
 pytestmark = pytest.mark.django_db
 
@@ -57,8 +60,10 @@ def recorded(kind: str = "ludo", players: int = 2, seed: int = 1, bad_ply: int |
 @pytest.fixture(autouse=True)
 def fresh():
     replays.forget()
+    ratelimits.reset()
     yield
     replays.forget()
+    ratelimits.reset()
 
 
 def test_steps_after_the_first_read_no_record_and_check_the_dice_once(client, monkeypatch):
@@ -125,3 +130,23 @@ def test_a_record_that_grows_is_read_again_and_kept_replays_are_bounded_by_plies
     other = recorded(seed=4)
     replays.get(other)
     assert replays.is_kept(other) and not replays.is_kept(match)  # the least recently used went
+
+
+def test_visitors_past_their_address_s_budget_get_429_and_players_are_not_limited(client, settings):
+    match = recorded(seed=5)
+    url = f"/m/{match.public_id}/replay/"
+    # The first request reads the record: one more per BUILD_COST_PLIES plies of it.
+    build = 1 + match.ply_count // replays.BUILD_COST_PLIES
+    assert build > 1
+    settings.PARLOUR_REPLAY_VISITOR_RATE = f"{build + 3}/minute"
+    statuses = [client.get(f"{url}?ply={n}", headers=STEP).status_code for n in range(5)]
+    assert statuses == [200] * 4 + [429]
+    page = client.get(f"{url}?ply=9")
+    assert page.status_code == 429 and 1 <= int(page["Retry-After"]) <= 60
+    text = page.content.decode()
+    assert "Too many replay requests" in text and "log in" in text and f'href="{url}?ply=9"' in text
+    step = client.get(f"{url}?ply=9", headers=STEP)
+    assert step.status_code == 429 and step["HX-Redirect"] == f"{url}?ply=9"  # to the page that says why
+    assert client.get(f"{url}?ply=9", REMOTE_ADDR="203.0.113.9").status_code == 200  # its own budget
+    client.force_login(make_user("ada"))
+    assert all(client.get(f"{url}?ply={n}", headers=STEP).status_code == 200 for n in range(8))

@@ -47,6 +47,11 @@ def hit(rate: str, *keys: str, cost: int = 1) -> bool:
     return _limiter().hit(_item(rate), *map(str, keys), cost=cost)
 
 
+def allowed(rate: str) -> int:
+    """How many attempts ``rate`` allows in its window (``"600/minute"``: 600)."""
+    return _item(rate).amount
+
+
 def retry_after(rate: str, *keys: str) -> int:
     """Whole seconds until ``rate``'s window for ``keys`` has room again (at
     least 1): an HTTP 429's ``Retry-After``."""

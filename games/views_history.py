@@ -141,12 +141,13 @@ def _over_budget(request, match):
     """None while the visitor's address (``config.proxy.client_ip``) is within
     ``PARLOUR_REPLAY_VISITOR_RATE``, counting this request: one, or, when
     this process must first read the match's record (games.replays), one more
-    per ``replays.BUILD_COST_PLIES`` plies of it. Past it: 429 with
-    ``Retry-After``, nothing read; the page says so, and an htmx step is sent
-    to that page (HX-Redirect: htmx swaps no error response)."""
+    per ``replays.BUILD_COST_PLIES`` plies of it, up to half the budget. Past
+    it: 429 with ``Retry-After``, nothing read; the page says so, and an htmx
+    step is sent to that page (HX-Redirect: htmx swaps no error response)."""
     rate = settings.PARLOUR_REPLAY_VISITOR_RATE
     address = client_ip(request) or "?"
     cost = 1 if replays.is_kept(match) else 1 + match.ply_count // replays.BUILD_COST_PLIES
+    cost = min(cost, max(ratelimits.allowed(rate) // 2, 1))  # a record too long for the budget still replays
     if ratelimits.hit(rate, "replay", address, cost=cost):
         return None
     wait = ratelimits.retry_after(rate, "replay", address)

@@ -138,9 +138,9 @@ def test_visitors_past_their_address_s_budget_get_429_and_players_are_not_limite
     # The first request reads the record: one more per BUILD_COST_PLIES plies of it.
     build = 1 + match.ply_count // replays.BUILD_COST_PLIES
     assert build > 1
-    settings.PARLOUR_REPLAY_VISITOR_RATE = f"{build + 3}/minute"
-    statuses = [client.get(f"{url}?ply={n}", headers=STEP).status_code for n in range(5)]
-    assert statuses == [200] * 4 + [429]
+    settings.PARLOUR_REPLAY_VISITOR_RATE = f"{2 * build + 2}/minute"
+    statuses = [client.get(f"{url}?ply={n}", headers=STEP).status_code for n in range(build + 4)]
+    assert statuses == [200] * (build + 3) + [429]
     page = client.get(f"{url}?ply=9")
     assert page.status_code == 429 and 1 <= int(page["Retry-After"]) <= 60
     text = page.content.decode()
@@ -150,3 +150,11 @@ def test_visitors_past_their_address_s_budget_get_429_and_players_are_not_limite
     assert client.get(f"{url}?ply=9", REMOTE_ADDR="203.0.113.9").status_code == 200  # its own budget
     client.force_login(make_user("ada"))
     assert all(client.get(f"{url}?ply={n}", headers=STEP).status_code == 200 for n in range(8))
+
+
+def test_a_record_longer_than_a_visitor_s_budget_still_replays(client, settings):
+    match = recorded(seed=7)
+    assert 1 + match.ply_count // replays.BUILD_COST_PLIES > 4
+    settings.PARLOUR_REPLAY_VISITOR_RATE = "4/minute"
+    statuses = [client.get(f"/m/{match.public_id}/replay/?ply={n}").status_code for n in range(4)]
+    assert statuses == [200, 200, 200, 429]  # reading it counted half the budget

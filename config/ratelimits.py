@@ -3,13 +3,15 @@ library over the project's Redis (README "Decisions").
 
 Used by actions that must hold across processes and restarts: pausing a match
 (games.actions), redeeming room invites (matchmaking.rooms), signing up and
-asking for password-reset emails (accounts.views). Per-socket
-limits (WebSocket flooding, chat) stay in process memory (games.consumers,
-games.chat).
+asking for password-reset emails (accounts.views), replays for visitors
+without an account (games.views_history). Per-socket limits (WebSocket
+flooding, chat) stay in process memory (games.consumers, games.chat).
 """
 
 from __future__ import annotations
 
+import math
+import time
 from functools import cache
 
 from django.conf import settings
@@ -38,10 +40,23 @@ def _item(rate: str) -> RateLimitItem:
     return parse(rate)
 
 
-def hit(rate: str, *keys: str) -> bool:
-    """Count one attempt against ``rate`` (e.g. ``"3/10minute"``) for ``keys``;
-    False when the limit is already reached (nothing counted then)."""
-    return _limiter().hit(_item(rate), *map(str, keys))
+def hit(rate: str, *keys: str, cost: int = 1) -> bool:
+    """Count one attempt against ``rate`` (e.g. ``"3/10minute"``) for ``keys``,
+    as ``cost`` attempts (an attempt that costs the server more); False when
+    they would go past the limit (nothing counted then)."""
+    return _limiter().hit(_item(rate), *map(str, keys), cost=cost)
+
+
+def allowed(rate: str) -> int:
+    """How many attempts ``rate`` allows in its window (``"600/minute"``: 600)."""
+    return _item(rate).amount
+
+
+def retry_after(rate: str, *keys: str) -> int:
+    """Whole seconds until ``rate``'s window for ``keys`` has room again (at
+    least 1): an HTTP 429's ``Retry-After``."""
+    stats = _limiter().get_window_stats(_item(rate), *map(str, keys))
+    return max(1, math.ceil(stats.reset_time - time.time()))
 
 
 def reset() -> None:

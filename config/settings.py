@@ -434,3 +434,7 @@ PARLOUR_ACTION_THREADS = env.int(
     "PARLOUR_ACTION_THREADS",
     default=1 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3" else 4,
 )
+# Replay pages and steps a visitor without an account may ask for per client
+# address, in Redis (config.ratelimits); a request that reads a match's record
+# first counts more (games.replays.BUILD_COST_PLIES; README "Replays").
+PARLOUR_REPLAY_VISITOR_RATE = env.str("PARLOUR_REPLAY_VISITOR_RATE", default="600/minute")

@@ -70,3 +70,6 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 MAILERS = {"default": {"BACKEND": "django.core.mail.backends.locmem.EmailBackend"}}
+# Replays by visitors: the whole suite asks from 127.0.0.1; the test of this
+# limit sets a small one (tests/games/test_replay_steps.py).
+PARLOUR_REPLAY_VISITOR_RATE = "1000000/minute"

@@ -103,6 +103,21 @@ def at(match, moves, ply: int, after=None) -> dict | None:
     return _draw(match.kind, state, moves[run[0] : run[1]], after)
 
 
+def of_run(kind: str, moves, state_at, after) -> dict | None:
+    """``at`` for a caller that holds the positions: marks of the last board
+    move among ``moves`` (a record's first plies, in order), ``state_at(n)``
+    the engine state after the first n of them, ``after`` the state after
+    them all (a replay step: games.replays)."""
+    run = _last_run(kind, moves)
+    if run is None:
+        return None
+    try:
+        before = state_at(run[0])
+    except EngineError:
+        return None
+    return _draw(kind, before, moves[run[0] : run[1]], after)
+
+
 def current(match, state) -> dict | None:
     """Marks for the match as it stands (a page or a snapshot), read from its
     record once per version and kept (an LRU of ``_CACHE_SIZE`` matches)."""

@@ -5,7 +5,8 @@ filters by game, rated/casual, result and opponent, paginated by keyset
 (``?before=`` / ``?after=`` a seat id). Replay: ``/m/<id>/replay/?ply=N``
 for a finished or aborted match: the board after ply N rebuilt with the
 engine from the start state and the record, and a fairness panel that
-recomputes every chance outcome from the revealed seed.
+recomputes every chance outcome from the revealed seed; both read once per
+match and kept (games.replays), and visitors without an account limited.
 Export: ``/m/<id>/export.json``. Private-room matches only for their members.
 """
 
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import copy
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, JsonResponse
@@ -23,8 +25,9 @@ from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseClientRedirect
 
 from accounts.models import User
-from games import fragments, history, marks, record
-from games.engine import fair, get_rules
+from config import ratelimits
+from config.proxy import client_ip
+from games import fragments, history, record, replays
 from games.models import Match, Move, Seat
 from games.views import visible_match
 
@@ -83,49 +86,78 @@ def replay(request, public_id):
     link, a key, autoplay) gets the page's "step" partial only, out-of-band swaps of the nav, the
     move's words, the board, the dice and the seats (README "Replays"); so the
     response varies on HX-Request. A match not over yet sends the page to the
-    match (HX-Redirect for htmx)."""
+    match (HX-Redirect for htmx). What every step needs is read from the
+    record once per match and kept (games.replays). A visitor without an
+    account past the replay budget of their address gets 429 (``_over_budget``)."""
     match = visible_match(public_id, request.user)
     if not match.is_over:
         messages.info(request, "A match can be replayed once it has ended.")
         if request.htmx:
             return HttpResponseClientRedirect(reverse("match", args=[match.public_id]))
         return redirect("match", public_id=match.public_id)
+    if not request.user.is_authenticated:
+        refused = _over_budget(request, match)
+        if refused is not None:
+            return refused
+    kept = replays.get(match)
     seats = list(match.seats.select_related("user"))
-    moves = list(Move.objects.filter(match=match).order_by("ply"))
-    total = len(moves)
+    total = kept.total
     try:
         ply = min(max(int(request.GET.get("ply", 0)), 0), total)
     except (TypeError, ValueError):
         ply = 0
-    position = record.position_at(match, moves, ply)
+    position = kept.position(ply)
     if ply < total:
         seats = _seats_at(seats, position.left)
     # The board and the seats through the live page's own context (fragments), so
     # the replay draws each position, and its last move's marks, as the match page does.
     ctx = fragments.public_context(match, seats, state=position.state,
-                                   last_move=marks.at(match, moves, ply, position.state) or {})
+                                   last_move=kept.marks(match, ply, position.state) or {})
     if ply < total:  # the rating changes, like the places, wait for the end of the record
         for row in ctx["seat_rows"]:
             if row["rating"]:
                 row["rating"] = fragments.SeatRating(row["rating"].before)
     names = ctx["labels"]
-    lines = record.describe_record(match.kind, moves, names, get_rules(match.kind).load(match.start_state))
-    current = moves[ply - 1] if ply else None
-    turns = fragments.replay_turns(lines, ctx["colours"])
-    report = fair.verify_record(match.kind, match.seed, match.public_id, match.start_state,
-                                [m.notation for m in moves], match.seed_hash)
+    words = kept.wording(names, ctx["colours"])
+    current = kept.moves[ply - 1] if ply else None
     ctx.update(
-        ply=ply, total=total, current=current, error=position.error, report=report, lines=lines,
-        current_text=_describe_ply(match.kind, current, lines, names),
+        ply=ply, total=total, current=current, error=position.error,
+        current_text=_describe_ply(match.kind, current, words.lines_at(ply - 1), names),
         first_ply=0, prev_ply=max(ply - 1, 0), next_ply=min(ply + 1, total),
-        turns=turns,
-        # The record's line for this position: the last at or before the ply (a
-        # line may stand for several plies: a roll and the move it forced).
-        record_ply=max((line.ply + 1 for turn in turns for line in turn.lines if line.ply < ply), default=0),
         show_die="die" in ctx["view"] or "dice" in ctx["view"],  # the games that roll
     )
     step = _wants_partial(request)
+    if not step:  # the whole page: the record list and the fairness check, both kept
+        ctx.update(
+            report=kept.report(match), turns=words.turns, record_html=words.html(ply),
+            # The record's line for this position: the last at or before the ply (a
+            # line may stand for several plies: a roll and the move it forced).
+            record_ply=words.record_ply(ply),
+        )
     return fragments.render_page(request, "games/replay.html#step" if step else "games/replay.html", ctx)
+
+
+def _over_budget(request, match):
+    """None while the visitor's address (``config.proxy.client_ip``) is within
+    ``PARLOUR_REPLAY_VISITOR_RATE``, counting this request: one, or, when
+    this process must first read the match's record (games.replays), one more
+    per ``replays.BUILD_COST_PLIES`` plies of it, up to half the budget. Past
+    it: 429 with ``Retry-After``, nothing read; the page says so, and an htmx
+    step is sent to that page (HX-Redirect: htmx swaps no error response)."""
+    rate = settings.PARLOUR_REPLAY_VISITOR_RATE
+    address = client_ip(request) or "?"
+    cost = 1 if replays.is_kept(match) else 1 + match.ply_count // replays.BUILD_COST_PLIES
+    cost = min(cost, max(ratelimits.allowed(rate) // 2, 1))  # a record too long for the budget still replays
+    if ratelimits.hit(rate, "replay", address, cost=cost):
+        return None
+    wait = ratelimits.retry_after(rate, "replay", address)
+    if _wants_partial(request):
+        response = HttpResponseClientRedirect(request.get_full_path())
+        response.status_code = 429
+    else:
+        response = render(request, "games/replay_limited.html", {"wait": wait}, status=429)
+    response["Retry-After"] = str(wait)
+    return response
 
 
 def _seats_at(seats, left: frozenset[int]) -> list:

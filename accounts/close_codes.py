@@ -63,6 +63,8 @@ REFUSALS: dict[str, dict[int, str]] = {
     },
     "queue": {
         CLOSE_BANNED: _BANNED,
+        CLOSE_FLOODING: _FLOODING,
+        CLOSE_TOO_LARGE: _TOO_LARGE,
         CLOSE_TOO_MANY_SOCKETS: ("Disconnected: too many Parlour pages are open at once, so the oldest "
                                  "closed (and left the queue). Close some, then reload this page."),
     },

@@ -1,7 +1,7 @@
-"""What every WebSocket consumer (match, queue, room, the user socket) shares:
-the user's own group, the reading of a received frame, the per-socket message
-budget, the cap on sockets per person and the per-person share of Channels'
-database thread.
+"""What every WebSocket consumer (match, queue, room, arena, the user socket)
+shares: the user's own group, the limits and the reading of a received frame,
+the per-socket message budget, the cap on sockets per person and the
+per-person share of Channels' database thread.
 
 Every page consumer of a signed-in user joins ``user_group(user.pk)`` besides
 its own groups (the user socket, notifications/consumers.py, joins its own
@@ -10,6 +10,13 @@ all their page sockets at once: a ban sends ``{"type": "user.banned"}``
 there and each consumer closes with CLOSE_BANNED (4003), which the pages
 explain and do not reconnect after (the close codes and their texts:
 accounts/close_codes.py).
+
+Limits (``ParlourConsumer.websocket_receive``): every received frame passes
+``admit`` (a frame over ``PARLOUR_WS_MAX_FRAME`` bytes closes the socket with
+4009, one over the message budget with 4008) before any consumer code sees
+it. A consumer handles frames in ``receive`` (or ``on_<type>``); defining
+``websocket_receive``, ``dispatch`` or ``admit`` is refused when the class is
+made (``ParlourConsumer.__init_subclass__``), so none can skip the limits.
 
 Sockets per person (README "Decisions"): at most
 ``settings.PARLOUR_WS_PER_USER`` open sockets per signed-in user and
@@ -367,9 +374,10 @@ def _start(coro) -> None:
 
 
 class ParlourConsumer(AsyncWebsocketConsumer):
-    """Base of Parlour's WebSocket consumers (match, room, queue): the groups
+    """Base of every Parlour WebSocket consumer (config/routing.py): the groups
     a socket joined, left again on disconnect, the guard every received
-    frame passes (``admit``), and the one reading of a frame (``receive``).
+    frame passes (``admit``, from ``websocket_receive``), and the one reading
+    of a frame (``receive``).
 
     A received frame is read once, here: it must pass ``admit`` (size and
     message budget, else the socket closes), then be JSON, then a JSON
@@ -378,7 +386,21 @@ class ParlourConsumer(AsyncWebsocketConsumer):
     object). A frame that fails any of these changes nothing and gets
     ``send_error`` with the matching ``*_message`` below; a consumer
     declares its handlers, its ``send_error`` and, where it words them
-    differently, those messages."""
+    differently, those messages. A consumer that reads nothing overrides
+    ``receive`` to ignore frames: they have passed ``admit`` by then.
+
+    Raises TypeError when a subclass defines one of ``SEALED``, the methods
+    a frame passes before ``receive`` (module docstring, "Limits")."""
+
+    #: Methods no subclass may define: they hold the limits every frame meets.
+    SEALED = ("websocket_receive", "dispatch", "admit")
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        for name in ParlourConsumer.SEALED:
+            if name in vars(cls):
+                raise TypeError(f"{cls.__qualname__} defines {name}, which every socket's frames pass "
+                                "through unchanged (accounts/sockets.py, Limits); override receive instead")
 
     #: What a refused frame is told (``receive``): not JSON; JSON but not
     #: an object; an object of no type this consumer handles.
@@ -486,11 +508,21 @@ class ParlourConsumer(AsyncWebsocketConsumer):
                     pass
             await self.close(CLOSE_TRY_AGAIN)
 
-    async def receive(self, text_data=None, bytes_data=None):
-        """Read a received frame once and hand it to its ``on_<type>``
-        handler, or refuse it with ``send_error`` (class docstring)."""
+    async def websocket_receive(self, message):
+        """A frame arrived: ``admit`` it (limits: size and message budget),
+        then hand it to ``receive``. Sealed (class docstring)."""
+        text_data, bytes_data = message.get("text"), message.get("bytes")
         if not await self.admit(text_data, bytes_data):
             return
+        if bytes_data is not None:
+            await self.receive(bytes_data=bytes_data)
+        else:
+            await self.receive(text_data=text_data)
+
+    async def receive(self, text_data=None, bytes_data=None):
+        """Read a received frame (admitted) once and hand it to its
+        ``on_<type>`` handler, or refuse it with ``send_error`` (class
+        docstring)."""
         try:
             data = json.loads(text_data if text_data is not None else bytes_data)
         except (TypeError, ValueError):

@@ -17,7 +17,8 @@ up at most once every OWN_ROW_SECONDS, sent only if its place changed):
 players who pass them change their rank without their row being pushed, and
 below the first page's places the page cannot count it itself.
 
-Close codes (accounts/close_codes.py): 4004 no such arena; 4029 over the
+Close codes (accounts/close_codes.py): 4003 banned (accounts.sockets); 4004
+no such arena; 4008 too many messages, 4009 a frame over 4 KB; 4029 over the
 socket cap (accounts.sockets).
 """
 
@@ -84,7 +85,8 @@ class ArenaConsumer(sockets.ParlourConsumer):
         await self._send_snapshot()
 
     async def receive(self, text_data=None, bytes_data=None):
-        """Every frame is ignored: joining and leaving post forms."""
+        """Every frame is ignored: joining and leaving post forms. Each has
+        passed the limits first (``admit``: 4008, 4009), as on every socket."""
 
     async def disconnect(self, code):
         if self._own_task is not None:

@@ -37,7 +37,6 @@ import logging
 import weakref
 from concurrent.futures import ThreadPoolExecutor
 
-from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.db import DatabaseError, close_old_connections
 
@@ -51,12 +50,15 @@ from games.models import Match
 log = logging.getLogger(__name__)
 
 
-class NoRouteConsumer(AsyncWebsocketConsumer):
+class NoRouteConsumer(sockets.ParlourConsumer):
     """Sockets to a path that names nothing: accepted, then closed with 4004."""
 
     async def connect(self):
         await self.accept()
         await self.close(CLOSE_NOT_FOUND)
+
+    async def receive(self, text_data=None, bytes_data=None):
+        """A frame sent before the close arrives is ignored."""
 
 
 class Heartbeats:

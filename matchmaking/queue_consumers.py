@@ -10,7 +10,8 @@ restart) keeps the entry, away: pairing skips it until a socket is back
 (README "Ranked play"). Nothing the client sends is acted on.
 
 Close codes (accounts/close_codes.py): 4001 not signed in; 4003 banned
-(accounts.sockets); 4029 over the socket cap (accounts.sockets); a normal
+(accounts.sockets); 4008 too many messages, 4009 a frame over 4 KB (the entry
+leaves the queue); 4029 over the socket cap (accounts.sockets); a normal
 close when the player is not waiting (the frame says why).
 """
 
@@ -101,7 +102,8 @@ class QueueConsumer(sockets.ParlourConsumer):
 
     async def receive(self, text_data=None, bytes_data=None):
         """Every frame is ignored: the panel's forms post, and nothing the
-        client sends over this socket is read (not even counted)."""
+        client sends over this socket is read. Each has passed the limits
+        first (``admit``: 4008, 4009), as on every socket."""
 
     async def queue_frame(self, event):
         await self.send(text_data=event["html"])

@@ -10,7 +10,8 @@ are plain form posts (views_rooms.py).
 
 Close codes (accounts/close_codes.py) as the match socket: 4004 no such room, or not a member (one
 answer for both, as the lobby page's 404: a code cannot be probed), 4001
-the room closed or the member was removed while connected, 4003 banned
+the room closed or the member was removed while connected, 4002
+signed out (accounts.sockets, "Sessions"), 4003 banned
 (accounts.sockets), 4008 too many messages, 4009 frame too large, 4029 over
 the socket cap (accounts.sockets).
 """
@@ -40,8 +41,7 @@ class RoomConsumer(sockets.ParlourConsumer):
             await self.close(CLOSE_BANNED)
             return
         await self.take_slot()
-        await self.join(room_push.room_group(self.code), room_push.member_group(self.code, self.user.pk),
-                        sockets.user_group(self.user.pk))
+        await self.join(room_push.room_group(self.code), room_push.member_group(self.code, self.user.pk))
         await self.send_snapshot()
 
     # One refusal for every frame the lobby does not take.

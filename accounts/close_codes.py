@@ -13,7 +13,8 @@ refusal: ``{"refusals": {code: text}, "try_again": 4013}``.
 
 from __future__ import annotations
 
-#: 4001 not signed in (queue), or removed from a room / the room closed.
+#: 4001 not signed in (queue), or no longer in a room: left it, removed from
+#: it, or the room closed.
 CLOSE_NOT_ALLOWED = 4001
 #: 4002 signed out: the socket's session ended after it opened (logged out,
 #: the account's password changed or reset elsewhere, the session expired:

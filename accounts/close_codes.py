@@ -13,8 +13,13 @@ refusal: ``{"refusals": {code: text}, "try_again": 4013}``.
 
 from __future__ import annotations
 
-#: 4001 not signed in (queue), or removed from a room / the room closed.
+#: 4001 not signed in (queue), or no longer in a room: left it, removed from
+#: it, or the room closed.
 CLOSE_NOT_ALLOWED = 4001
+#: 4002 signed out: the socket's session ended after it opened (logged out,
+#: the account's password changed or reset elsewhere, the session expired:
+#: accounts.sockets, "Sessions").
+CLOSE_SIGNED_OUT = 4002
 #: 4003 banned (at connect, or when a ban reaches the user's group:
 #: accounts.sockets.close_user_sockets).
 CLOSE_BANNED = 4003
@@ -36,6 +41,8 @@ CLOSE_TOO_MANY_SOCKETS = 4029
 CLOSE_TRY_AGAIN = 4013
 
 _BANNED = "You are banned from playing."
+_SIGNED_OUT = ("You are no longer logged in: you logged out, or the password was changed. "
+               "Log in again to continue.")
 _FLOODING = "Disconnected: too many messages. Reload the page to continue."
 _TOO_LARGE = "Disconnected: a message was too large. Reload the page to continue."
 _TOO_MANY_SOCKETS = ("Disconnected: too many Parlour pages are open at once, so the oldest closed. "
@@ -47,6 +54,7 @@ _TOO_MANY_SOCKETS = ("Disconnected: too many Parlour pages are open at once, so 
 #: only to the codes it lists.
 REFUSALS: dict[str, dict[int, str]] = {
     "match": {
+        CLOSE_SIGNED_OUT: _SIGNED_OUT,
         CLOSE_BANNED: _BANNED,
         CLOSE_NOT_FOUND: "There is no such match, or it is private.",
         CLOSE_FLOODING: _FLOODING,
@@ -55,6 +63,7 @@ REFUSALS: dict[str, dict[int, str]] = {
     },
     "room": {
         CLOSE_NOT_ALLOWED: "You are no longer in this room.",
+        CLOSE_SIGNED_OUT: _SIGNED_OUT,
         CLOSE_BANNED: _BANNED,
         CLOSE_NOT_FOUND: "There is no such room, or you are not in it.",
         CLOSE_FLOODING: _FLOODING,
@@ -62,7 +71,10 @@ REFUSALS: dict[str, dict[int, str]] = {
         CLOSE_TOO_MANY_SOCKETS: _TOO_MANY_SOCKETS,
     },
     "queue": {
+        CLOSE_SIGNED_OUT: _SIGNED_OUT,
         CLOSE_BANNED: _BANNED,
+        CLOSE_FLOODING: _FLOODING,
+        CLOSE_TOO_LARGE: _TOO_LARGE,
         CLOSE_TOO_MANY_SOCKETS: ("Disconnected: too many Parlour pages are open at once, so the oldest "
                                  "closed (and left the queue). Close some, then reload this page."),
     },

@@ -1,15 +1,30 @@
-"""What every WebSocket consumer (match, queue, room, the user socket) shares:
-the user's own group, the reading of a received frame, the per-socket message
-budget, the cap on sockets per person and the per-person share of Channels'
-database thread.
+"""What every WebSocket consumer (match, queue, room, arena, the user socket)
+shares: the user's own group and the session's, the limits and the reading
+of a received frame, the per-socket message budget, the cap on sockets per
+person and the per-person share of Channels' database thread.
 
-Every page consumer of a signed-in user joins ``user_group(user.pk)`` besides
-its own groups (the user socket, notifications/consumers.py, joins its own
-instead), so something that concerns the person rather than one page reaches
-all their page sockets at once: a ban sends ``{"type": "user.banned"}``
-there and each consumer closes with CLOSE_BANNED (4003), which the pages
-explain and do not reconnect after (the close codes and their texts:
-accounts/close_codes.py).
+Every socket of a signed-in user joins ``user_group(user.pk)`` and its
+session's group once it is let in (``ParlourConsumer.take_slot``), so
+something that concerns the person rather than one page reaches all their
+sockets at once: a ban sends ``{"type": "user.banned"}`` there and each page
+consumer closes with CLOSE_BANNED (4003), which the pages explain and do not
+reconnect after (the close codes and their texts: accounts/close_codes.py;
+the user socket closes after the ban's note instead, notifications/consumers.py).
+
+Sessions (accounts/socket_sessions.py): a socket is signed in at its
+handshake; log-out (``end_session_sockets``, on Django's ``user_logged_out``)
+closes the sockets of that session, and a password change or reset
+(``password_changed``) those of every other session of the user, with
+CLOSE_SIGNED_OUT (4002); each process re-checks its sockets' sessions every
+``PARLOUR_WS_SESSION_CHECK_SECONDS`` as a backstop. Nothing of this runs per
+received frame.
+
+Limits (``ParlourConsumer.websocket_receive``): every received frame passes
+``admit`` (a frame over ``PARLOUR_WS_MAX_FRAME`` bytes closes the socket with
+4009, one over the message budget with 4008) before any consumer code sees
+it. A consumer handles frames in ``receive`` (or ``on_<type>``); defining
+``websocket_receive``, ``dispatch`` or ``admit`` is refused when the class is
+made (``ParlourConsumer.__init_subclass__``), so none can skip the limits.
 
 Sockets per person (README "Decisions"): at most
 ``settings.PARLOUR_WS_PER_USER`` open sockets per signed-in user and
@@ -61,13 +76,16 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
 from channels.sessions import CookieMiddleware, SessionMiddleware
 from django.conf import settings
+from django.db import transaction
 from limits import parse as parse_rate
 from redis import asyncio as aioredis
 from redis.exceptions import RedisError
 
+from accounts import socket_sessions
 from accounts.close_codes import (
     CLOSE_BANNED,
     CLOSE_FLOODING,
+    CLOSE_SIGNED_OUT,
     CLOSE_TOO_LARGE,
     CLOSE_TOO_MANY_SOCKETS,
     CLOSE_TRY_AGAIN,
@@ -91,6 +109,56 @@ def close_user_sockets(user_id: int) -> None:
     """Tell every open socket of ``user_id`` to close with CLOSE_BANNED.
     Call after commit (the ban must be visible to a socket that reconnects)."""
     async_to_sync(get_channel_layer().group_send)(user_group(user_id), {"type": BANNED_EVENT})
+
+
+def end_session_sockets(session_key: str | None) -> None:
+    """Close every open socket of the session ``session_key`` with
+    CLOSE_SIGNED_OUT (4002): it logged out. Best effort (the session
+    re-check is the backstop): a channel layer that cannot be reached is
+    logged, never raised into the log-out."""
+    if not session_key:
+        return
+    _send_quietly([(socket_sessions.session_group(session_key),
+                    {"type": socket_sessions.SESSION_ENDED_EVENT})])
+
+
+def logged_out(sender, request, user, **kwargs) -> None:
+    """Django's ``user_logged_out`` signal (connected in accounts/apps.py),
+    sent before the session is flushed: close that session's open sockets
+    (``end_session_sockets``)."""
+    session = getattr(request, "session", None)
+    key = getattr(session, "session_key", None)
+    if user is not None and key:
+        transaction.on_commit(lambda: end_session_sockets(key))
+
+
+def password_changed(user_id: int, old_key: str | None = None, new_key: str | None = None) -> None:
+    """Close every open socket of ``user_id`` with CLOSE_SIGNED_OUT (4002):
+    their password changed or was reset, so their other sessions are over.
+    The sockets of the session that made the change (its key before the
+    change, ``old_key``, and after, ``new_key``: Django renews it) stay, and
+    are told its new key. Call after the change is committed. Best effort, as
+    ``end_session_sockets``."""
+    spare = [socket_sessions.session_group(key) for key in (old_key, new_key) if key]
+    events = []
+    if old_key and new_key and old_key != new_key:
+        events.append((socket_sessions.session_group(old_key),
+                       {"type": socket_sessions.SESSION_RENEWED_EVENT, "key": new_key}))
+    events.append((user_group(user_id), {"type": socket_sessions.PASSWORD_CHANGED_EVENT, "spare": spare}))
+    _send_quietly(events)
+
+
+def _send_quietly(events: list[tuple[str, dict]]) -> None:
+    """Send (group, event) pairs from synchronous code; log a failure."""
+    async def send_all():
+        layer = get_channel_layer()
+        for group, event in events:
+            await layer.group_send(group, event)
+
+    try:
+        async_to_sync(send_all)()
+    except Exception as e:  # noqa: BLE001 - the session re-check closes them later
+        log.warning("ws: %d session events not sent: %s", len(events), e)
 
 
 def message_budget() -> AsyncLimiter:
@@ -367,9 +435,10 @@ def _start(coro) -> None:
 
 
 class ParlourConsumer(AsyncWebsocketConsumer):
-    """Base of Parlour's WebSocket consumers (match, room, queue): the groups
+    """Base of every Parlour WebSocket consumer (config/routing.py): the groups
     a socket joined, left again on disconnect, the guard every received
-    frame passes (``admit``), and the one reading of a frame (``receive``).
+    frame passes (``admit``, from ``websocket_receive``), and the one reading
+    of a frame (``receive``).
 
     A received frame is read once, here: it must pass ``admit`` (size and
     message budget, else the socket closes), then be JSON, then a JSON
@@ -378,7 +447,21 @@ class ParlourConsumer(AsyncWebsocketConsumer):
     object). A frame that fails any of these changes nothing and gets
     ``send_error`` with the matching ``*_message`` below; a consumer
     declares its handlers, its ``send_error`` and, where it words them
-    differently, those messages."""
+    differently, those messages. A consumer that reads nothing overrides
+    ``receive`` to ignore frames: they have passed ``admit`` by then.
+
+    Raises TypeError when a subclass defines one of ``SEALED``, the methods
+    a frame passes before ``receive`` (module docstring, "Limits")."""
+
+    #: Methods no subclass may define: they hold the limits every frame meets.
+    SEALED = ("websocket_receive", "dispatch", "admit")
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        for name in ParlourConsumer.SEALED:
+            if name in vars(cls):
+                raise TypeError(f"{cls.__qualname__} defines {name}, which every socket's frames pass "
+                                "through unchanged (accounts/sockets.py, Limits); override receive instead")
 
     #: What a refused frame is told (``receive``): not JSON; JSON but not
     #: an object; an object of no type this consumer handles.
@@ -397,6 +480,11 @@ class ParlourConsumer(AsyncWebsocketConsumer):
     refused = False  # closed for a bad frame: frames still in flight are dropped
     owner: str | None = None  # socket_owner(), once the socket holds a slot
     _db_gate: _Gate | None = None
+    #: The session this socket signed in with, once it is let in (None:
+    #: anonymous, or not let in): its key, its group and its user's id.
+    session_key: str | None = None
+    session_group: str | None = None
+    session_user_id: int | None = None
 
     async def send(self, text_data=None, bytes_data=None, close=False):
         """Send a frame; one whose client has already gone (it left the page
@@ -425,7 +513,10 @@ class ParlourConsumer(AsyncWebsocketConsumer):
     async def take_slot(self) -> None:
         """Count this socket against its person's cap (module docstring),
         closing their oldest sockets beyond it, and keep the count fresh
-        while it is open. Call once the socket is accepted and allowed in."""
+        while it is open. A signed-in person's socket then joins their user
+        group and their session's group, and its session is re-checked
+        every PARLOUR_WS_SESSION_CHECK_SECONDS (module docstring,
+        "Sessions"). Call once the socket is accepted and allowed in."""
         self.owner = socket_owner(self.scope)
         for channel in await slots.admit(self.owner, self.channel_name):
             log.info("ws: %s over the socket cap: closing its oldest socket", self.owner)
@@ -434,6 +525,18 @@ class ParlourConsumer(AsyncWebsocketConsumer):
             except Exception as e:  # noqa: BLE001 - a lost eviction only leaves one socket over
                 log.warning("ws: could not close an evicted socket: %s", e)
         slots.hold(self.owner, self.channel_name)
+        user = self.scope.get("user")
+        if user is None or not getattr(user, "is_authenticated", False):
+            return
+        session = self.scope.get("session")
+        key = getattr(session, "session_key", None) if session is not None else None
+        groups = [user_group(user.pk)]
+        if key:
+            self.session_key, self.session_user_id = key, user.pk
+            self.session_group = socket_sessions.session_group(key)
+            groups.append(self.session_group)
+            socket_sessions.watch.add(self)
+        await self.join(*groups)
 
     async def websocket_connect(self, message):
         """Accept and close with 4013 a handshake whose session could not be
@@ -486,11 +589,21 @@ class ParlourConsumer(AsyncWebsocketConsumer):
                     pass
             await self.close(CLOSE_TRY_AGAIN)
 
-    async def receive(self, text_data=None, bytes_data=None):
-        """Read a received frame once and hand it to its ``on_<type>``
-        handler, or refuse it with ``send_error`` (class docstring)."""
+    async def websocket_receive(self, message):
+        """A frame arrived: ``admit`` it (limits: size and message budget),
+        then hand it to ``receive``. Sealed (class docstring)."""
+        text_data, bytes_data = message.get("text"), message.get("bytes")
         if not await self.admit(text_data, bytes_data):
             return
+        if bytes_data is not None:
+            await self.receive(bytes_data=bytes_data)
+        else:
+            await self.receive(text_data=text_data)
+
+    async def receive(self, text_data=None, bytes_data=None):
+        """Read a received frame (admitted) once and hand it to its
+        ``on_<type>`` handler, or refuse it with ``send_error`` (class
+        docstring)."""
         try:
             data = json.loads(text_data if text_data is not None else bytes_data)
         except (TypeError, ValueError):
@@ -519,6 +632,35 @@ class ParlourConsumer(AsyncWebsocketConsumer):
     async def user_banned(self, event):
         """A ban arrived on the user's group: close with CLOSE_BANNED."""
         await self.close(CLOSE_BANNED)
+
+    async def end_session(self, code: int) -> None:
+        """This socket's session ended (module docstring, "Sessions"): close
+        with ``code``, CLOSE_SIGNED_OUT (4002), or CLOSE_BANNED (4003) when the
+        session re-check found the user banned."""
+        await self.close(code)
+
+    async def session_ended(self, event):
+        """The session logged out."""
+        await self.end_session(CLOSE_SIGNED_OUT)
+
+    async def session_password_changed(self, event):
+        """The user's password changed or was reset: close unless this socket
+        belongs to the session that changed it (``event["spare"]``)."""
+        if self.session_group is None or self.session_group not in event.get("spare", ()):
+            await self.end_session(CLOSE_SIGNED_OUT)
+
+    async def session_renewed(self, event):
+        """The session goes on under a new key (``event["key"]``): follow it,
+        so that its log-out and its re-check still find this socket."""
+        key = event.get("key")
+        if not isinstance(key, str) or not key or key == self.session_key:
+            return
+        old = self.session_group
+        self.session_key, self.session_group = key, socket_sessions.session_group(key)
+        await self.join(self.session_group)
+        if old is not None and old in self.groups_joined:
+            self.groups_joined = [g for g in self.groups_joined if g != old]
+            await self.channel_layer.group_discard(old, self.channel_name)
 
     async def join(self, *groups: str) -> None:
         """Add this socket to ``groups`` (left again in ``disconnect``)."""
@@ -580,6 +722,8 @@ class ParlourConsumer(AsyncWebsocketConsumer):
                 self._held = None
 
     async def disconnect(self, code):
+        if self.session_key is not None:
+            socket_sessions.watch.discard(self)
         if self._receiving:
             self.channel_layer.discard_receiver(self.channel_name)
             self._receiving = False

@@ -1,6 +1,9 @@
-"""Sign-up and password reset (log in/out and password change use Django's
-views; the public profile, which shows matches, is
-``games.views_profile.profile``).
+"""Sign-up, password change and reset (log in/out use Django's views; the
+public profile, which shows matches, is ``games.views_profile.profile``).
+
+A password change or reset closes the user's open sockets of every other
+session (``accounts.sockets.password_changed``; log-out closes its own
+session's, ``accounts.sockets.logged_out``).
 
 Both are rate-limited (README "Decisions": sign-up and password-reset
 limits) through ``config.ratelimits`` (the ``limits`` library over Redis,
@@ -17,7 +20,7 @@ from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST
 
-from accounts import timezones
+from accounts import sockets, timezones
 from accounts.forms import SignUpForm
 from accounts.models import User
 from config import ratelimits
@@ -82,6 +85,29 @@ class PasswordResetView(auth_views.PasswordResetView):
         if not ratelimits.hit(settings.PARLOUR_PASSWORD_RESET_EMAIL_RATE, "reset-email", email):
             return rate_limited(self.request, "password reset emails to that address")
         return super().form_valid(form)
+
+
+class PasswordChangeView(auth_views.PasswordChangeView):
+    """Django's password change (which keeps this session signed in, under
+    a new key, and ends the others); then every open socket of the user's
+    other sessions closes with 4002, and this session's sockets stay."""
+
+    def form_valid(self, form):
+        old_key = self.request.session.session_key
+        response = super().form_valid(form)
+        sockets.password_changed(form.user.pk, old_key, self.request.session.session_key)
+        return response
+
+
+class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
+    """Django's new-password form of a reset link (no session is kept: each
+    of the user's sessions must log in again); then every open socket of the
+    user closes with 4002."""
+
+    def form_valid(self, form):
+        response = super().form_valid(form)
+        sockets.password_changed(form.user.pk)
+        return response
 
 
 @require_POST

@@ -17,8 +17,9 @@ up at most once every OWN_ROW_SECONDS, sent only if its place changed):
 players who pass them change their rank without their row being pushed, and
 below the first page's places the page cannot count it itself.
 
-Close codes (accounts/close_codes.py): 4004 no such arena; 4029 over the
-socket cap (accounts.sockets).
+Close codes (accounts/close_codes.py): 4002 signed out, 4003 banned
+(accounts.sockets); 4004 no such arena; 4008 too many messages, 4009 a frame
+over 4 KB; 4029 over the socket cap (accounts.sockets).
 """
 
 from __future__ import annotations
@@ -64,8 +65,8 @@ class ArenaConsumer(sockets.ParlourConsumer):
         # The groups first, then the snapshot: a push made in between is
         # delivered after it (never lost between the two).
         groups = [push.arena_group(self.arena_id)]
-        if self._signed_in():  # the user's group too: a ban closes this socket as it does the others
-            groups += [push.arena_user_group(self.arena_id, self.user.pk), sockets.user_group(self.user.pk)]
+        if self._signed_in():
+            groups.append(push.arena_user_group(self.arena_id, self.user.pk))
         await self.join(*groups)
         if not await self._send_snapshot(fresh=True):
             await self.close(CLOSE_NOT_FOUND)
@@ -84,7 +85,8 @@ class ArenaConsumer(sockets.ParlourConsumer):
         await self._send_snapshot()
 
     async def receive(self, text_data=None, bytes_data=None):
-        """Every frame is ignored: joining and leaving post forms."""
+        """Every frame is ignored: joining and leaving post forms. Each has
+        passed the limits first (``admit``: 4008, 4009), as on every socket."""
 
     async def disconnect(self, code):
         if self._own_task is not None:

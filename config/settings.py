@@ -419,6 +419,10 @@ PARLOUR_WS_PER_USER = env.int("PARLOUR_WS_PER_USER", default=30)
 PARLOUR_WS_PER_ADDRESS = env.int("PARLOUR_WS_PER_ADDRESS", default=30)
 PARLOUR_WS_SLOT_SECONDS = env.float("PARLOUR_WS_SLOT_SECONDS", default=30.0)
 PARLOUR_WS_SLOT_PREFIX = "parlour-sockets"
+# Seconds between the re-checks of the open sockets' sessions (the backstop of
+# log-out and password-change events, accounts/socket_sessions.py): one check per
+# server process closes the sockets whose session no longer signs their user in.
+PARLOUR_WS_SESSION_CHECK_SECONDS = env.float("PARLOUR_WS_SESSION_CHECK_SECONDS", default=60.0)
 # Sign-ups (accounts created) per client address, and password-reset emails
 # per client address and per email address, in Redis (config.ratelimits).
 PARLOUR_SIGNUP_RATE = env.str("PARLOUR_SIGNUP_RATE", default="10/hour")

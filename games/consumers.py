@@ -21,6 +21,8 @@ task per socket.
 
 Refusal close codes (accounts/close_codes.py; the page explains them and
 does not reconnect):
+4002 signed out (the session logged out, or the password changed elsewhere:
+accounts.sockets, "Sessions"),
 4003 banned (at connect, or when a ban arrives on the user's group:
 accounts.sockets), 4004 no such match (also for a private match the user
 is not in: the same answer as the page's 404, so a socket cannot tell which
@@ -37,7 +39,6 @@ import logging
 import weakref
 from concurrent.futures import ThreadPoolExecutor
 
-from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.db import DatabaseError, close_old_connections
 
@@ -51,12 +52,15 @@ from games.models import Match
 log = logging.getLogger(__name__)
 
 
-class NoRouteConsumer(AsyncWebsocketConsumer):
+class NoRouteConsumer(sockets.ParlourConsumer):
     """Sockets to a path that names nothing: accepted, then closed with 4004."""
 
     async def connect(self):
         await self.accept()
         await self.close(CLOSE_NOT_FOUND)
+
+    async def receive(self, text_data=None, bytes_data=None):
+        """A frame sent before the close arrives is ignored."""
 
 
 class Heartbeats:
@@ -126,8 +130,6 @@ class MatchConsumer(sockets.ParlourConsumer):
             return
         await self.take_slot()
         groups = [push.match_group(self.public_id)]
-        if self.user is not None and self.user.is_authenticated:
-            groups.append(sockets.user_group(self.user.pk))
         if self.seat_index is not None:
             groups.append(push.seat_group(self.public_id, self.seat_index))
         async with self.holding():  # frames of later versions follow the snapshot

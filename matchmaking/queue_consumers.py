@@ -9,9 +9,11 @@ expires entries whose page vanished); closing it cleanly (leaving the page:
 restart) keeps the entry, away: pairing skips it until a socket is back
 (README "Ranked play"). Nothing the client sends is acted on.
 
-Close codes (accounts/close_codes.py): 4001 not signed in; 4003 banned
-(accounts.sockets); 4029 over the socket cap (accounts.sockets); a normal
-close when the player is not waiting (the frame says why).
+Close codes (accounts/close_codes.py): 4001 not signed in; 4002 signed out
+and 4003 banned (accounts.sockets; the entry leaves the queue); 4008 too many
+messages, 4009 a frame over 4 KB (the entry leaves the queue); 4029 over the
+socket cap (accounts.sockets); a normal close when the player is not waiting
+(the frame says why).
 """
 
 from __future__ import annotations
@@ -52,8 +54,7 @@ class QueueConsumer(sockets.ParlourConsumer):
         html, entry, was_away = await self.db(_snapshot, self.user)
         if entry is not None and entry.match_id is None:
             self.entry_id = entry.pk
-            await self.join(push.queue_user_group(self.user.pk), push.queue_group(entry.kind, entry.players),
-                            sockets.user_group(self.user.pk))
+            await self.join(push.queue_user_group(self.user.pk), push.queue_group(entry.kind, entry.players))
             self.heartbeat = asyncio.create_task(self._beat())
         await self.send(text_data=html)
         if self.entry_id is None:
@@ -99,9 +100,14 @@ class QueueConsumer(sockets.ParlourConsumer):
         self.refused = True  # over the socket cap: this page's entry leaves with it
         await super().sockets_evicted(event)
 
+    async def end_session(self, code: int) -> None:
+        self.refused = True  # logged out (or banned): this page's entry leaves with it
+        await super().end_session(code)
+
     async def receive(self, text_data=None, bytes_data=None):
         """Every frame is ignored: the panel's forms post, and nothing the
-        client sends over this socket is read (not even counted)."""
+        client sends over this socket is read. Each has passed the limits
+        first (``admit``: 4008, 4009), as on every socket."""
 
     async def queue_frame(self, event):
         await self.send(text_data=event["html"])

@@ -10,7 +10,8 @@ are plain form posts (views_rooms.py).
 
 Close codes (accounts/close_codes.py) as the match socket: 4004 no such room, or not a member (one
 answer for both, as the lobby page's 404: a code cannot be probed), 4001
-the room closed or the member was removed while connected, 4003 banned
+the room closed or the member left or was removed while connected, 4002
+signed out (accounts.sockets, "Sessions"), 4003 banned
 (accounts.sockets), 4008 too many messages, 4009 frame too large, 4029 over
 the socket cap (accounts.sockets).
 """
@@ -40,8 +41,9 @@ class RoomConsumer(sockets.ParlourConsumer):
             await self.close(CLOSE_BANNED)
             return
         await self.take_slot()
-        await self.join(room_push.room_group(self.code), room_push.member_group(self.code, self.user.pk),
-                        sockets.user_group(self.user.pk))
+        await self.join(room_push.room_group(self.code), room_push.member_group(self.code, self.user.pk))
+        # Read after joining: a leave committed before it closes the socket here,
+        # one committed after it by its event (room_push.member_left).
         await self.send_snapshot()
 
     # One refusal for every frame the lobby does not take.
@@ -69,9 +71,13 @@ class RoomConsumer(sockets.ParlourConsumer):
         await self.send(text_data=room_fragments.error_frame(message))
 
     async def send_snapshot(self) -> None:
+        """The lobby as this member sees it now; closed with 4001 when they are
+        no longer in it (they left or were removed, or the room is gone)."""
         html = await self.db(_snapshot, self.code, self.user)
         if html:
             await self.send(text_data=html)
+        else:
+            await self.close(CLOSE_NOT_ALLOWED)
 
 
 def _access(code: str, user) -> bool:

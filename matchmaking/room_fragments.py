@@ -76,6 +76,11 @@ def removed_frame() -> str:
     return render_to_string(PARTS + "removed_frame", {})
 
 
+def left_frame() -> str:
+    """The frame a leaving member's other lobby sockets get before they close (HTML)."""
+    return render_to_string(PARTS + "left_frame", {})
+
+
 def error_frame(message: str) -> str:
     """A refusal shown in the lobby's error box (HTML)."""
     return render_to_string(PARTS + "error_frame", {"message": message})

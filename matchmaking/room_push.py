@@ -54,6 +54,14 @@ def member_removed(code: str, user_id: int) -> None:
     async_to_sync(_send_all)([(member_group(code, user_id), CLOSE_EVENT, html)])
 
 
+def member_left(code: str, user_id: int) -> None:
+    """Close a member's lobby sockets once they left the room (in another
+    tab, or this one on its way out), saying so: from then on the room's
+    chat and its next match are not theirs to hear."""
+    html = room_fragments.left_frame()
+    async_to_sync(_send_all)([(member_group(code, user_id), CLOSE_EVENT, html)])
+
+
 async def send_chat(code: str, html: str) -> None:
     """One chat line (already rendered) to everyone in the lobby."""
     await get_channel_layer().group_send(room_group(code), {"type": EVENT, "html": html})

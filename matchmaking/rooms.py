@@ -360,9 +360,12 @@ def do_set_computer(code: str, host, index, level: str) -> Room:
     return room
 
 
-def do_leave_room(code: str, user) -> Room:
+def do_leave_room(code: str, user, *, close_sockets: bool = True) -> Room:
     """A member leaves the lobby, freeing their seat. A leaving host hands the
-    role to the longest-seated human; a room with no humans closes."""
+    role to the longest-seated human; a room with no humans closes. After
+    commit the member's open lobby sockets close with 4001, as a removed
+    member's do, unless ``close_sockets`` is False (a ban, which closes every
+    socket of theirs with 4003 itself). Raises NotAllowed."""
     with transaction.atomic():
         room = _lock(code)
         member = RoomMember.objects.filter(room=room, user_id=getattr(user, "pk", None),
@@ -379,6 +382,9 @@ def do_leave_room(code: str, user) -> Room:
             room.status = Room.Status.CLOSED
             room.host = None
         _changed(room)
+        if close_sockets:
+            left, user_id = room.code, user.pk
+            transaction.on_commit(lambda: room_push.member_left(left, user_id))
     return room
 
 

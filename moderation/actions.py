@@ -158,7 +158,8 @@ def _leave_matchmaking(user: User) -> None:
     )
     for code in list(codes):
         try:
-            rooms.do_leave_room(code, user)
+            # Not told as a leaver (4001): the ban closes every socket of theirs with 4003.
+            rooms.do_leave_room(code, user, close_sockets=False)
         except rooms.RoomError as e:
             log.info("ban: room %s not left: %s", code, e.code)
 

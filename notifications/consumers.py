@@ -1,7 +1,10 @@
 """The user socket, ``/ws/notify/``: one per page of a signed-in person
 (README "Notifications"). Thin and async: it joins ``notify.notify_group``
-(never ``accounts.sockets.user_group``, whose events the page sockets
-handle) and forwards what notifications/notify.py sends there.
+and forwards what notifications/notify.py sends there. Like every socket it
+also joins ``accounts.sockets.user_group`` and its session's group
+(``take_slot``), so log-out and a password change close it; a ban's
+``user.banned`` there it leaves to the ban's own note, which closes it once
+the reason is shown.
 
 Client -> server: ``{"type": "watch", "panels": ["your-matches"], "match":
 "<public id>"}`` (the page shows those live panels: the socket sends each
@@ -17,8 +20,10 @@ that ends the person's turn in a match (``turn_over``, games/your_matches.py;
 not the page's own match), so the page takes that turn's toast away.
 Nothing a client sends names a user: the group comes from the session.
 
-Close codes (accounts/close_codes.py): 4001 not signed in; 4003 banned (at
-connect, or after the note of a ban: ``ends_session``); 4008 too many
+Close codes (accounts/close_codes.py): 4001 not signed in; 4002 signed out
+(the session logged out, or the password changed elsewhere: accounts.sockets,
+"Sessions"); 4003 banned (at connect, or after the note of a ban:
+``ends_session``); 4008 too many
 messages, 4009 a frame over 4 KB, 4029 over the socket cap (accounts.sockets,
 the same caps as every socket); 4013 try again later.
 """
@@ -87,6 +92,10 @@ class NotifyConsumer(sockets.ParlourConsumer):
     async def resync(self) -> None:
         """Row updates may have been lost (a Redis failover): send the watched panels whole."""
         await self._send_panels()
+
+    async def user_banned(self, event):
+        """Not closed here: the ban's note follows, shows the reason and closes
+        this socket with 4003 (``notify_note``)."""
 
     async def notify_note(self, event):
         note = event["note"]

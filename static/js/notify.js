@@ -3,7 +3,8 @@
  *
  * DOM contract (notifications/templatetags/notify_tags.py, templates/games/your_matches.html):
  *
- *   <aside id="notify" data-ws data-stop-codes data-try-again data-banned>   data-socket: "open" / "closed"
+ *   <aside id="notify" data-ws data-stop-codes data-try-again data-banned      data-socket: "open" / "closed"
+ *          data-signed-out-code data-signed-out>
  *     <p id="notify-said" aria-live="polite">   what is announced
  *     <ul id="toasts">                           the toasts
  *   <ul data-panel="your-matches">               a live panel (home, play): rows <li id="ym-<match>">
@@ -19,7 +20,8 @@
  * the person opted in (the same choice as the match page's, localStorage
  * "parlour.notify"), also as a browser notification, tagged with the id so
  * several tabs show it once. The socket reconnects with backoff after a drop
- * and stops after a refusal. Without JavaScript none of this happens: the
+ * and stops after a refusal; after 4003 (banned) or 4002 (the session ended:
+ * logged out, or the password changed elsewhere) a sticky toast says why. Without JavaScript none of this happens: the
  * pages show the same facts on load.
  */
 (function () {
@@ -35,6 +37,8 @@
 
   var stopCodes = (region.getAttribute("data-stop-codes") || "").split(",").map(Number);
   var tryAgain = Number(region.getAttribute("data-try-again") || 4013);
+  // The session ended (logged out, or the password changed elsewhere): accounts/close_codes.py.
+  var signedOut = Number(region.getAttribute("data-signed-out-code") || 4002);
   var toasts = document.getElementById("toasts");
   var said = document.getElementById("notify-said");
   var tries = 0;
@@ -260,6 +264,9 @@
         if (evt.code === 4003 && !banShown) {
           showNote({ id: "banned", kind: "moderation", text: region.getAttribute("data-banned"),
                      href: "/login/", sticky: true });
+        } else if (evt.code === signedOut) {
+          showNote({ id: "signed-out-" + Date.now(), kind: "session",
+                     text: region.getAttribute("data-signed-out"), href: "/login/", sticky: true });
         }
         return; // refused: reconnecting would be refused again
       }

@@ -3,7 +3,7 @@ library over the project's Redis (README "Decisions").
 
 Used by actions that must hold across processes and restarts: pausing a match
 (games.actions), redeeming room invites (matchmaking.rooms), signing up and
-asking for password-reset emails (accounts.views). Per-socket
+asking for password-reset emails, and sign-up forms that fail (accounts.views). Per-socket
 limits (WebSocket flooding, chat) stay in process memory (games.consumers,
 games.chat).
 """
@@ -42,6 +42,13 @@ def hit(rate: str, *keys: str) -> bool:
     """Count one attempt against ``rate`` (e.g. ``"3/10minute"``) for ``keys``;
     False when the limit is already reached (nothing counted then)."""
     return _limiter().hit(_item(rate), *map(str, keys))
+
+
+def allows(rate: str, *keys: str) -> bool:
+    """Whether one more attempt against ``rate`` for ``keys`` is still within
+    it, counting nothing (a look before work whose answer must be limited:
+    sign-up's form checks, accounts.views)."""
+    return _limiter().test(_item(rate), *map(str, keys))
 
 
 def reset() -> None:

@@ -422,6 +422,11 @@ PARLOUR_WS_SLOT_PREFIX = "parlour-sockets"
 # Sign-ups (accounts created) per client address, and password-reset emails
 # per client address and per email address, in Redis (config.ratelimits).
 PARLOUR_SIGNUP_RATE = env.str("PARLOUR_SIGNUP_RATE", default="10/hour")
+# Sign-up attempts that create nothing (a form that fails its checks, such as
+# "an account with that email already exists") per client address: a budget
+# of their own, larger than the sign-ups', so a shared address (a school, a
+# phone carrier) is not locked out by typos (README "Decisions").
+PARLOUR_SIGNUP_FAILED_RATE = env.str("PARLOUR_SIGNUP_FAILED_RATE", default="50/hour")
 PARLOUR_PASSWORD_RESET_RATE = env.str("PARLOUR_PASSWORD_RESET_RATE", default="10/hour")
 PARLOUR_PASSWORD_RESET_EMAIL_RATE = env.str("PARLOUR_PASSWORD_RESET_EMAIL_RATE", default="3/hour")
 # One person's calls on Channels' database thread (access checks, snapshots)

@@ -59,6 +59,7 @@ PARLOUR_WS_SLOT_PREFIX = f"{_TAG}-sockets"
 # The whole suite signs up and resets from 127.0.0.1 within the hour; the
 # tests of these limits set the real ones (tests/accounts/test_limits.py).
 PARLOUR_SIGNUP_RATE = "10000/hour"
+PARLOUR_SIGNUP_FAILED_RATE = "10000/hour"
 PARLOUR_PASSWORD_RESET_RATE = "10000/hour"
 PARLOUR_PASSWORD_RESET_EMAIL_RATE = "10000/hour"
 CELERY_TASK_DEFAULT_QUEUE = _TAG

@@ -90,7 +90,9 @@ def do_rematch_computers(public_id, user) -> Match:
     """A new match with the settings of ``public_id`` (a match of ``user``
     against computers that is over): the same game, computer levels, speed,
     board and options, ``user`` in their seat again; started at once. A second
-    call (a double click, another tab) gets the same new match. Raises RematchRefused."""
+    call (a double click, another tab) gets the same new match. Raises
+    RematchRefused (also when ``user`` plays as many matches against
+    computers as one may at once: ``games.actions.check_computer_matches``)."""
     with transaction.atomic():
         match = _locked_match(public_id)
         seats = _seats(match)
@@ -102,6 +104,10 @@ def do_rematch_computers(public_id, user) -> Match:
         followed = together.started_rematch(match)
         if followed is not None:
             return followed
+        try:
+            match_actions.check_computer_matches(user)
+        except match_actions.TooManyComputerMatches as e:
+            raise RematchRefused(e.message) from None
         specs = [match_actions.SeatSpec(user=s.user) if s.user_id else
                  match_actions.SeatSpec(computer_level=s.computer_level) for s in seats]
         new = match_actions.create_match(

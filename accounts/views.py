@@ -6,7 +6,8 @@ session (``accounts.sockets.password_changed``; log-out closes its own
 session's, ``accounts.sockets.logged_out``).
 
 Both are rate-limited (README "Decisions": sign-up and password-reset
-limits) through ``config.ratelimits`` (the ``limits`` library over Redis,
+limits; sign-up also limits its failed attempts, whose errors tell which
+emails have an account) through ``config.ratelimits`` (the ``limits`` library over Redis,
 so every server process shares the counts): past a limit the page answers
 429 and says so, and nothing is created or sent.
 """
@@ -42,9 +43,20 @@ def signup(request):
     if request.user.is_authenticated:
         return redirect(going or "home")
     form = SignUpForm(request.POST if request.method == "POST" else None)
-    if request.method == "POST" and form.is_valid():
-        # Counted only for a sign-up that would create an account: typos cost nothing.
-        if not ratelimits.hit(settings.PARLOUR_SIGNUP_RATE, "signup", client_ip(request) or "?"):
+    if request.method != "POST":
+        return render(request, "accounts/signup.html", {"form": form, "next": going})
+    # A form's errors tell whether an email (or a username) has an account, so
+    # attempts that create nothing have a budget of their own per client
+    # address (README "Decisions"). Over it, the form is not even checked.
+    address = client_ip(request) or "?"
+    if not ratelimits.allows(settings.PARLOUR_SIGNUP_FAILED_RATE, "signup-failed", address):
+        return rate_limited(request, "sign-up attempts from your network")
+    if form.is_valid():
+        # Counted only for a sign-up that would create an account: typos cost nothing here.
+        if not ratelimits.hit(settings.PARLOUR_SIGNUP_RATE, "signup", address):
+            # Refused, so it created nothing: it counts as a failed attempt too,
+            # or a full sign-up limit would answer "no account has this email" for free.
+            ratelimits.hit(settings.PARLOUR_SIGNUP_FAILED_RATE, "signup-failed", address)
             return rate_limited(request, "new accounts from your network")
         try:
             user = form.save()
@@ -57,8 +69,11 @@ def signup(request):
             if going:
                 return redirect(going)
             return redirect("profile", username=user.username)
-    return render(request, "accounts/signup.html", {"form": form, "next": going},
-                  status=400 if form.errors else 200)
+    # Counted before the errors are shown: of attempts racing past the check
+    # above, those the count refuses show nothing.
+    if not ratelimits.hit(settings.PARLOUR_SIGNUP_FAILED_RATE, "signup-failed", address):
+        return rate_limited(request, "sign-up attempts from your network")
+    return render(request, "accounts/signup.html", {"form": form, "next": going}, status=400)
 
 
 def _safe_next(request) -> str:

@@ -5,8 +5,9 @@ ports CLUSTER_PORT+1.., each
 pinned to its own core (config.servers.pinned; WEB_PIN=0 leaves them to the
 scheduler), behind
 nginx on CLUSTER_PORT (default 8100) when nginx is installed, Celery workers
-for the live queue (deadlines, computer moves) and the default queue, one
-Celery beat, and the embedded Redis unless REDIS_URL is set. Use PostgreSQL
+for the deadlines, the computers' moves and the default queue
+(config/workers.py), one Celery beat, and the embedded Redis unless
+REDIS_URL is set. Use PostgreSQL
 (DATABASE_URL) for more than one web process in earnest; SQLite works, with
 its single writer. supervisord (config/supervisor.py) runs them and starts
 any that exits again; its files are in var/cluster/. Ctrl-C stops everything.
@@ -57,12 +58,12 @@ def find_nginx() -> str | None:
 def programs(var: Path, base: int, webs: int, *, pin: bool, nginx: str | None,
              proxy_secret: str = "") -> list[Program]:
     """The cluster's processes: redis (when embedded), web1..web<webs> on
-    ports ``base``+1.., the ``live`` and ``default`` workers, beat, and
+    ports ``base``+1.., the ``deadlines``, ``live`` and ``default`` workers, beat, and
     ``proxy`` (nginx on ``base``, its configuration written into ``var``,
     sending ``proxy_secret``) when ``nginx`` is a path."""
     from django.conf import settings
 
-    from config import embedded_redis
+    from config import embedded_redis, workers
 
     py = sys.executable
     found = []
@@ -75,14 +76,9 @@ def programs(var: Path, base: int, webs: int, *, pin: bool, nginx: str | None,
     for i, port in enumerate(ports, 1):
         argv = servers.production_argv("127.0.0.1", port)
         found.append(Program(f"web{i}", shlex.join(servers.pinned(argv, i - 1) if pin else argv)))
-    live, default = settings.PARLOUR_LIVE_QUEUE, settings.CELERY_TASK_DEFAULT_QUEUE
-    worker = [py, "-m", "celery", "-A", "config", "worker", "-l", "info"]
-    found += [
-        Program("live", shlex.join([*worker, "-c", "2", "-Q", live, "-n", "live@%h"])),
-        Program("default", shlex.join([*worker, "-c", "1", "-Q", default, "-n", "default@%h"])),
-        Program("beat", shlex.join([py, "-m", "celery", "-A", "config", "beat", "-l", "info",
-                                    "-s", str(var / "celerybeat-schedule")])),
-    ]
+    found += [Program(name, shlex.join(argv)) for name, argv in workers.production_workers().items()]
+    found.append(Program("beat", shlex.join([py, "-m", "celery", "-A", "config", "beat", "-l", "info",
+                                             "-s", str(var / "celerybeat-schedule")])))
     if nginx:
         conf = nginx_config(var, base, ports, proxy_secret)
         # Started after the web processes and stopped before them.

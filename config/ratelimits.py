@@ -3,8 +3,8 @@ library over the project's Redis (README "Decisions").
 
 Used by actions that must hold across processes and restarts: pausing a match
 (games.actions), redeeming room invites (matchmaking.rooms), signing up and
-asking for password-reset emails (accounts.views), replays for visitors
-without an account (games.views_history). Per-socket limits (WebSocket
+asking for password-reset emails, sign-up forms that fail (accounts.views), replays
+for visitors without an account (games.views_history). Per-socket limits (WebSocket
 flooding, chat) stay in process memory (games.consumers, games.chat).
 """
 
@@ -57,6 +57,13 @@ def retry_after(rate: str, *keys: str) -> int:
     least 1): an HTTP 429's ``Retry-After``."""
     stats = _limiter().get_window_stats(_item(rate), *map(str, keys))
     return max(1, math.ceil(stats.reset_time - time.time()))
+
+
+def allows(rate: str, *keys: str) -> bool:
+    """Whether one more attempt against ``rate`` for ``keys`` is still within
+    it, counting nothing (a look before work whose answer must be limited:
+    sign-up's form checks, accounts.views)."""
+    return _limiter().test(_item(rate), *map(str, keys))
 
 
 def reset() -> None:

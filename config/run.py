@@ -1,5 +1,6 @@
-"""``make run``: the embedded Redis (unless REDIS_URL is set), daphne, a Celery
-worker and Celery beat under supervisord (config/supervisor.py), which starts
+"""``make run``: the embedded Redis (unless REDIS_URL is set), daphne, two Celery
+workers (the deadlines' own, and one for the rest: config/workers.py) and
+Celery beat under supervisord (config/supervisor.py), which starts
 any of them again when it exits. Ctrl-C stops them all.
 """
 
@@ -11,10 +12,10 @@ from config.supervisor import Program, serve
 
 
 def programs(host: str, port: int | str) -> list[Program]:
-    """``make run``'s processes: redis (when embedded), web, worker, beat."""
+    """``make run``'s processes: redis (when embedded), web, worker, deadlines, beat."""
     from django.conf import settings
 
-    from config import embedded_redis, servers
+    from config import embedded_redis, servers, workers
 
     py = sys.executable
     found = []
@@ -23,15 +24,13 @@ def programs(host: str, port: int | str) -> list[Program]:
         sock.parent.mkdir(parents=True, exist_ok=True)
         # A Redis that was killed leaves its socket file; redis-server replaces it.
         found.append(Program("redis", shlex.join(embedded_redis.command(sock)), priority=100))
-    queues = f"{settings.CELERY_TASK_DEFAULT_QUEUE},{settings.PARLOUR_LIVE_QUEUE}"
     beat_file = settings.RUN_DIR / "celerybeat-schedule"
-    found += [
-        Program("web", shlex.join(servers.daphne_argv(host, port))),
-        Program("worker", shlex.join([py, "-m", "celery", "-A", "config", "worker", "-l", "info",
-                                      "-c", "2", "-Q", queues])),
-        Program("beat", shlex.join([py, "-m", "celery", "-A", "config", "beat", "-l", "info",
-                                    "-s", str(beat_file)])),
-    ]
+    found.append(Program("web", shlex.join(servers.daphne_argv(host, port))))
+    # A worker for the computers' moves and the default queue, and one of
+    # the deadlines' own (config/workers.py).
+    found += [Program(name, shlex.join(argv)) for name, argv in workers.run_workers().items()]
+    found.append(Program("beat", shlex.join([py, "-m", "celery", "-A", "config", "beat", "-l", "info",
+                                             "-s", str(beat_file)])))
     return found
 
 

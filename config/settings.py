@@ -202,11 +202,22 @@ CHANNEL_LAYERS = {
 }
 
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="") or _celery_url(REDIS_URL)
-# Turn deadlines and computer moves have a queue of their own, so slow work
-# (pairing waves, housekeeping) never delays a clock. Workers take both.
+# Three queues (config/workers.py): turn deadlines (with the ends of pauses
+# and the deadline sweeper), computer moves, and everything else (pairing
+# waves, housekeeping). Each layout runs a worker of its own for the
+# deadlines, so neither slow work nor a burst of computer moves delays a clock.
 CELERY_TASK_DEFAULT_QUEUE = "parlour"
 PARLOUR_LIVE_QUEUE = "parlour-live"
-CELERY_TASK_ROUTES = {"games.tasks.*": {"queue": PARLOUR_LIVE_QUEUE}}
+PARLOUR_DEADLINE_QUEUE = "parlour-deadlines"
+
+
+def celery_task_routes(live: str, deadlines: str) -> dict:
+    """CELERY_TASK_ROUTES: the computers' moves to queue ``live``, every other
+    task of ``games.tasks`` to ``deadlines`` (an exact name wins over a pattern)."""
+    return {"games.tasks.computer_move": {"queue": live}, "games.tasks.*": {"queue": deadlines}}
+
+
+CELERY_TASK_ROUTES = celery_task_routes(PARLOUR_LIVE_QUEUE, PARLOUR_DEADLINE_QUEUE)
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
@@ -423,9 +434,19 @@ PARLOUR_WS_SLOT_PREFIX = "parlour-sockets"
 # log-out and password-change events, accounts/socket_sessions.py): one check per
 # server process closes the sockets whose session no longer signs their user in.
 PARLOUR_WS_SESSION_CHECK_SECONDS = env.float("PARLOUR_WS_SESSION_CHECK_SECONDS", default=60.0)
+# Matches against computers one account plays at once (not ended, its seat
+# not left), counted when it starts one (the play page, a rematch, a room it
+# hosts with a computer seat; games.actions): one account's burst of
+# computer moves stays small beside everyone else's (README "Decisions").
+PARLOUR_COMPUTER_MATCHES_PER_USER = env.int("PARLOUR_COMPUTER_MATCHES_PER_USER", default=3)
 # Sign-ups (accounts created) per client address, and password-reset emails
 # per client address and per email address, in Redis (config.ratelimits).
 PARLOUR_SIGNUP_RATE = env.str("PARLOUR_SIGNUP_RATE", default="10/hour")
+# Sign-up attempts that create nothing (a form that fails its checks, such as
+# "an account with that email already exists") per client address: a budget
+# of their own, larger than the sign-ups', so a shared address (a school, a
+# phone carrier) is not locked out by typos (README "Decisions").
+PARLOUR_SIGNUP_FAILED_RATE = env.str("PARLOUR_SIGNUP_FAILED_RATE", default="50/hour")
 PARLOUR_PASSWORD_RESET_RATE = env.str("PARLOUR_PASSWORD_RESET_RATE", default="10/hour")
 PARLOUR_PASSWORD_RESET_EMAIL_RATE = env.str("PARLOUR_PASSWORD_RESET_EMAIL_RATE", default="3/hour")
 # One person's calls on Channels' database thread (access checks, snapshots)

@@ -21,7 +21,7 @@ os.environ.setdefault("PARLOUR_COMPUTER_DELAY", "0")
 os.environ.setdefault("PARLOUR_SWEEP_SECONDS", "1")
 
 from .settings import *  # noqa: E402,F403
-from .settings import DATABASES, VAR_DIR, _celery_url, channel_layer_host  # noqa: E402
+from .settings import DATABASES, VAR_DIR, _celery_url, celery_task_routes, channel_layer_host  # noqa: E402
 
 # One folder per test session (its children inherit it), so two sessions in
 # one checkout never share a database file or a Redis socket. Each pytest-xdist
@@ -59,11 +59,13 @@ PARLOUR_WS_SLOT_PREFIX = f"{_TAG}-sockets"
 # The whole suite signs up and resets from 127.0.0.1 within the hour; the
 # tests of these limits set the real ones (tests/accounts/test_limits.py).
 PARLOUR_SIGNUP_RATE = "10000/hour"
+PARLOUR_SIGNUP_FAILED_RATE = "10000/hour"
 PARLOUR_PASSWORD_RESET_RATE = "10000/hour"
 PARLOUR_PASSWORD_RESET_EMAIL_RATE = "10000/hour"
 CELERY_TASK_DEFAULT_QUEUE = _TAG
 PARLOUR_LIVE_QUEUE = f"{_TAG}-live"
-CELERY_TASK_ROUTES = {"games.tasks.*": {"queue": PARLOUR_LIVE_QUEUE}}
+PARLOUR_DEADLINE_QUEUE = f"{_TAG}-deadlines"
+CELERY_TASK_ROUTES = celery_task_routes(PARLOUR_LIVE_QUEUE, PARLOUR_DEADLINE_QUEUE)
 
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["TEST"] = {"NAME": str(TEST_VAR_DIR / "test.sqlite3")}

@@ -25,28 +25,29 @@ from games.models import Match
 def play(request):
     """GET: a card per game with its quick choices, the live public matches
     worth watching, and the full solo-match form (open, with that game chosen,
-    for ``?kind=<game>``). POST: start a match against computers."""
+    for ``?kind=<game>``). POST: start a match against computers; one over
+    PARLOUR_COMPUTER_MATCHES_PER_USER is refused (HTTP 429, the page says why)."""
     kind = request.GET.get("kind", "")
     initial = {"kind": kind} if kind in sites.kinds() else {}
     form = SoloMatchForm(request.POST if request.method == "POST" else None, initial=initial)
+    refused = ""
     if request.method == "POST":
         if not request.user.is_authenticated:
             return redirect("/login/?next=/play/")
         if form.is_valid():
-            seats = [actions.SeatSpec(user=request.user)] + [
-                actions.SeatSpec(computer_level=level) for level in form.computer_levels()
-            ]
-            match = actions.create_match(
-                form.cleaned_data["kind"], seats, host=request.user,
-                computer_speed=form.cleaned_data["speed"], theme=form.cleaned_data["theme"],
-            )
-            actions.start_match(match.public_id)
-            return redirect("match", public_id=match.public_id)
+            try:
+                match = actions.start_computer_match(
+                    request.user, form.cleaned_data["kind"], form.computer_levels(),
+                    computer_speed=form.cleaned_data["speed"], theme=form.cleaned_data["theme"])
+            except actions.TooManyComputerMatches as e:
+                refused = e.message  # nothing was created
+            else:
+                return redirect("match", public_id=match.public_id)
     live = list(lobby.worth_watching())
-    status = 400 if form.is_bound and form.errors else 200
+    status = 400 if form.is_bound and form.errors else 429 if refused else 200
     return render(request, "games/play.html", {
         "form": form, "live": live, "cards": lobby.game_cards(live),
-        "open_form": bool(initial) or status == 400,
+        "open_form": bool(initial) or status == 400, "refused": refused,
     }, status=status)
 
 

@@ -11,8 +11,11 @@ README "Playing again" holds the rules:
   Otherwise the offer lapses (``lapse``, a Celery task at the time and the
   queue wave as its back-up) and says so. At most OFFERS_PER_MATCH offers per match.
 - At most two rated matches in a row between the same players: the rematch of
-  a rated match is rated unless that match was itself a rated rematch
-  (``rematch_is_rated``); later ones are unrated and the offer says so.
+  a rated match is rated unless that match was itself a rated rematch; later
+  ones are unrated and the offer says so. A rated match whose rating does not
+  stand (aborted, ended unrated, voided by a moderator) has an unrated
+  rematch too (``together.rematch_rating``); a void while an offer is open
+  makes it unrated (``rating_taken_back``), and the last acceptance checks again.
 - A private room's match is followed by the room's lobby, not an offer; the
   room records its next match here (``record_next``) so the old match links to it.
 
@@ -87,7 +90,9 @@ def do_rematch_computers(public_id, user) -> Match:
     """A new match with the settings of ``public_id`` (a match of ``user``
     against computers that is over): the same game, computer levels, speed,
     board and options, ``user`` in their seat again; started at once. A second
-    call (a double click, another tab) gets the same new match. Raises RematchRefused."""
+    call (a double click, another tab) gets the same new match. Raises
+    RematchRefused (also when ``user`` plays as many matches against
+    computers as one may at once: ``games.actions.check_computer_matches``)."""
     with transaction.atomic():
         match = _locked_match(public_id)
         seats = _seats(match)
@@ -99,6 +104,10 @@ def do_rematch_computers(public_id, user) -> Match:
         followed = together.started_rematch(match)
         if followed is not None:
             return followed
+        try:
+            match_actions.check_computer_matches(user)
+        except match_actions.TooManyComputerMatches as e:
+            raise RematchRefused(e.message) from None
         specs = [match_actions.SeatSpec(user=s.user) if s.user_id else
                  match_actions.SeatSpec(computer_level=s.computer_level) for s in seats]
         new = match_actions.create_match(
@@ -204,6 +213,9 @@ def _accept(match: Match, seats: list[Seat], offer: RematchOffer, user, now) -> 
         offer.accepted = [*offer.accepted, user.pk]
     humans = _humans(seats)
     if all(s.user_id in offer.accepted for s in humans):
+        if offer.rated and not together.rematch_is_rated(match):
+            offer.rated = False  # its rating was taken back since the offer (rating_taken_back)
+            offer.save(update_fields=["rated"])
         together.claim(s.user_id for s in humans)
         busy = [s.user.username for s in humans if s.user_id != user.pk
                 and together.in_live_rated_or_arena_match(s.user, but=match)]
@@ -224,6 +236,16 @@ def _accept(match: Match, seats: list[Seat], offer: RematchOffer, user, now) -> 
     match_id = match.pk
     transaction.on_commit(lambda: rematch_push.offer_changed(match_id))
     return offer
+
+
+def rating_taken_back(match: Match) -> None:
+    """A moderator voided ``match``'s rating (``moderation.actions.void_match``,
+    inside its transaction, which holds the match row's lock): an open offer
+    of a rematch is no longer rated, and its players' panels say so."""
+    if RematchOffer.objects.filter(match=match, status=RematchOffer.Status.OPEN,
+                                   rated=True).update(rated=False):
+        match_id = match.pk
+        transaction.on_commit(lambda: rematch_push.offer_changed(match_id))
 
 
 def _close_lapsed(match: Match, now) -> None:

@@ -26,6 +26,8 @@ def panel_context(match: Match, user_id: int, *, live: bool = False, now=None) -
     viewer may not start matches), ``unavailable`` (another player cannot
     play now: no offer, in the same words as rematch.do_offer's refusal, which
     must not tell of a moderation action), or ``none``.
+    With an offer (to make, open or over), ``rated`` says whether its match is
+    rated and ``why`` why not (``together.rematch_rating``).
     ``live``: a pushed panel, whose link to a started match the page follows."""
     now = now or timezone.now()
     seats = list(match.seats.select_related("user").order_by("index"))
@@ -62,8 +64,9 @@ def panel_context(match: Match, user_id: int, *, live: bool = False, now=None) -
         return ctx
     offer = together.current_offer(match, now)
     count = RematchOffer.objects.filter(match=match).count()
-    ctx.update(rated=together.rematch_is_rated(match) if offer is None else offer.rated,
-               first_rated=match.rated, can_offer=count < together.OFFERS_PER_MATCH, offer=offer)
+    why = together.rematch_rating(match)
+    ctx.update(rated=why == together.RATED if offer is None else offer.rated, why=why,
+               can_offer=count < together.OFFERS_PER_MATCH, offer=offer)
     if offer is None or offer.status != RematchOffer.Status.OPEN:
         if any(s.user.is_banned or not s.user.is_active for s in humans):
             ctx["state"] = "unavailable"

@@ -391,7 +391,9 @@ def do_leave_room(code: str, user, *, close_sockets: bool = True) -> Room:
 def do_start_room(code: str, host) -> Match:
     """The host starts the room's match once every seat is taken: a private,
     unrated match with the room's settings, started at once; after the
-    room's first, the one before links to it. Raises NotAllowed."""
+    room's first, the one before links to it. Raises NotAllowed (also a
+    host who plays as many matches against computers as one may at once,
+    when the room has a computer seat: ``games.actions.check_computer_matches``)."""
     with transaction.atomic():
         room = _lock(code)
         _require_host(room, host)
@@ -404,6 +406,11 @@ def do_start_room(code: str, host) -> Match:
         busy = [u.username for u in humans if together.in_live_rated_or_arena_match(u)]
         if busy:
             raise NotAllowed(f"{', '.join(busy)} is playing a rated or arena match; start when it ends.")
+        if any(s.computer_level for s in seats):  # its host starts a match against computers
+            try:
+                match_actions.check_computer_matches(host)
+            except match_actions.TooManyComputerMatches as e:
+                raise NotAllowed(e.message) from None
         since = dict(RoomMember.objects.filter(room=room, status=RoomMember.Status.ACTIVE)
                      .values_list("user_id", "joined_at"))
         specs = [

@@ -13,7 +13,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from config.celery import app
-from games.models import Match, Seat
+from games.models import Match, RatingChange, RatingVoid, Seat
 from matchmaking.models import QueueEntry, RematchOffer, Room
 
 #: Offers one finished match may have (a lapsed or declined offer may be made again).
@@ -79,13 +79,34 @@ def is_room_match(match: Match) -> bool:
     return not match.is_public and room_of(match) is not None
 
 
-def rematch_is_rated(match: Match) -> bool:
-    """Whether a rematch of ``match`` is rated: ``match`` was rated and was
-    not itself a rated rematch (at most two rated matches in a row between
-    the same players; README "Playing again")."""
+#: Why a rematch is or is not rated (``rematch_rating``); the panel says which.
+RATED, CASUAL, NO_RATING, VOIDED, IN_A_ROW = "rated", "casual", "no_rating", "voided", "in_a_row"
+
+
+def rematch_rating(match: Match) -> str:
+    """Whether a rematch of ``match`` (over) is rated, and if not why
+    (README "Playing again"): RATED when ``match`` earned a rating that
+    stands (it was rated, has its rating changes, none voided) and was not
+    itself a rated rematch; else CASUAL (not a rated match), NO_RATING (a
+    rated match that ended without a rating: aborted, by a moderator or for
+    want of humans, or a player left before every seat had moved:
+    ``games.rating.is_ratable``), VOIDED (a moderator took its rating back)
+    or IN_A_ROW (at most two rated matches in a row between the same players).
+    A pair whose match was taken back earns no rated match outside the queue."""
     if not match.rated:
-        return False
-    return not RematchOffer.objects.filter(new_match=match, rated=True).exists()
+        return CASUAL
+    if not RatingChange.objects.filter(match=match).exists():
+        return NO_RATING
+    if RatingVoid.objects.filter(match=match).exists():
+        return VOIDED
+    if RematchOffer.objects.filter(new_match=match, rated=True).exists():
+        return IN_A_ROW
+    return RATED
+
+
+def rematch_is_rated(match: Match) -> bool:
+    """Whether a rematch of ``match`` is rated (``rematch_rating``)."""
+    return rematch_rating(match) == RATED
 
 
 def started_rematch(match: Match) -> Match | None:

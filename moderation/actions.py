@@ -28,7 +28,7 @@ from games import actions, rating
 from games.errors import Refused
 from games.models import Match, RatingVoid, Seat
 from matchmaking import actions as queue_actions
-from matchmaking import rooms
+from matchmaking import rematch, rooms
 from matchmaking.models import RoomMember
 from moderation.models import AuditLog, Report
 from notifications import notify
@@ -211,6 +211,7 @@ def void_match(moderator, public_id: str, reason: str) -> list[RatingVoid]:
             raise ModerationError(f"Match {match.public_id} is already void.")
         voids = rating.void_ratings(match, moderator, reason)
         arena_actions.void_match_results(match)  # an arena match's points go too (README "Arenas")
+        rematch.rating_taken_back(match)  # an open rematch offer is no longer rated
         for v in voids:
             record(moderator, AuditLog.Action.VOID, target_user=User(pk=v.user_id),
                    target=f"match {match.public_id} (rating {v.rating_before:.0f} -> {v.rating_after:.0f})",

@@ -111,6 +111,25 @@ def play_to_the_end(match: Match) -> Match:
     raise AssertionError("the match did not end")
 
 
+def play_until_every_seat_moved(match: Match) -> Match:
+    """Play ``match`` on, each seat to move (humans only) taking its first
+    legal move, until every seat has made a move of its own (a roll counts):
+    a player leaving after that leaves the match rated (``games.rating.is_ratable``).
+    Returns the match as it is then."""
+    from games import rating
+
+    rules = get_rules(match.kind)
+    users = {s.index: s.user for s in match.seats.select_related("user")}
+    for _ in range(200):
+        m = Match.objects.get(pk=match.pk)
+        if m.is_over or rating.every_seat_moved(m):
+            return m
+        state = rules.load(m.state)
+        move = str(rules.legal_moves(state)[0])
+        actions.play_move(m.public_id, users[rules.to_move(state)], move, m.version)
+    raise AssertionError("some seat never moved")
+
+
 def restart_match_from(match: Match, state: dict) -> Match:
     """Make a started match begin again from engine ``state`` (a dump), as if
     it had been created from it: start state and state replaced, record

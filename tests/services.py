@@ -219,10 +219,11 @@ def start_nginx(upstream_ports: list[int], name: str = "nginx") -> tuple[Service
     return svc, url
 
 
-def task_queues() -> tuple[str, str]:
-    from django.conf import settings
+def task_queues() -> tuple[str, ...]:
+    """The test Celery queues (config/workers.py): default, live, deadlines."""
+    from config import workers
 
-    return settings.CELERY_TASK_DEFAULT_QUEUE, settings.PARLOUR_LIVE_QUEUE
+    return tuple(workers.queues()[name] for name in ("default", "live", "deadlines"))
 
 
 def purge_task_queues() -> None:
@@ -249,16 +250,13 @@ def start_celery_worker(name: str = "celery-worker", concurrency: int = 1, *, sh
     """Start a Celery worker on the test queue; waits until it is ready. A
     worker of a test's own first stops the session's shared one (they would
     share the queues, and its tasks)."""
-    from django.conf import settings
-
     if not shared:
         stop_shared_worker()
     node = f"{name}-{os.getpid()}@{socket.gethostname()}"
     svc = Service(
         name,
         [sys.executable, "-m", "celery", "-A", "config", "worker", "-l", "info",
-         "-c", str(concurrency), "-Q",
-         f"{settings.CELERY_TASK_DEFAULT_QUEUE},{settings.PARLOUR_LIVE_QUEUE}",
+         "-c", str(concurrency), "-Q", ",".join(task_queues()),
          "-n", node, "--without-gossip", "--without-mingle"],
         service_env(**env),
     )
@@ -267,6 +265,28 @@ def start_celery_worker(name: str = "celery-worker", concurrency: int = 1, *, sh
     if not svc.alive():
         raise AssertionError(f"celery worker exited:\n{svc.log()}")
     return svc
+
+
+def start_layout_workers(argvs: dict[str, list[str]], **env) -> dict[str, Service]:
+    """Start a layout's Celery workers (``argvs``: name -> command line, as
+    config/workers.py gives them, on the test queues), each under a node name
+    of this test process's own; waits until every one is ready. Stops the
+    session's shared worker first (it would take their tasks)."""
+    stop_shared_worker()
+    started = {}
+    for name, argv in argvs.items():
+        node = f"{name}-{os.getpid()}@{socket.gethostname()}"
+        argv = list(argv)
+        argv[argv.index("-n") + 1] = node
+        svc = Service(f"celery-{name}", [*argv, "--without-gossip", "--without-mingle"],
+                      service_env(**env))
+        svc.node = node
+        started[name] = svc
+    for svc in started.values():
+        wait_for(lambda svc=svc: "ready." in svc.log() or not svc.alive(), 60, what=f"worker {svc.node}")
+        if not svc.alive():
+            raise AssertionError(f"celery worker {svc.node} exited:\n{svc.log()}")
+    return started
 
 
 _shared_worker: Service | None = None

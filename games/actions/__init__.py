@@ -1,7 +1,8 @@
 """The only writers of matches (STYLE habit 3): start, play, chance, time out,
 computer moves, leave, pause, resume, finish. One module per verb:
 
-- ``start``: create a match with its seats, start it;
+- ``start``: create a match with its seats, start it; the limit on matches
+  against computers one account plays at once;
 - ``move``: a player's move; ``computer``: a computer seat's move, sent again
   when its task was lost; ``timeout``: a missed decision, the overdue ones;
 - ``leave``; ``pause`` (and resume); ``finish``: the result and the ratings,
@@ -40,12 +41,23 @@ from games.actions.errors import (
     NotYourTurn,
     StaleVersion,
     TooLate,
+    TooManyComputerMatches,
 )
 from games.actions.finish import abort_match
 from games.actions.leave import leave_match
 from games.actions.move import MAX_PLIES_PER_ACTION, play_move
 from games.actions.pause import PAUSE_RATE, pause_match, resume_match
-from games.actions.start import BUSY, SeatSpec, busy_matches, busy_users, create_match, start_match
+from games.actions.start import (
+    BUSY,
+    SeatSpec,
+    busy_matches,
+    busy_users,
+    check_computer_matches,
+    computer_matches,
+    create_match,
+    start_computer_match,
+    start_match,
+)
 from games.actions.timeout import expire_turn, overdue_matches
 
 __all__ = [
@@ -60,9 +72,12 @@ __all__ = [
     "SeatSpec",
     "StaleVersion",
     "TooLate",
+    "TooManyComputerMatches",
     "abort_match",
     "busy_matches",
     "busy_users",
+    "check_computer_matches",
+    "computer_matches",
     "create_match",
     "expire_turn",
     "leave_match",
@@ -73,5 +88,6 @@ __all__ = [
     "play_move",
     "resend_computer_move",
     "resume_match",
+    "start_computer_match",
     "start_match",
 ]

@@ -31,6 +31,13 @@ class NotAllowed(ActionError):
     code = "not_allowed"
 
 
+class TooManyComputerMatches(NotAllowed):
+    """The account already plays PARLOUR_COMPUTER_MATCHES_PER_USER matches
+    against computers (``games.actions.check_computer_matches``)."""
+
+    code = "computer_matches"
+
+
 class NotYourTurn(ActionError):
     code = "not_your_turn"
 

@@ -1,16 +1,20 @@
-"""Creating a match with its seats, and starting it."""
+"""Creating a match with its seats, and starting it; the limit on matches
+against computers one account plays at once."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from games import sites
 from games.actions.advance import advance
 from games.actions.core import Change, lock
-from games.actions.errors import NotAllowed
+from games.actions.errors import NotAllowed, TooManyComputerMatches
 from games.engine import fair, get_rules
 from games.models import Match, Seat
 
@@ -38,6 +42,42 @@ def busy_matches(user_ids) -> dict[int, Match]:
     for seat in seats:
         held.setdefault(seat.user_id, seat.match)
     return held
+
+
+def computer_matches(user_id: int) -> int:
+    """How many matches against computers ``user_id`` plays now: matches that
+    have not ended with a computer seat, their own seat not left. One query."""
+    computer = Seat.objects.filter(match_id=OuterRef("match_id")).exclude(computer_level="")
+    return (Seat.objects.filter(user_id=user_id, status=Seat.Status.PLAYING, match__status__in=BUSY)
+            .filter(Exists(computer)).count())
+
+
+def check_computer_matches(user) -> None:
+    """Refuse (TooManyComputerMatches) a new match against computers for
+    ``user`` when they already play PARLOUR_COMPUTER_MATCHES_PER_USER of them
+    (README "Decisions": one account's computer moves stay few beside
+    everyone else's). Call it inside the transaction that creates the match:
+    it locks ``user``'s row until the commit (PostgreSQL; SQLite's IMMEDIATE
+    transactions serialise writers), so two starts at once count each other."""
+    list(get_user_model().objects.select_for_update().filter(pk=user.pk).values_list("pk", flat=True))
+    limit = settings.PARLOUR_COMPUTER_MATCHES_PER_USER
+    playing = computer_matches(user.pk)
+    if playing >= limit:
+        raise TooManyComputerMatches(
+            f"You are playing {playing} match{'es' if playing != 1 else ''} against computers already, "
+            f"the most one player may play at once ({limit}). Finish or leave one of them "
+            "(Your matches) to start another.")
+
+
+def start_computer_match(user, kind: str, levels: list[str], *, computer_speed: str = "normal",
+                         theme: str = "plain") -> Match:
+    """A match of ``user`` (seat 0) against computers of ``levels``, started at
+    once (the play page). Raises TooManyComputerMatches, and nothing is created."""
+    with transaction.atomic():
+        check_computer_matches(user)
+        specs = [SeatSpec(user=user)] + [SeatSpec(computer_level=level) for level in levels]
+        match = create_match(kind, specs, host=user, computer_speed=computer_speed, theme=theme)
+        return start_match(match.public_id)
 
 
 @dataclass(frozen=True)

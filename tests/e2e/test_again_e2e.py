@@ -13,7 +13,7 @@ from games.models import Match
 from matchmaking.models import Challenge, Room
 from tests.e2e.test_contrast import violations_by_mode
 from tests.e2e.test_live_play import in_thread, live, log_in
-from tests.factories import make_match, make_user, start_room_match
+from tests.factories import make_match, make_user, play_until_every_seat_moved, start_room_match
 
 CSP = []  # the Content-Security-Policy violations Chromium reported on the pages of pages_for
 
@@ -50,6 +50,7 @@ def test_a_ranked_rematch_accepted_by_both_and_the_third_in_a_row_unrated(browse
     played = [first]
     for round_ in (1, 2):
         match = played[-1]
+        in_thread(play_until_every_seat_moved, match)  # a leave then leaves it rated (games/rating.py)
         for page in (a, b):
             page.goto(f"{live_server_url}/m/{match.public_id}/")
             live(page)

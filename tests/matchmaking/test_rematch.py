@@ -13,7 +13,7 @@ from games import actions
 from games.models import Match
 from matchmaking import rematch, rematch_fragments, together
 from matchmaking.models import QueueEntry, RematchOffer
-from tests.factories import make_match, make_user
+from tests.factories import make_match, make_user, play_until_every_seat_moved
 from tests.races import race
 
 
@@ -28,18 +28,33 @@ def no_tasks(monkeypatch):
 
 
 def finished(players=2, rated=True, **kw) -> tuple[Match, list]:
-    """A finished match between ``players`` humans: seat 0 left, so the
-    others play on; with two, seat 1 wins at once (rated like a queue's)."""
+    """A finished match between ``players`` humans: every seat moves, then
+    all but the last leave, so the last wins; a rated one (like a queue's)
+    is rated, its rating changes recorded."""
     users = [make_user() for _ in range(players)]
     match = make_match(seats=("human",) * players, users=list(users), rated=rated, **kw)
-    for user in users[:-1]:
-        actions.leave_match(match.public_id, user)
+    leave_after_every_seat_moved(match, users[:-1])
     match.refresh_from_db()
-    if not match.is_over:
-        actions.abort_match(match.public_id)
-        match.refresh_from_db()
-    assert match.is_over
+    assert match.is_over and match.rating_changes.exists() is rated
     return match, users
+
+
+def leave_after_every_seat_moved(match, leavers):
+    """Each seat moves, then ``leavers`` leave (the match stays rated)."""
+    play_until_every_seat_moved(match)
+    for user in leavers:
+        actions.leave_match(match.public_id, user)
+
+
+def left_at_once() -> tuple[Match, list]:
+    """A rated match that ended without a rating: seat 0 left before every
+    seat had moved (docs/rules.md "Leaving"), so seat 1 won at once."""
+    ada, bob = make_user(), make_user()
+    match = make_match(seats=("human", "human"), users=[ada, bob], rated=True)
+    actions.leave_match(match.public_id, ada)
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED and not match.rating_changes.exists()
+    return match, [ada, bob]
 
 
 def seat_users(match):
@@ -101,9 +116,9 @@ class TestBetweenHumans:
         rematch.do_offer(first.public_id, ada)
         second = rematch.do_answer(first.public_id, bob, True).new_match
         assert second.rated
-        actions.leave_match(second.public_id, ada)
+        leave_after_every_seat_moved(second, [ada])
         ctx = rematch_fragments.panel_context(Match.objects.get(pk=second.pk), bob.pk)
-        assert ctx["state"] == "offer" and ctx["rated"] is False and ctx["first_rated"] is True
+        assert ctx["state"] == "offer" and ctx["rated"] is False and ctx["why"] == together.IN_A_ROW
         assert "at most two rated matches in a row" in rematch_fragments.panel(second, bob.pk)
         offer = rematch.do_offer(second.public_id, bob)
         assert not offer.rated
@@ -116,6 +131,66 @@ class TestBetweenHumans:
     def test_an_unrated_match_has_unrated_rematches(self):
         match, (ada, bob) = finished(rated=False)
         assert not rematch.do_offer(match.public_id, ada).rated
+
+    @staticmethod
+    def offered_and_started_unrated(match, ada, bob, note):
+        """The panel says the rematch of ``match`` is not rated (``note``);
+        the offer and the match it starts are unrated."""
+        ctx = rematch_fragments.panel_context(match, bob.pk)
+        assert ctx["state"] == "offer" and ctx["rated"] is False
+        panel = rematch_fragments.panel(match, bob.pk)
+        assert note in panel and "Rated, like this match" not in panel
+        assert not rematch.do_offer(match.public_id, ada).rated
+        assert note in rematch_fragments.panel(match, bob.pk)  # the open offer, to the other seat
+        offer = rematch.do_answer(match.public_id, bob, True)
+        assert offer.status == "started" and not offer.new_match.rated
+        assert "The rematch has started (not rated)" in rematch_fragments.panel(match, ada.pk)
+
+    def test_the_rematch_of_a_match_a_moderator_voided_is_unrated_and_says_so(self):
+        """Issue 37, item 6: a pair whose match a moderator took back earns
+        no rated match outside the queue."""
+        from moderation import actions as moderation
+
+        match, (ada, bob) = finished()
+        assert together.rematch_is_rated(match)
+        moderation.void_match(make_user(), match.public_id, "win traded between friends")
+        self.offered_and_started_unrated(match, ada, bob,
+                                         "Not rated: a moderator voided this match's rating.")
+
+    def test_the_rematch_of_a_rated_match_a_moderator_aborted_is_unrated_and_says_so(self):
+        from moderation import actions as moderation
+
+        ada, bob = make_user(), make_user()
+        match = make_match(seats=("human", "human"), users=[ada, bob], rated=True)
+        play_until_every_seat_moved(match)
+        match = moderation.abort_match(make_user(), match.public_id, "a bug in the board")
+        assert match.status == Match.Status.ABORTED and match.rated
+        self.offered_and_started_unrated(match, ada, bob, "Not rated: this match ended without a rating.")
+
+    def test_the_rematch_of_a_rated_match_left_before_every_seat_moved_is_unrated(self):
+        match, (ada, bob) = left_at_once()
+        self.offered_and_started_unrated(match, ada, bob, "Not rated: this match ended without a rating.")
+
+    def test_a_void_while_an_offer_is_open_makes_it_unrated(self):
+        from moderation import actions as moderation
+
+        match, (ada, bob) = finished()
+        assert rematch.do_offer(match.public_id, ada).rated
+        moderation.void_match(make_user(), match.public_id, "collusion")
+        assert not RematchOffer.objects.get(match=match).rated
+        assert "a moderator voided" in rematch_fragments.panel(match, bob.pk)
+        assert not rematch.do_answer(match.public_id, bob, True).new_match.rated
+
+    def test_the_last_acceptance_checks_the_rating_again(self):
+        """However the rating went (here taken back without the moderation
+        action), the match that starts is rated only if its rating stands."""
+        from games import rating
+
+        match, (ada, bob) = finished()
+        assert rematch.do_offer(match.public_id, ada).rated
+        rating.void_ratings(match, None, "taken back")
+        offer = rematch.do_answer(match.public_id, bob, True)
+        assert not offer.rated and not offer.new_match.rated
 
     def test_a_decline_ends_the_offer_and_it_may_be_offered_again(self):
         match, (ada, bob) = finished()

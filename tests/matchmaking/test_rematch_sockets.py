@@ -9,7 +9,7 @@ from asgiref.sync import sync_to_async
 from games import actions
 from matchmaking import rematch, rooms
 from matchmaking.models import Room
-from tests.factories import make_match, make_user, start_room_match
+from tests.factories import make_match, make_user, play_until_every_seat_moved, start_room_match
 from tests.games.test_consumers import connect
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
@@ -29,6 +29,7 @@ def no_tasks(monkeypatch):
 def finished_ranked():
     ada, bob = make_user(), make_user()
     match = make_match(seats=("human", "human"), users=[ada, bob], rated=True)
+    play_until_every_seat_moved(match)  # so that ada's leave leaves it rated, and its rematch
     actions.leave_match(match.public_id, ada)
     return match, ada, bob
 

@@ -10,7 +10,7 @@ from games import actions
 from games.models import Match
 from matchmaking import rematch, rematch_fragments, room_fragments, rooms
 from matchmaking.models import RematchOffer, Room, RoomSeat
-from tests.factories import make_match, make_user, start_room_match
+from tests.factories import make_match, make_user, play_until_every_seat_moved, start_room_match
 
 
 @pytest.fixture(autouse=True)
@@ -118,6 +118,7 @@ class TestForms:
     def test_an_offer_and_its_answer_by_form(self, client):
         ada, bob = make_user(), make_user()
         match = make_match(seats=("human", "human"), users=[ada, bob], rated=True)
+        play_until_every_seat_moved(match)  # so that ada's leave leaves it rated, and its rematch
         actions.leave_match(match.public_id, ada)
         client.force_login(ada)
         assert client.post(f"/m/{match.public_id}/rematch/").status_code == 302

@@ -272,6 +272,7 @@ def cluster(transactional_db):
         "redis": lambda argv: bool(argv) and "redis-server" in argv[0],
         "web1": lambda argv: is_python_module(argv, "uvicorn", str(base + 1)),  # the production server
         "web2": lambda argv: is_python_module(argv, "uvicorn", str(base + 2)),
+        "deadlines": lambda argv: is_python_module(argv, "celery", "worker", "deadlines@%h"),
         "live": lambda argv: is_python_module(argv, "celery", "worker", "live@%h"),
         "default": lambda argv: is_python_module(argv, "celery", "worker", "default@%h"),
         "beat": lambda argv: is_python_module(argv, "celery", "beat"),
@@ -338,7 +339,8 @@ def make_run(transactional_db):
     roles = {
         "redis": lambda argv: bool(argv) and "redis-server" in argv[0],
         "web": lambda argv: is_python_module(argv, "daphne", str(port)),
-        "worker": lambda argv: is_python_module(argv, "celery", "worker"),
+        "worker": lambda argv: is_python_module(argv, "celery", "worker", "worker@%h"),
+        "deadlines": lambda argv: is_python_module(argv, "celery", "worker", "deadlines@%h"),
         "beat": lambda argv: is_python_module(argv, "celery", "beat"),
     }
     layout = Layout("config.run", "run", roles, HOST="127.0.0.1", PORT=str(port))

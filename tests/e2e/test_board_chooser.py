@@ -188,10 +188,10 @@ def test_a_tap_between_two_ludo_pieces_on_neighbouring_cells_asks_which_one(page
     assert apart < 44, apart
     page.mouse.click(x, y)
     assert_chooser_fits(page, 2)
-    expect(page.locator(".bd-chooser")).to_contain_text("Move piece 0 from cell 10")
+    expect(page.locator(".bd-chooser")).to_contain_text("Move piece 0 forward")
     page.locator(".bd-chooser button", has_text="Move piece 1").click()
     expect(page.locator('#board .bd-target.is-selected[data-target="p1"]')).to_have_count(1)
-    expect(page.locator("#board-say")).to_contain_text("Move piece 1 from cell 11")
+    expect(page.locator("#board-say")).to_contain_text("Move piece 1 forward")
     # Squarely on piece 0, 24 px from piece 1: clearly piece 0.
     page.mouse.click(*page.evaluate(CENTRE, p0))
     expect(page.locator('#board .bd-target.is-selected[data-target="p0"]')).to_have_count(1)

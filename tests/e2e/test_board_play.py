@@ -57,7 +57,7 @@ def test_ludo_by_clicking_the_board(page, live_server_url, celery_worker, csp_vi
     open_match(page, live_server_url, match)
     targets = page.locator("#board .bd-target")
     expect(targets).to_have_count(2)  # the base and piece 3; never one per base piece
-    expect(page.locator("#controls button", has_text="Enter a piece")).to_have_count(1)
+    expect(page.locator("#controls button", has_text="Bring a piece out")).to_have_count(1)
     assert_tap_targets(page)
     shot(page, "ludo-390-targets")
     targets.nth(1).click()

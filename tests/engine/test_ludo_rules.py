@@ -126,7 +126,7 @@ def test_a_capture_on_a_plain_cell_sends_every_piece_of_that_opponent_there_to_b
     assert pieces_of(state, 2) == [1, BASE, BASE, BASE]
     state = run(state, "roll d4")
     labels = [m["label"] for m in LUDO.view(state, 0)["moves"]]
-    assert labels == ["Move piece 0 from cell 12 to cell 16, capturing green"]
+    assert labels == ["Move piece 0 forward 4, capturing green"]
     state = run(state, "p0")
     assert pieces_of(state, 0)[0] == 16
     assert pieces_of(state, 1) == [BASE] * 4

@@ -36,7 +36,7 @@ def test_ludo_pieces_in_base_are_one_choice_and_so_are_pieces_on_one_square():
     match = make_match(seats=("human", "human"), state=state)
     html = fragments.seat_frame(match, match.seats.get(index=0))
     assert html.count('name="move"') == 2  # enter, and one of the two on cell 20
-    assert "Enter a piece at cell 0" in html and "Move a piece from cell 20 to cell 26" in html
+    assert "Bring a piece out" in html and "Move a piece forward 6" in html
     board = choices_of(html)
     assert [c["m"] for c in board] == ["p0", "p2"]
     assert board[0]["hr"] == [0, 0, 6, 6]  # the whole base is the target

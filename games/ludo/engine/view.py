@@ -27,22 +27,29 @@ from .state import PHASES, LudoState, make
 VIEW_PHASE = {"start": "chance", "die": "chance", "roll": "roll", "move": "move", "over": "over"}
 
 
-def _place(colour: int, progress: int) -> str:
-    if progress == BASE:
-        return "base"
-    if progress <= 50:
-        return f"cell {CELL[colour][progress]}"
-    if progress < HOME:
-        return f"home lane {progress - LANE_FIRST + 1}"
-    return "home"
+def _label(piece: int, before: int, after: int, die: int, to_cell: int | None) -> str:
+    """A piece move in a player's words, by the roll and where it ends, not by cell
+    numbers: "Bring piece 1 out", "Move piece 0 forward 5, onto a safe square",
+    "… into your home lane", "… home" (the board shows where)."""
+    if before == BASE:
+        return f"Bring piece {piece} out"
+    text = f"Move piece {piece} forward {die}"
+    if after == HOME:
+        return text + ", home"
+    if after >= LANE_FIRST:
+        return text + (", up your home lane" if before >= LANE_FIRST else ", into your home lane")
+    if to_cell in SAFE_CELLS:
+        return text + ", onto a safe square"
+    return text
 
 
 def describe_move(state: LudoState, move) -> dict:
     """A piece move (or roll) as a dict for buttons: ``move`` (notation),
-    ``label`` (short English), and for piece moves ``piece``, ``from_progress``
-    / ``to_progress`` (None for base; 0..56), ``from_cell`` / ``to_cell``
-    (ring cell 0..51 or None), ``to`` ("ring", "lane", "home") and
-    ``captures`` (seats whose pieces it sends to base)."""
+    ``label`` (short English in a player's words: ``_label``), and for piece
+    moves ``piece``, ``from_progress`` / ``to_progress`` (None for base;
+    0..56), ``from_cell`` / ``to_cell`` (ring cell 0..51 or None), ``to``
+    ("ring", "lane", "home") and ``captures`` (seats whose pieces it sends to
+    base)."""
     if move.kind != "piece":
         label = {"roll": "Roll the die"}.get(move.kind, str(move))
         return {"move": str(move), "label": label}
@@ -63,10 +70,7 @@ def describe_move(state: LudoState, move) -> dict:
                 and q in state.pieces[PIECES_PER_SEAT * other : PIECES_PER_SEAT * (other + 1)]
             ):
                 captures.append(other)
-    if p == BASE:
-        label = f"Enter piece {i} at {_place(colour, to)}"
-    else:
-        label = f"Move piece {i} from {_place(colour, p)} to {_place(colour, to)}"
+    label = _label(i, p, to, state.die, to_cell)
     if captures:
         names = " and ".join(COLOUR_NAMES[colours[o]] for o in captures)
         label += f", capturing {names}"

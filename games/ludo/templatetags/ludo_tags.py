@@ -6,7 +6,7 @@
      "board": "[...]"}             # the same choices for static/js/board.js (JSON)
 
 Equivalent choices are one choice: pieces waiting in base are interchangeable,
-so every "enter" move is one "Enter a piece" choice; pieces of one seat on one
+so every "enter" move is one "Bring a piece out" choice; pieces of one seat on one
 square move alike, so they are one choice too (docs/rules.md "Ludo", "Forced
 moves": moves that lead to the same position count as one). The lowest piece
 number is the one sent.
@@ -15,9 +15,9 @@ Board choices (JSON, viewBox units 0..15, see games/ludo/svg.py)::
 
     [{"m": "p2",                       # the move sent
       "k": "p2",                       # the board target (one per piece or base)
-      "l": "Move a piece from cell 4 to cell 10",   # its words
+      "l": "Move a piece forward 6",   # its words (engine/view.py _label)
       "h": [cx, cy, r],                # hit circle at the piece (r = 1 cell: 48 px on a phone)
-      "hr": [x, y, w, h] | absent,     # hit rectangle (the base, for "Enter a piece")
+      "hr": [x, y, w, h] | absent,     # hit rectangle (the base, for "Bring a piece out")
       "t": [x, y],                     # its destination's centre
       "p": [[x, y], ...],              # its way along the track, square by square (svg.way)
       "g": "lb-red", "gc": "red",      # the preview's shape (a symbol of board.html) and colour

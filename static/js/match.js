@@ -13,7 +13,8 @@
  *                                             when it went
  *   <time id="clock" data-deadline="ms" data-server-now="ms">   we count it down
  *   <form id="device-settings"> with input[name=sound], select[name=dice_style] (games with
- *     dice only) and input[name=shortcuts] (players only); each kept in localStorage
+ *     dice only), input[name=autoroll] (players of games with dice) and input[name=shortcuts]
+ *     (players only); each kept in localStorage
  *     under parlour.<name>, read by other scripts with Parlour.setting(name)
  *   <div id="match" data-heartbeat-ms>   the server's heartbeat period (games/consumers.py)
  *   move forms: <form method="post" action="/m/<id>/move/" ws-send> (hidden move, version)
@@ -42,7 +43,9 @@
   var BUSY_TIMEOUT_MS = 10000; // re-enable a sent form's buttons if no frame ever answers
   var SLOW_ANSWER_MS = 1500; // a move unanswered this long: say it is waiting for the connection
   var URGENT_MS = 10000;
-  var KEYS = { sound: "parlour.sound", dice: "parlour.dice_style", shortcuts: "parlour.shortcuts" };
+  var KEYS = { sound: "parlour.sound", dice: "parlour.dice_style", shortcuts: "parlour.shortcuts",
+    autoroll: "parlour.autoroll" };
+  var AUTO_ROLL_MS = 600; // the turn is seen arriving before the page rolls for the player
   // A frame that only says the connection is alive (games/fragments.HEARTBEAT_FRAME).
   var HEARTBEAT = '<div id="heartbeat" hidden></div>';
   // No frame for the heartbeat period and this much more: the connection is not live.
@@ -64,7 +67,7 @@
   var failures = 0; // closes since the last frame arrived
   var ourTimer = null;
   var focusHome = null; // id of the element around the move form that had focus
-  var settings = { sound: false, dice: "pips", shortcuts: true };
+  var settings = { sound: false, dice: "pips", shortcuts: true, autoroll: false };
   var lastFrameAt = 0; // performance.now() when the socket last brought a frame
   var silent = false; // open, but no frame for longer than the heartbeat allows
   var audioCtx = null;
@@ -162,6 +165,7 @@
     var m = matchEl();
     if (m) m.setAttribute("data-synced", String(Math.max(publicVersion, seatVersion)));
     if (live && !stopped) setStatus("live", "Live");
+    autoRoll(); // a page opened (or reconnected) on a roll
   }
 
   // --- Offline, and a move waiting for the connection ----------------------------
@@ -505,6 +509,7 @@
     // frame that may come first must not spend it while the sent form is locked.
     if (wasAnswer || focusHome === BOARD_FOCUS || moveWait.sentAt === null) restoreFocus();
     showNewestMove();
+    autoRoll();
   });
 
   // Forms that ask first (leaving a match) carry the question in data-confirm.
@@ -806,6 +811,8 @@
     var sound = form.elements.namedItem("sound");
     var dice = form.elements.namedItem("dice_style");
     var shortcuts = form.elements.namedItem("shortcuts");
+    var autoroll = form.elements.namedItem("autoroll");
+    if (autoroll) settings.autoroll = !!autoroll.checked;
     if (sound) settings.sound = !!sound.checked;
     if (dice && DICE_STYLES.indexOf(dice.value) >= 0) settings.dice = dice.value;
     if (shortcuts) settings.shortcuts = !!shortcuts.checked;
@@ -823,6 +830,7 @@
     var dice = stored(KEYS.dice);
     var shortcuts = stored(KEYS.shortcuts);
     if (shortcuts !== null) settings.shortcuts = shortcuts === "1";
+    settings.autoroll = stored(KEYS.autoroll) === "1";
     var form = byId("device-settings");
     if (form) {
       var box = form.elements.namedItem("sound");
@@ -831,6 +839,8 @@
       if (box && sound !== null) box.checked = sound === "1";
       if (select && DICE_STYLES.indexOf(dice) >= 0) select.value = dice;
       if (keys) keys.checked = settings.shortcuts;
+      var auto = form.elements.namedItem("autoroll");
+      if (auto) auto.checked = settings.autoroll;
       readForm(form);
       form.addEventListener("change", function () {
         var wasOn = settings.sound;
@@ -838,7 +848,9 @@
         store(KEYS.sound, settings.sound ? "1" : "0");
         store(KEYS.dice, settings.dice);
         store(KEYS.shortcuts, settings.shortcuts ? "1" : "0");
+        store(KEYS.autoroll, settings.autoroll ? "1" : "0");
         applyDiceStyle();
+        autoRoll();
         if (settings.sound && !wasOn) playTone(); // also unlocks audio: this is a user gesture
         document.dispatchEvent(new CustomEvent("parlour:settings", { detail: { settings: settings } }));
       });
@@ -850,6 +862,41 @@
       if (DICE_STYLES.indexOf(dice) >= 0) settings.dice = dice;
     }
     applyDiceStyle();
+  }
+
+  // --- Auto-roll: the device's setting rolls when a roll is the seat's only choice ------
+
+  var autoRollTimer = null;
+  var autoRolledAt = null; // the version rolled for: never twice for one decision
+
+  /** The seat's roll form when rolling is its only move (no other move form), else null. */
+  function onlyRoll() {
+    var controls = byId("controls");
+    if (!controls || !controls.hasAttribute("data-my-turn")) return null;
+    var forms = controls.querySelectorAll("form");
+    var roll = null;
+    for (var i = 0; i < forms.length; i++) {
+      if (!isMoveForm(forms[i])) continue;
+      var move = forms[i].querySelector('input[name="move"]');
+      if (!move || move.value !== "roll" || roll) return null;
+      roll = forms[i];
+    }
+    return roll;
+  }
+
+  /** With auto-roll on, roll AUTO_ROLL_MS after a decision that is only a roll arrives. */
+  function autoRoll() {
+    clearTimeout(autoRollTimer);
+    if (!settings.autoroll || !onlyRoll()) return;
+    var version = currentVersion();
+    if (autoRolledAt === version) return;
+    autoRollTimer = setTimeout(function () {
+      var form = onlyRoll();
+      var button = form && form.querySelector("button:not([disabled])");
+      if (!button || !connected() || currentVersion() !== version || autoRolledAt === version) return;
+      autoRolledAt = version;
+      button.click(); // as the player's own click: ws-send, the busy lock, the focus
+    }, AUTO_ROLL_MS);
   }
 
   // --- Sound: a short tone, no audio files ---------------------------------------------

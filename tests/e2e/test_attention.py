@@ -159,3 +159,21 @@ def test_a_page_that_opens_on_the_turn_and_a_keyboard_move_keep_the_focus_on_the
     page.keyboard.press("Enter")
     expect(page.locator("#controls")).to_contain_text("Dice:")
     expect(page.locator(".board-stage")).to_be_focused()
+
+
+def test_auto_roll_rolls_when_a_roll_is_the_only_choice_and_never_otherwise(page, live_server_url):
+    """The device setting "Roll for me when rolling is my only choice": with it on,
+    the page rolls by itself when the seat's decision is only a roll, and leaves a
+    decision between pieces to the player."""
+    state = ludo_state(pieces=[[10, 20, -1, -1], [-1] * 4], autoplay_forced=False)
+    match = in_thread(make_match, seats=("human", "human"), state=state)
+    log_in(page.context, match.seats.get(index=0).user, live_server_url)
+    page.goto(f"{live_server_url}/m/{match.public_id}/")
+    live(page)
+    expect(page.get_by_role("button", name="Roll the die")).to_be_enabled()  # off: nothing happens
+    page.locator("#tab-device").click()
+    page.get_by_label("Roll for me when rolling is my only choice").check()
+    expect(page.locator("#move-list")).to_contain_text("rolled")  # it rolled, as the player
+    expect(page.locator("#controls")).to_contain_text("Move piece 0 forward")  # two pieces: the player's
+    assert Move.objects.filter(match=match, notation="roll").count() == 1
+    assert page.evaluate("localStorage.getItem('parlour.autoroll')") == "1"

@@ -29,7 +29,7 @@ VIEW_PHASE = {"start": "chance", "die": "chance", "roll": "roll", "move": "move"
 
 def _label(piece: int, before: int, after: int, die: int, to_cell: int | None) -> str:
     """A piece move in a player's words, by the roll and where it ends, not by cell
-    numbers: "Bring piece 1 out", "Move piece 0 forward 5, onto a safe square",
+    numbers: "Bring piece 1 out", "Move piece 0 forward 5, onto a safe cell",
     "… into your home lane", "… home" (the board shows where)."""
     if before == BASE:
         return f"Bring piece {piece} out"
@@ -39,7 +39,7 @@ def _label(piece: int, before: int, after: int, die: int, to_cell: int | None) -
     if after >= LANE_FIRST:
         return text + (", up your home lane" if before >= LANE_FIRST else ", into your home lane")
     if to_cell in SAFE_CELLS:
-        return text + ", onto a safe square"
+        return text + ", onto a safe cell"
     return text
 
 

@@ -1,0 +1,107 @@
+"""Pictures for each game's one-screen "How to play" (the top of its rules page).
+
+Each picture is a position drawn by the game's own board code, as the match page
+draws it (``games/<game>/board.html`` with ``svg.board_context`` of the engine's
+public view), so the rules never show a board the site does not: a new board
+look changes the pictures with it. The positions come from the engine too: a
+new match, and the same match some plies later, every choice and every chance
+outcome drawn by a seeded ``random.Random`` and every choice made by the "normal"
+computer player (the same position every time).
+
+``pictures(kind)`` returns the figures' markup (a ``<figure>`` each, captioned),
+built once per process. Ids inside a picture carry the picture's own prefix
+(``howto-<game>-<n>-``), references to them too, and nothing is marked for an
+out-of-band swap, so several boards sit on one page without clashing with each
+other or with a live board.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+import re
+from functools import cache
+
+from django.template.loader import render_to_string
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
+
+from games import bots, themes
+from games.engine import CHANCE, game_package, get_rules
+
+#: Per game: (players, [(plies played from the start, caption), ...]).
+PICTURES: dict[str, tuple[int, list[tuple[int, str]]]] = {
+    "ludo": (4, [
+        (0, "The start: four pieces in each player's base, the corner of their colour. "
+            "A 6 brings a piece out onto its start cell, beside the base."),
+        (80, "Some turns later: pieces race clockwise round the track; each colour's "
+             "home lane (its coloured arm) leads to the centre. Stars are safe cells."),
+    ]),
+    "roundabout": (2, [
+        (0, "The start: each player's darts on the two middle bars of their own territory, "
+            "half facing each way round."),
+        (24, "Some turns later: darts have moved round their rings and along the bars. "
+             "Two darts of one colour side by side form a block nobody else may jump."),
+    ]),
+    "rondo": (2, [
+        (0, "The start: an empty board. The first chain must begin next to the centre."),
+        (40, "Some turns later: chains of tiles run out from the centre; a tile face up on "
+             "its own colour scores the space's number."),
+    ]),
+}
+
+_ID = re.compile(r'\bid="([^"]+)"')
+_REFS = re.compile(r'\b(aria-labelledby|aria-describedby)="([^"]+)"')
+_HREF = re.compile(r'\bhref="#([^"]+)"')
+_URL = re.compile(r"url\(#([^)]+)\)")
+_OOB = re.compile(r'\s+hx-swap-oob="[^"]*"')
+
+
+def _position(kind: str, players: int, plies: int, seed: int = 1):
+    """The engine state ``plies`` plies (chance steps included) after a new
+    ``players``-seat match, and on to the end of a chain in progress (Rondo):
+    chance outcomes drawn by Random(seed), choices by the "normal" computer player
+    with the same generator, so the position looks like play."""
+    rules = get_rules(kind)
+    rnd = random.Random(seed)
+    state = rules.new_match(players, {})
+    played = 0
+    while not rules.is_over(state) and (played < plies or rules.view(state, None).get("chain")):
+        seat = rules.to_move(state)
+        if seat == CHANCE:
+            outcomes = rules.chance_outcomes(state)
+            move = rnd.choices([m for m, _w in outcomes], weights=[w for _m, w in outcomes])[0]
+        else:
+            view = rules.view(state, seat)
+            move = bots.choose_move(kind, "normal", view, seat, rules.legal_moves(state), rnd)
+        state = rules.play(state, move)
+        played += 1
+    return state
+
+
+def _own_ids(html: str, prefix: str) -> str:
+    """``html`` with every id, and every reference to one, given ``prefix``."""
+    html = _OOB.sub("", html)
+    html = _ID.sub(lambda m: f'id="{prefix}{m.group(1)}"', html)
+    html = _REFS.sub(lambda m: f'{m.group(1)}="{" ".join(prefix + i for i in m.group(2).split())}"', html)
+    html = _HREF.sub(lambda m: f'href="#{prefix}{m.group(1)}"', html)
+    return _URL.sub(lambda m: f"url(#{prefix}{m.group(1)})", html)
+
+
+@cache
+def pictures(kind: str) -> SafeString:
+    """The figures of ``kind``'s "How to play" (markup, built once per process).
+    Raises KeyError for a game without pictures."""
+    players, shots = PICTURES[kind]
+    rules = get_rules(kind)
+    figures = []
+    for n, (plies, caption) in enumerate(shots, start=1):
+        view = rules.view(_position(kind, players, plies), None)
+        # No seat marked to move: a picture, not a match (as an ended match is drawn).
+        view = {**view, "turn": None, **({"mover": None} if "mover" in view else {})}
+        board = importlib.import_module(f"{game_package(kind)}.svg").board_context(view)
+        html = render_to_string(f"games/{kind}/board.html", {
+            "board": board, "theme": themes.get(themes.PLAIN), "last_move": {}})
+        figures.append(f'<figure class="howto-picture">{_own_ids(html, f"howto-{kind}-{n}-")}'
+                       f"<figcaption>{escape(caption)}</figcaption></figure>")
+    return mark_safe("".join(figures))

@@ -13,6 +13,7 @@ so every server process shares the counts): past a limit the page answers
 """
 
 from django.conf import settings
+from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.db import IntegrityError
@@ -38,7 +39,7 @@ def rate_limited(request, what: str, status: int = 429):
 def signup(request):
     """The sign-up form; a new account is logged in and taken where it was
     going (``next``: a path on this site, as the log-in page passes it on,
-    e.g. a room's invite link), else to its profile."""
+    e.g. a room's invite link), else to the play page with a welcome."""
     going = _safe_next(request)
     if request.user.is_authenticated:
         return redirect(going or "home")
@@ -68,7 +69,10 @@ def signup(request):
             login(request, user, backend="accounts.backends.ParlourBackend")
             if going:
                 return redirect(going)
-            return redirect("profile", username=user.username)
+            messages.success(request, f"Welcome to Parlour, {user.username}! Pick a game below: a match "
+                                      "against the computer starts at once, and each game's rules are a "
+                                      "click away.")
+            return redirect("play")
     # Counted before the errors are shown: of attempts racing past the check
     # above, those the count refuses show nothing.
     if not ratelimits.hit(settings.PARLOUR_SIGNUP_FAILED_RATE, "signup-failed", address):

@@ -145,6 +145,18 @@ class HistoryRow:
     change: RatingChange | None
     voided: bool = False
 
+    @property
+    def rating_tag(self) -> str:
+        """The row's tag: "voided"; "rated" (a rated match with this seat's change,
+        or not over yet); "not rated" (a rated match that ended without one: a
+        player left before every seat had moved, or a moderator aborted it);
+        "casual"."""
+        if self.voided:
+            return "voided"
+        if not self.match.rated:
+            return "casual"
+        return "rated" if self.change is not None or not self.match.is_over else "not rated"
+
 
 def history_rows(user, seats) -> list[HistoryRow]:
     """Rows for one page of ``user_seats``: 3 queries for any page size."""

@@ -59,14 +59,16 @@ _OOB = re.compile(r'\s+hx-swap-oob="[^"]*"')
 
 def _position(kind: str, players: int, plies: int, seed: int = 1):
     """The engine state ``plies`` plies (chance steps included) after a new
-    ``players``-seat match, and on to the end of a chain in progress (Rondo):
+    ``players``-seat match, and on to the next seat's decision (past the draws
+    for who starts, Rondo's first tiles, a chain in progress):
     chance outcomes drawn by Random(seed), choices by the "normal" computer player
     with the same generator, so the position looks like play."""
     rules = get_rules(kind)
     rnd = random.Random(seed)
     state = rules.new_match(players, {})
     played = 0
-    while not rules.is_over(state) and (played < plies or rules.view(state, None).get("chain")):
+    while not rules.is_over(state) and (played < plies or rules.view(state, None).get("chain")
+                                        or rules.to_move(state) == CHANCE):
         seat = rules.to_move(state)
         if seat == CHANCE:
             outcomes = rules.chance_outcomes(state)

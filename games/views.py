@@ -152,4 +152,5 @@ def rules_page(request, kind):
 
 @require_safe
 def rules_index(request):
-    return render(request, "games/rules_index.html", {"games": sites.choices()})
+    return render(request, "games/rules_index.html",
+                  {"games": [(kind, name, sites.get_site(kind).blurb) for kind, name in sites.choices()]})

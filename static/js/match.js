@@ -868,6 +868,15 @@
 
   var autoRollTimer = null;
   var autoRolledAt = null; // the version rolled for: never twice for one decision
+  // Never two rolls in a row for a player who did nothing in between (no key, no tap):
+  // an absent player's turns still run out and count as missed (docs/rules.md "Device
+  // settings"), so auto-roll cannot keep them in a match they have left.
+  var actedSinceAutoRoll = true;
+  function playerActed(evt) {
+    if (evt.isTrusted) actedSinceAutoRoll = true;
+  }
+  document.addEventListener("pointerdown", playerActed, true);
+  document.addEventListener("keydown", playerActed, true);
 
   /** The seat's roll form when rolling is its only move (no other move form), else null. */
   function onlyRoll() {
@@ -884,17 +893,20 @@
     return roll;
   }
 
-  /** With auto-roll on, roll AUTO_ROLL_MS after a decision that is only a roll arrives. */
+  /** With auto-roll on, roll AUTO_ROLL_MS after a decision that is only a roll arrives, if
+   *  the player has pressed a key or tapped since the last roll it made. */
   function autoRoll() {
     clearTimeout(autoRollTimer);
-    if (!settings.autoroll || !onlyRoll()) return;
+    if (!settings.autoroll || !actedSinceAutoRoll || !onlyRoll()) return;
     var version = currentVersion();
     if (autoRolledAt === version) return;
     autoRollTimer = setTimeout(function () {
       var form = onlyRoll();
       var button = form && form.querySelector("button:not([disabled])");
-      if (!button || !connected() || currentVersion() !== version || autoRolledAt === version) return;
+      if (!button || !connected() || currentVersion() !== version || autoRolledAt === version
+          || !actedSinceAutoRoll) return;
       autoRolledAt = version;
+      actedSinceAutoRoll = false;
       button.click(); // as the player's own click: ws-send, the busy lock, the focus
     }, AUTO_ROLL_MS);
   }

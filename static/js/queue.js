@@ -25,13 +25,6 @@
 
   document.addEventListener("htmx:wsAfterMessage", follow);
 
-  // The panel's "Leave it" form (an unfinished match that keeps the player from being
-  // paired) asks first; it arrives over the socket without a CSRF token.
-  document.addEventListener("submit", function (evt) {
-    var q = evt.target && evt.target.closest && evt.target.closest("#queue form[data-confirm]");
-    if (q && !window.confirm(q.getAttribute("data-confirm"))) evt.preventDefault();
-  }, true);
-  window.Parlour.addCsrfTokens();
 
   // Refusals (accounts/close_codes.py, README "Decisions"): say why and stop reconnecting.
   var REFUSED = window.Parlour.refusals();

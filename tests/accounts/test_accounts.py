@@ -21,7 +21,8 @@ GOOD = {
 def test_signup_creates_user_and_logs_in(client):
     resp = client.post(reverse("signup"), GOOD)
     assert resp.status_code == 302
-    assert resp["Location"] == reverse("profile", args=["ada"])
+    assert resp["Location"] == reverse("play")  # a new player is shown where to start
+    assert "Welcome to Parlour, ada!" in client.get(resp["Location"]).content.decode()
     user = User.objects.get(username="ada")
     assert user.email == "ada@example.com"
     assert int(client.session["_auth_user_id"]) == user.pk

@@ -261,3 +261,20 @@ class TestReplayAndExport:
 
         assert fair.verify_record("ludo", data["seed"], data["id"], data["start_state"], record,
                                   data["seed_commitment"]).ok
+
+
+def test_a_rated_match_that_ended_without_a_rating_is_listed_as_not_rated():
+    """The history's tag follows the rating, not only the match's flag: a rated match
+    that ended with no change for the seat (a player left before every seat had moved,
+    or a moderator aborted it) reads "not rated" (before, "rated")."""
+    from games.history import HistoryRow
+    from games.models import Match
+
+    ended = Match(kind="ludo", rated=True, status=Match.Status.FINISHED)
+    live = Match(kind="ludo", rated=True, status=Match.Status.ACTIVE)
+    casual = Match(kind="ludo", rated=False, status=Match.Status.FINISHED)
+    assert HistoryRow(ended, None, [], None).rating_tag == "not rated"
+    assert HistoryRow(ended, None, [], object()).rating_tag == "rated"
+    assert HistoryRow(live, None, [], None).rating_tag == "rated"
+    assert HistoryRow(casual, None, [], None).rating_tag == "casual"
+    assert HistoryRow(ended, None, [], None, voided=True).rating_tag == "voided"

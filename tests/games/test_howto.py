@@ -9,7 +9,7 @@ import pytest
 
 @pytest.mark.parametrize("kind, board_class", [("ludo", "ludo-board"), ("roundabout", "roundabout-board"),
                                                ("rondo", "rondo-board")])
-def test_a_rules_page_opens_with_one_screen_and_two_boards_of_the_games_own_drawing(client, kind, board_class):
+def test_a_rules_page_opens_with_one_screen_and_two_boards_of_its_own_drawing(client, kind, board_class):
     page = client.get(f"/rules/{kind}/").content.decode()
     howto = page[page.index('<section class="howto"'):page.index('id="rulebook"')]
     assert howto.count('<figure class="howto-picture">') == 2

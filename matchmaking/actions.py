@@ -121,6 +121,24 @@ def leave_queue(user, entry_id: int | None = None) -> bool:
     return bool(deleted)
 
 
+def leave_held_match(user, public_id: str) -> Match | None:
+    """The queue panel's "Leave it": ``user`` leaves ``public_id``, an unfinished
+    match of theirs that keeps them from being paired (``QueueStatus.held_by``),
+    then their queue is paired at once. Returns the ranked match that seated
+    them, or None (still waiting). Raises QueueError when ``public_id`` is no
+    match they are still playing (one answer for every other id), and what
+    ``games.actions.leave_match`` raises; nothing changes then."""
+    if not user.is_authenticated or str(public_id) not in game_actions.playing_matches(user.pk):
+        raise QueueError("That is not a match you are still playing.")
+    game_actions.leave_match(str(public_id), user)
+    entry = QueueEntry.objects.filter(user=user, match__isnull=True).first()
+    if entry is None:
+        return None
+    pair_queues([find_queue(entry.kind, entry.players)])
+    entry.refresh_from_db()
+    return entry.match
+
+
 def mark_seen(user, now: datetime | None = None) -> QueueEntry | None:
     """The player's queue page is still there (socket heartbeat or reload):
     returns their entry (waiting or paired), or None."""

@@ -60,6 +60,23 @@ def queue_leave(request):
 
 
 @login_required
+@require_POST
+@vary_on_headers("HX-Request")
+def queue_leave_match(request):
+    """POST ``match``: leave that unfinished match of yours, which keeps you
+    from being paired (the panel's "Leave it"), and be paired at once if a
+    table is there; with htmx the page, and so the queue, stays."""
+    try:
+        match = actions.leave_held_match(request.user, request.POST.get("match", "")[:16])
+    except Refused as e:
+        messages.error(request, e.message)
+        return _play_panel(request)
+    if match is not None:
+        return _to_match(request, match.public_id)
+    return _play_panel(request)
+
+
+@login_required
 @require_safe
 def queue_check(request):
     """Where a queue page without JavaScript refreshes to: the match once

@@ -55,6 +55,7 @@ from games.actions.start import (
     check_computer_matches,
     computer_matches,
     create_match,
+    playing_matches,
     start_computer_match,
     start_match,
 )
@@ -75,6 +76,7 @@ __all__ = [
     "TooManyComputerMatches",
     "abort_match",
     "busy_matches",
+    "playing_matches",
     "busy_users",
     "check_computer_matches",
     "computer_matches",

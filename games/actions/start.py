@@ -32,6 +32,13 @@ def busy_users(user_ids) -> set[int]:
                .values_list("user_id", flat=True))
 
 
+def playing_matches(user_id: int) -> list[str]:
+    """The public ids of the unfinished matches in which ``user_id`` still
+    plays a seat (``busy_users``' matches of one user). One query."""
+    return list(Seat.objects.filter(user_id=user_id, match__status__in=BUSY, status=Seat.Status.PLAYING)
+                .values_list("match__public_id", flat=True))
+
+
 def busy_matches(user_ids) -> dict[int, Match]:
     """For each of ``user_ids`` that ``busy_users`` counts busy, the match that
     holds them (their earliest seat's): user id -> Match. One query."""

@@ -177,3 +177,31 @@ def test_auto_roll_rolls_when_a_roll_is_the_only_choice_and_never_otherwise(page
     expect(page.locator("#controls")).to_contain_text("Move piece 0 forward")  # two pieces: the player's
     assert Move.objects.filter(match=match, notation="roll").count() == 1
     assert page.evaluate("localStorage.getItem('parlour.autoroll')") == "1"
+
+
+def test_auto_roll_never_rolls_twice_for_a_player_who_did_nothing_in_between(page, live_server_url):
+    """An absent player with auto-roll on: one roll is made for them, the next
+    roll-only decision waits for them (and so can run out and count as missed)."""
+    match = in_thread(make_match, seats=("human", "human"), state=ludo_state(pieces=[[-1] * 4, [-1] * 4]))
+    users = {s.index: s.user for s in match.seats.select_related("user")}
+    log_in(page.context, users[0], live_server_url)
+    page.context.add_init_script("localStorage.setItem('parlour.autoroll', '1')")
+    page.clock.install()  # time runs as usual; fast_forward jumps the page's timers
+    page.goto(f"{live_server_url}/m/{match.public_id}/")
+    live(page)
+    expect(page.locator("#move-list")).to_contain_text("rolled")  # rolled for them, untouched
+    rules = get_rules("ludo")
+    for _ in range(20):  # whatever followed, play seat 1 until seat 0's next roll
+        m = Match.objects.get(pk=match.pk)
+        state = rules.load(m.state)
+        if rules.to_move(state) == 0 and str(rules.legal_moves(state)[0]) == "roll":
+            break
+        if rules.to_move(state) == 1:
+            move = str(rules.legal_moves(state)[0])
+            in_thread(actions.play_move, match.public_id, users[1], move, m.version)
+    now = Match.objects.get(pk=match.pk).version
+    expect(page.locator("#match")).to_have_attribute("data-version", str(now))
+    rolls = Move.objects.filter(match=match, notation="roll", seat=0).count()
+    page.clock.fast_forward(5_000)  # far past auto-roll's 0.6 s
+    expect(page.get_by_role("button", name="Roll the die")).to_be_enabled()
+    assert Move.objects.filter(match=match, notation="roll", seat=0).count() == rolls

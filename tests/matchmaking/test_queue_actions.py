@@ -137,15 +137,23 @@ class TestPairing:
         panel = client.get("/play/").content.decode()
         assert "You can't be paired yet" in panel
         assert f'href="/m/{solo.public_id}/"' in panel
-        assert f'action="/m/{solo.public_id}/leave/"' in panel and "Leave it</button>" in panel
+        assert 'action="/queue/leave-match/"' in panel and f'value="{solo.public_id}"' in panel
+        assert "Leave it</button>" in panel
         client.force_login(b)
         assert "You can't be paired yet" not in client.get("/play/").content.decode()
 
         client.force_login(a)
-        client.post(f"/m/{solo.public_id}/leave/")  # the panel's form
-        assert not game_actions.busy_users([a.pk])
-        [match] = actions.pair_queues(now=timezone.now())
-        assert {s.user_id for s in match.seats.all()} == {a.pk, b.pk}
+        other = make_match(seats=("human", "normal"), users=[b])  # someone else's: refused, no change
+        refused = client.post("/queue/leave-match/", {"match": other.public_id}, HTTP_HX_REQUEST="true")
+        assert refused.status_code == 200 and "not a match you are still playing" in refused.content.decode()
+        assert game_actions.busy_users([a.pk, b.pk]) == {a.pk, b.pk}
+        game_actions.leave_match(other.public_id, b)
+        # The panel's "Leave it" (htmx): a leaves and is paired at once, sent to the match.
+        answer = client.post("/queue/leave-match/", {"match": solo.public_id}, HTTP_HX_REQUEST="true")
+        match = QueueEntry.objects.get(user=a).match
+        assert match is not None and {s.user_id for s in match.seats.all()} == {a.pk, b.pk}
+        assert answer["HX-Redirect"] == f"/m/{match.public_id}/"
+        assert Match.objects.get(pk=solo.pk).is_over
 
     def test_a_seat_left_in_a_match_that_goes_on_holds_nobody(self):
         from games import actions as game_actions

@@ -130,6 +130,13 @@ def _help(view: dict, can_reverse: bool) -> str:
     return f"Doubles: each step moves a dart {a} (no extra move, no doubled move){extra}. {steps}"
 
 
+@register.filter
+def has_kind(legal: list[dict], kind: str) -> bool:
+    """Whether any of the seat's legal moves (``describe_move`` dicts) is of ``kind``
+    ("reverse": reversing doubles offer a turn only when a dart can turn)."""
+    return any(m.get("kind") == kind for m in legal)
+
+
 @register.simple_tag
 def roundabout_turns(seat_view: dict) -> dict:
     if seat_view.get("phase") != "move":

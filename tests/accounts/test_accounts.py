@@ -78,7 +78,7 @@ def test_sign_up_never_sends_anyone_to_another_site(client, bad):
     form = client.get(reverse("signup"), {"next": bad}).text
     assert "evil" not in form and "javascript" not in form
     resp = client.post(reverse("signup"), {**GOOD, "next": bad})
-    assert resp.status_code == 302 and resp["Location"] == reverse("play")  # the default landing, never the bad one
+    assert resp.status_code == 302 and resp["Location"] == reverse("play")  # the default, never the bad one
 
 
 def test_signup_with_missing_fields_or_junk_is_a_400_not_a_500(client):

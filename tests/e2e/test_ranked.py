@@ -91,3 +91,31 @@ def test_two_people_are_paired_play_to_the_end_and_replay_it(browser, live_serve
         page.wait_for_load_state()  # replay.js (deferred) takes the next key
     for page in pages:
         page.context.close()
+
+
+def test_a_player_held_by_an_unfinished_match_leaves_it_from_the_panel_and_is_paired_at_once(
+        browser, live_server_url):
+    """The queue panel names the match that keeps a player from being paired; its
+    "Leave it" leaves that match in place (leaving the page would leave the queue)
+    and pairs them at once."""
+    from matchmaking import actions as queue_actions
+    from tests.factories import make_match
+
+    ann, bob = (in_thread(make_user, name) for name in ("held_ann", "held_bob"))
+    solo = in_thread(make_match, seats=("human", "normal"), users=[ann])
+    context = browser.new_context()
+    log_in(context, ann, live_server_url)
+    page = context.new_page()
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.goto(f"{live_server_url}/play/")
+    page.get_by_role("button", name="Ludo, 2 players").click()
+    in_thread(queue_actions.join_queue, bob, "ludo", 2)
+    held = page.locator(".queue-held")
+    expect(held).to_contain_text("You can't be paired yet")
+    expect(held.get_by_role("link", name="Ludo match")).to_have_attribute("href", f"/m/{solo.public_id}/")
+    held.get_by_role("button", name="Leave it").click()
+    page.wait_for_url(re.compile(r"/m/[a-z0-9]+/$"))
+    ranked = Match.objects.get(rated=True)
+    assert page.url.endswith(f"/m/{ranked.public_id}/")
+    assert {s.user_id for s in ranked.seats.all()} == {ann.pk, bob.pk}
+    assert Match.objects.get(pk=solo.pk).is_over

@@ -15,7 +15,7 @@ not be enough: a worker takes a task with a due time (a deadline, and a
 computer move after its delay) from its queue at once and holds it until
 then, so at its time it waits for a free process of that worker's pool
 behind whatever else has come due. A burst of computer moves would fill the
-pool and a deadline would wait for all of them (issue 37: thirty solo
+pool and a deadline would wait for all of them (an attack's thirty solo
 matches made other players' computers five times slower); with a pool of
 their own, deadlines never wait for a computer. One account's burst is kept
 small besides: ``PARLOUR_COMPUTER_MATCHES_PER_USER`` (``games.actions``).

@@ -65,7 +65,7 @@ def probe(client, email):
 
 
 def test_failed_sign_ups_from_one_address_stop_at_their_own_budget():
-    """Issue 37, item 3: a failed sign-up tells whether an email has an
+    """A failed sign-up tells whether an email has an
     account, so failures are counted per client address; past the budget
     nothing is checked and nothing created, from that address only."""
     User.objects.create_user("ada", "ada@example.com", "a sturdy pass 42")

@@ -1,5 +1,5 @@
-"""How many matches against computers one account plays at once (issue 37,
-item 7; README "Decisions"): PARLOUR_COMPUTER_MATCHES_PER_USER, counted when
+"""How many matches against computers one account plays at once (README
+"Decisions"): PARLOUR_COMPUTER_MATCHES_PER_USER, counted when
 one starts (the play page, a rematch, a room its host starts with a computer
 seat); over it the play page says so (HTTP 429) and nothing is created."""
 

@@ -147,8 +147,8 @@ class TestBetweenHumans:
         assert "The rematch has started (not rated)" in rematch_fragments.panel(match, ada.pk)
 
     def test_the_rematch_of_a_match_a_moderator_voided_is_unrated_and_says_so(self):
-        """Issue 37, item 6: a pair whose match a moderator took back earns
-        no rated match outside the queue."""
+        """A pair whose match a moderator took back earns no rated match
+        outside the queue (README "Playing again")."""
         from moderation import actions as moderation
 
         match, (ada, bob) = finished()

@@ -45,6 +45,7 @@ from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 
 from accounts.close_codes import CLOSE_BANNED, CLOSE_SIGNED_OUT
+from accounts.loop_tasks import PerLoop
 
 log = logging.getLogger(__name__)
 
@@ -133,39 +134,16 @@ def ended_sessions(signed_in: Iterable[tuple[str, int]]) -> dict[tuple[str, int]
     return ended
 
 
-class SessionWatch:
+class SessionWatch(PerLoop):
     """The backstop re-check of every signed-in socket of an event loop
     (module docstring). A watched consumer has ``session_key`` (str),
     ``session_user_id`` (int), ``scope`` and ``async end_session(code)``,
-    which closes it. One task per loop wakes every
-    PARLOUR_WS_SESSION_CHECK_SECONDS and checks the sessions of the sockets
-    watched then (``sweep``), in one database call per CHECK_BATCH
+    which closes it. One task per loop (``accounts.loop_tasks.PerLoop``) wakes
+    every PARLOUR_WS_SESSION_CHECK_SECONDS and checks the sessions of the
+    sockets watched then (``sweep``), in one database call per CHECK_BATCH
     sessions; it ends when its last socket leaves."""
 
-    def __init__(self):
-        self._members: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # loop -> WeakSet
-        self._tasks: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # loop -> Task
-
-    def add(self, consumer) -> None:
-        loop = asyncio.get_running_loop()
-        members = self._members.setdefault(loop, weakref.WeakSet())
-        members.add(consumer)
-        task = self._tasks.get(loop)
-        if task is None or task.done():
-            self._tasks[loop] = loop.create_task(self._watch(members))
-
-    def discard(self, consumer) -> None:
-        loop = asyncio.get_running_loop()
-        members = self._members.get(loop)
-        if members is None:
-            return
-        members.discard(consumer)
-        if not members:  # no task left pending when the loop ends
-            task = self._tasks.pop(loop, None)
-            if task is not None:
-                task.cancel()
-
-    async def _watch(self, members: weakref.WeakSet) -> None:
+    async def run(self, members: weakref.WeakSet) -> None:
         try:
             while members:
                 await asyncio.sleep(settings.PARLOUR_WS_SESSION_CHECK_SECONDS)

@@ -36,7 +36,6 @@ import asyncio
 import contextvars
 import functools
 import logging
-import weakref
 from concurrent.futures import ThreadPoolExecutor
 
 from django.conf import settings
@@ -44,6 +43,7 @@ from django.db import DatabaseError, close_old_connections
 
 from accounts import sockets
 from accounts.close_codes import CLOSE_BANNED, CLOSE_NOT_FOUND
+from accounts.loop_tasks import PerLoop
 from config import database
 from games import actions, chat, fragments, push
 from games.errors import Refused
@@ -63,38 +63,14 @@ class NoRouteConsumer(sockets.ParlourConsumer):
         """A frame sent before the close arrives is ignored."""
 
 
-class Heartbeats:
+class Heartbeats(PerLoop):
     """The heartbeat of every match socket of an event loop (module
-    docstring): one task per loop wakes every tenth of
-    PARLOUR_HEARTBEAT_SECONDS and sends ``fragments.HEARTBEAT_FRAME`` to each
-    socket whose last frame is a period old or older. The task ends when its
-    last socket leaves."""
+    docstring): one task per loop (``accounts.loop_tasks.PerLoop``) wakes every
+    tenth of PARLOUR_HEARTBEAT_SECONDS and sends ``fragments.HEARTBEAT_FRAME``
+    to each socket whose last frame is a period old or older. The task ends
+    when its last socket leaves."""
 
-    def __init__(self):
-        self._members: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # loop -> set
-        self._tasks: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # loop -> Task
-
-    def add(self, consumer: MatchConsumer) -> None:
-        loop = asyncio.get_running_loop()
-        members = self._members.setdefault(loop, weakref.WeakSet())
-        members.add(consumer)
-        task = self._tasks.get(loop)
-        if task is None or task.done():
-            self._tasks[loop] = loop.create_task(self._beat(members))
-
-    def discard(self, consumer: MatchConsumer) -> None:
-        loop = asyncio.get_running_loop()
-        members = self._members.get(loop)
-        if members is None:
-            return
-        members.discard(consumer)
-        if not members:  # no task left pending when the loop ends
-            task = self._tasks.pop(loop, None)
-            if task is not None:
-                task.cancel()
-
-    @staticmethod
-    async def _beat(members: set) -> None:
+    async def run(self, members) -> None:
         period = settings.PARLOUR_HEARTBEAT_SECONDS
         loop = asyncio.get_running_loop()
         try:

@@ -1,0 +1,45 @@
+"""One task per event loop over that loop's sockets, for work every socket of a
+process shares (a match socket's heartbeat, games/consumers.py; the session
+re-check, accounts/socket_sessions.py) rather than a task per socket.
+
+``PerLoop`` keeps, for each running event loop, a weak set of the consumers
+``add``-ed there and one task, ``run(members)``, started with the first and
+cancelled when the last is ``discard``-ed (so no task is left pending when a
+loop ends). A subclass writes ``run``; it loops while ``members`` is not empty.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import weakref
+
+
+class PerLoop:
+    """The consumers of each event loop and the one task that serves them."""
+
+    def __init__(self):
+        self._members: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # loop -> WeakSet
+        self._tasks: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # loop -> Task
+
+    def add(self, consumer) -> None:
+        loop = asyncio.get_running_loop()
+        members = self._members.setdefault(loop, weakref.WeakSet())
+        members.add(consumer)
+        task = self._tasks.get(loop)
+        if task is None or task.done():
+            self._tasks[loop] = loop.create_task(self.run(members))
+
+    def discard(self, consumer) -> None:
+        loop = asyncio.get_running_loop()
+        members = self._members.get(loop)
+        if members is None:
+            return
+        members.discard(consumer)
+        if not members:  # no task left pending when the loop ends
+            task = self._tasks.pop(loop, None)
+            if task is not None:
+                task.cancel()
+
+    async def run(self, members: weakref.WeakSet) -> None:
+        """The loop's task: serve ``members`` while any is there."""
+        raise NotImplementedError

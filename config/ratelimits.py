@@ -47,7 +47,7 @@ def hit(rate: str, *keys: str, cost: int = 1) -> bool:
     return _limiter().hit(_item(rate), *map(str, keys), cost=cost)
 
 
-def allowed(rate: str) -> int:
+def amount(rate: str) -> int:
     """How many attempts ``rate`` allows in its window (``"600/minute"``: 600)."""
     return _item(rate).amount
 

@@ -147,7 +147,7 @@ def _over_budget(request, match):
     rate = settings.PARLOUR_REPLAY_VISITOR_RATE
     address = client_ip(request) or "?"
     cost = 1 if replays.is_kept(match) else 1 + match.ply_count // replays.BUILD_COST_PLIES
-    cost = min(cost, max(ratelimits.allowed(rate) // 2, 1))  # a record too long for the budget still replays
+    cost = min(cost, max(ratelimits.amount(rate) // 2, 1))  # a record too long for the budget still replays
     if ratelimits.hit(rate, "replay", address, cost=cost):
         return None
     wait = ratelimits.retry_after(rate, "replay", address)

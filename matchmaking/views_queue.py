@@ -65,14 +65,16 @@ def queue_leave(request):
 def queue_leave_match(request):
     """POST ``match``: leave that unfinished match of yours, which keeps you
     from being paired (the panel's "Leave it"), and be paired at once if a
-    table is there; with htmx the page, and so the queue, stays."""
+    table is there; with htmx the page, and so the queue, stays: it gets the
+    panel alone, which says "your match is ready" when it is, and queue.js
+    goes there once (as the socket's own redirect frame may say the same)."""
     try:
         match = actions.leave_held_match(request.user, request.POST.get("match", "")[:16])
     except Refused as e:
         messages.error(request, e.message)
         return _play_panel(request)
-    if match is not None:
-        return _to_match(request, match.public_id)
+    if match is not None and not request.htmx:
+        return redirect("match", public_id=match.public_id)
     return _play_panel(request)
 
 

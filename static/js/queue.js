@@ -24,6 +24,7 @@
   }
 
   document.addEventListener("htmx:wsAfterMessage", follow);
+  document.addEventListener("htmx:afterSettle", follow); // a panel swapped in may say the match is ready
 
 
   // Refusals (accounts/close_codes.py, README "Decisions"): say why and stop reconnecting.

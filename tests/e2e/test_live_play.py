@@ -4,6 +4,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from django.conf import settings
+from django.db import connections
 from django.test import Client
 from playwright.sync_api import expect
 
@@ -13,9 +14,20 @@ from tests.factories import ludo_state, make_match
 
 def in_thread(fn, *args, **kwargs):
     """Run Django code that sends pushes (async_to_sync) away from Playwright's
-    event loop, which lives in this thread."""
+    event loop, which lives in this thread. The thread closes its database
+    connections before it ends: under a connection pool (DATABASE_POOL=1, CI's
+    PostgreSQL pass) a connection left open by a finished thread is never given
+    back, and after DATABASE_POOL_MAX of them every later query in the test
+    process waited out the pool's timeout."""
+
+    def run():
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            connections.close_all()
+
     with ThreadPoolExecutor(1) as pool:
-        return pool.submit(fn, *args, **kwargs).result()
+        return pool.submit(run).result()
 
 
 def log_in(context, user, base_url):

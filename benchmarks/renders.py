@@ -32,7 +32,7 @@ import time
 from pathlib import Path
 from unittest import mock
 
-from benchmarks import live
+from benchmarks import live, live_django
 from benchmarks import live_services as services
 
 BENCH_DIR = Path(__file__).resolve().parent.parent / "var" / "bench-renders"
@@ -52,7 +52,7 @@ def record_changes(matches: int, plies: int, seed: int, game: str = "ludo") -> l
         for players in live.make_groups(matches):
             users = {u.pk: u for u, _ in players}
             match = actions.create_match(game, [actions.SeatSpec(user=u) for u, _ in players],
-                                         turn_seconds=live.TURN_SECONDS)
+                                         turn_seconds=live_django.TURN_SECONDS)
             actions.start_match(match.public_id)
             public_id = match.public_id
             for _ in range(plies):
@@ -101,7 +101,7 @@ def main() -> None:
     try:
         env = services.server_env(BENCH_DIR / "redis.sock", f"sqlite:///{BENCH_DIR / 'db.sqlite3'}")
         services.migrate(env)
-        live.setup_django(dict(env, DATABASE_POOL="0"))
+        live_django.setup_django(dict(env, DATABASE_POOL="0"))
         for game in args.games.split(","):
             calls = record_changes(args.matches, args.plies, args.seed, game)
             runs, sizes = time_renders(calls, args.repeats)

@@ -2,7 +2,7 @@
 
 import collections
 
-from benchmarks import live, live_peer
+from benchmarks import live, live_peer, live_report
 
 
 def window(moves_per_s, cpu_ms, p99, errors=None, persisted=None):
@@ -25,7 +25,7 @@ def test_the_peer_table_puts_parlours_first_layout_beside_boardgame_io_with_the_
                          "socket.io-client": "4.8.4"},
             "paced": window(100, 1.0, 2.2), "saturated": window(800, 1.25, 40.0, {"round trip timed out": 2})}
 
-    text = live.peer_report(args, ours, peer)
+    text = live_report.peer_report(args, ours, peer)
     lines = {line.strip().split("  ")[0]: line.split() for line in text.splitlines()}
 
     assert "Parlour daphne:1" in text and "boardgame.io 0.50.2" in text

@@ -37,7 +37,7 @@ and one person never holds more than the cap.
 
 Signing in (``SocketAuthMiddleware``): the handshake's session and user
 lookup runs once more on a fresh connection when the database ended its
-connection (``config.database.retry_if_connection_lost``); lost twice, or
+connection (``core.database.retry_if_connection_lost``); lost twice, or
 not done within ``SIGN_IN_SECONDS`` (the database away: lookups queue on
 Channels' one database thread, each waiting for the pool), the socket is
 accepted and closed with CLOSE_TRY_AGAIN (4013), after which the page
@@ -48,7 +48,7 @@ Group frames (``ParlourConsumer.take``): the events a consumer lists in
 ``direct_types`` (a match's frames, a user socket's rows and notes) are
 handed to it by the channel layer as they arrive from Redis, read once per
 process, and written at once, without a trip through the socket's queue
-(config/channel_layer.py). While a consumer reads and sends a view (a
+(core/channel_layer.py). While a consumer reads and sends a view (a
 snapshot, a panel: ``holding``) they wait, and follow it in order.
 
 Database calls (``ParlourConsumer.db``): a consumer's calls on Channels' one
@@ -90,7 +90,7 @@ from accounts.close_codes import (
     CLOSE_TOO_MANY_SOCKETS,
     CLOSE_TRY_AGAIN,
 )
-from config import database, proxy
+from core import database, proxy
 
 log = logging.getLogger(__name__)
 
@@ -176,7 +176,7 @@ def message_budget() -> AsyncLimiter:
 def socket_owner(scope) -> str:
     """Whose socket this is, for the cap and the database gate:
     ``"u:<user id>"`` for a signed-in user, else ``"a:<client address>"``
-    (the site's one notion of the client's address, ``config.proxy``: behind
+    (the site's one notion of the client's address, ``core.proxy``: behind
     a trusted proxy the entry it added; "a:?" when there is none)."""
     user = scope.get("user")
     if user is not None and getattr(user, "is_authenticated", False):
@@ -380,7 +380,7 @@ def _gate(owner: str) -> _Gate:
 
 
 def _retried(fn, *args):
-    """``fn(*args)`` through ``config.database.retry_if_connection_lost``."""
+    """``fn(*args)`` through ``core.database.retry_if_connection_lost``."""
     return database.retry_if_connection_lost(lambda: fn(*args))
 
 
@@ -502,8 +502,8 @@ class ParlourConsumer(AsyncWebsocketConsumer):
         at most PARLOUR_WS_DB_CALLS_PER_USER of this person's at once in
         this process (module docstring). Returns what ``fn`` returns. ``fn``
         runs once more on a fresh connection when the database ended its
-        connection before a commit (``config.database.retry_if_connection_lost``);
-        raises ``config.database.ConnectionLost`` when that did not help, which
+        connection before a commit (``core.database.retry_if_connection_lost``);
+        raises ``core.database.ConnectionLost`` when that did not help, which
         ``dispatch`` turns into an error frame or a close with 4013."""
         if self._db_gate is None:
             self._db_gate = _gate(socket_owner(self.scope))
@@ -549,7 +549,7 @@ class ParlourConsumer(AsyncWebsocketConsumer):
 
     async def layer_resubscribed(self, event):
         """The channel layer rebuilt this process's Redis subscription after
-        Redis failed (config/channel_layer.py, RESUBSCRIBED): group messages
+        Redis failed (core/channel_layer.py, RESUBSCRIBED): group messages
         published meanwhile never arrived, so the socket catches up
         (``resync``)."""
         await self.resync()
@@ -675,7 +675,7 @@ class ParlourConsumer(AsyncWebsocketConsumer):
 
     def take(self, event: dict) -> bool:
         """The channel layer's offer of a group event as it arrives
-        (config.channel_layer ``add_receiver``): one of ``direct_types`` is
+        (core.channel_layer ``add_receiver``): one of ``direct_types`` is
         taken, True, and its handler runs at once, up to its first wait, in
         a task of its own (so a frame is written in the order the events
         came, and a client that reads slowly holds up only its own socket);

@@ -44,9 +44,9 @@ from django.db import DatabaseError, close_old_connections
 from accounts import sockets
 from accounts.close_codes import CLOSE_BANNED, CLOSE_NOT_FOUND
 from accounts.loop_tasks import PerLoop
-from config import database
+from core import database
+from core.errors import Refused
 from games import actions, chat, fragments, push
-from games.errors import Refused
 from games.models import Match
 
 log = logging.getLogger(__name__)

@@ -25,7 +25,7 @@ It reaches into channels_redis's pub/sub internals (the per-loop layer, its
 shards, their lock and client), which is why pyproject.toml pins its minor
 version. ``internals_problems`` names every internal it reads that moved,
 and ``group_send_many`` raises ``ChannelsRedisInternalsMoved`` on its first
-call when one did; tests/games/test_channel_layer.py runs that check and
+call when one did; tests/core/test_channel_layer.py runs that check and
 checks delivery against a real Redis.
 
 ``ResilientShard`` replaces channels_redis's per-host shard. Upstream, the
@@ -375,7 +375,7 @@ class PubSubChannelLayer(RedisPubSubChannelLayer):
             problems = internals_problems(layer)
             if problems:
                 raise ChannelsRedisInternalsMoved(
-                    "config/channel_layer.py reads channels_redis internals that moved: "
+                    "core/channel_layer.py reads channels_redis internals that moved: "
                     + "; ".join(problems))
             type(self)._checked = True
         by_shard: dict = {}

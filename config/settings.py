@@ -174,7 +174,7 @@ def _celery_url(redis_url: str, db: int = 1) -> str:
 #: What every Redis client of a web process waits at most, in seconds: to
 #: connect, and for a reply. A connection whose transport broke as Redis
 #: restarted can otherwise leave a command waiting for good, and with it a
-#: WebSocket handshake (the channel layer, accounts.sockets.SocketSlots).
+#: WebSocket handshake (the channel layer, core.sockets.caps.SocketSlots).
 REDIS_CLIENT_TIMEOUTS = {"socket_connect_timeout": 2, "socket_timeout": 5}
 
 

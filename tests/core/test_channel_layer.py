@@ -102,7 +102,7 @@ async def test_a_receiver_takes_its_group_events_read_once_and_leaves_the_rest_q
 def _Socket(gate=None):  # noqa: N802 - read as a class in the tests
     """A ParlourConsumer's direct delivery without a socket: ``sent`` lists the
     frames it would send, in order; each waits for ``gate`` when given."""
-    from accounts.sockets import ParlourConsumer
+    from core.sockets.consumer import SocketConsumer as ParlourConsumer
 
     class Probe(ParlourConsumer):
         direct_types = frozenset({"frame"})

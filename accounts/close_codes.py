@@ -8,10 +8,19 @@ data block (``{% close_codes "match" %}``, accounts/templatetags/close_codes.py)
 which static/js/parlour.js reads for the page's script.
 
 The block also names ``CLOSE_TRY_AGAIN``, the one 4xxx code that is not a
-refusal: ``{"refusals": {code: text}, "try_again": 4013}``.
+refusal: ``{"refusals": {code: text}, "try_again": 4013}``. The codes any
+socket closes with, whatever its page (4008, 4009, 4013, 4029), are the
+platform's (core/sockets/close_codes.py); this module names them too.
 """
 
 from __future__ import annotations
+
+from core.sockets.close_codes import CLOSE_FLOODING, CLOSE_TOO_LARGE, CLOSE_TOO_MANY_SOCKETS, CLOSE_TRY_AGAIN
+
+#: Every code, the platform's (core/sockets/close_codes.py: 4008, 4009, 4013,
+#: 4029) and the apps' (below), and the table.
+__all__ = ["CLOSE_BANNED", "CLOSE_FLOODING", "CLOSE_NOT_ALLOWED", "CLOSE_NOT_FOUND", "CLOSE_SIGNED_OUT",
+           "CLOSE_TOO_LARGE", "CLOSE_TOO_MANY_SOCKETS", "CLOSE_TRY_AGAIN", "REFUSALS"]
 
 #: 4001 not signed in (queue), or no longer in a room: left it, removed from
 #: it, or the room closed.
@@ -26,19 +35,6 @@ CLOSE_BANNED = 4003
 #: 4004 no such match or room, or one that is private to others (one answer
 #: for both, as the pages' 404, so nobody can probe which exist).
 CLOSE_NOT_FOUND = 4004
-#: 4008 too many messages (``accounts.sockets.message_budget``).
-CLOSE_FLOODING = 4008
-#: 4009 a frame over ``settings.PARLOUR_WS_MAX_FRAME`` bytes (4 KB).
-CLOSE_TOO_LARGE = 4009
-#: 4029 this person opened more sockets than the cap allows; this one, their
-#: oldest, closed (accounts.sockets, "Sockets per person").
-CLOSE_TOO_MANY_SOCKETS = 4029
-
-#: 4013 "try again later": the server lost its database connection twice
-#: over for this socket's request. Not a refusal: the pages reconnect as after
-#: any drop, and catch up. (The standard's 1013 cannot be sent: autobahn, under
-#: daphne, sends only 1000 and 3000-4999, and closes with 1011 instead.)
-CLOSE_TRY_AGAIN = 4013
 
 _BANNED = "You are banned from playing."
 _SIGNED_OUT = ("You are no longer logged in: you logged out, or the password was changed. "

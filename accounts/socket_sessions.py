@@ -45,7 +45,7 @@ from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 
 from accounts.close_codes import CLOSE_BANNED, CLOSE_SIGNED_OUT
-from accounts.loop_tasks import PerLoop
+from core.sockets.loop_tasks import PerLoop
 
 log = logging.getLogger(__name__)
 
@@ -138,7 +138,7 @@ class SessionWatch(PerLoop):
     """The backstop re-check of every signed-in socket of an event loop
     (module docstring). A watched consumer has ``session_key`` (str),
     ``session_user_id`` (int), ``scope`` and ``async end_session(code)``,
-    which closes it. One task per loop (``accounts.loop_tasks.PerLoop``) wakes
+    which closes it. One task per loop (``core.sockets.loop_tasks.PerLoop``) wakes
     every PARLOUR_WS_SESSION_CHECK_SECONDS and checks the sessions of the
     sockets watched then (``sweep``), in one database call per CHECK_BATCH
     sessions; it ends when its last socket leaves."""

@@ -7,7 +7,7 @@ session's, ``accounts.sockets.logged_out``).
 
 Both are rate-limited (README "Decisions": sign-up and password-reset
 limits; sign-up also limits its failed attempts, whose errors tell which
-emails have an account) through ``config.ratelimits`` (the ``limits`` library over Redis,
+emails have an account) through ``core.ratelimits`` (the ``limits`` library over Redis,
 so every server process shares the counts): past a limit the page answers
 429 and says so, and nothing is created or sent.
 """
@@ -25,8 +25,8 @@ from django.views.decorators.http import require_http_methods, require_POST
 from accounts import sockets, timezones
 from accounts.forms import SignUpForm
 from accounts.models import User
-from config import ratelimits
-from config.proxy import client_ip
+from core import ratelimits
+from core.proxy import client_ip
 
 
 def rate_limited(request, what: str, status: int = 429):

@@ -35,9 +35,9 @@ from accounts.elo import INITIAL_RATING
 from accounts.models import Rating
 from arenas import pairing, push, scoring, standings
 from arenas.models import Arena, ArenaMatch, ArenaPlayer, ArenaResult, ArenaSchedule
+from core.errors import Refused
 from games import actions as game_actions
 from games import sites
-from games.errors import Refused
 from games.models import Match, Move, Seat
 from matchmaking import actions as queue_actions
 from matchmaking import together

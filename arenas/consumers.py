@@ -19,7 +19,7 @@ below the first page's places the page cannot count it itself.
 
 Close codes (accounts/close_codes.py): 4002 signed out, 4003 banned
 (accounts.sockets); 4004 no such arena; 4008 too many messages, 4009 a frame
-over 4 KB; 4029 over the socket cap (accounts.sockets).
+over 4 KB; 4029 over the socket cap (core.sockets.caps).
 """
 
 from __future__ import annotations

@@ -22,7 +22,7 @@ from django.db.models import Case, F, IntegerField, Q, Value, When
 
 from arenas import scoring
 from arenas.models import Arena, ArenaMatch, ArenaPlayer
-from games import prepared
+from core import prepared
 from games.models import Seat
 
 #: Seconds used as ``reached_at`` for a player with no points yet (sorts last among equals).
@@ -81,7 +81,7 @@ def token(player: ArenaPlayer) -> str:
 
 
 #: The queries of ``some_rows`` for a table's players (1 to 4 of them), compiled
-#: once (games/prepared.py): the ORM took longer to build each than to run it.
+#: once (core/prepared.py): the ORM took longer to build each than to run it.
 _SOME = range(1, 5)
 _PLAYERS = {n: prepared.PreparedSelect(
     lambda arena_id, *ids: ArenaPlayer.objects.filter(arena_id=arena_id, pk__in=ids).select_related("user"),

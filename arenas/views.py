@@ -13,11 +13,11 @@ from django.views.decorators.http import require_POST, require_safe
 
 from arenas import actions, standings
 from arenas.models import Arena, ArenaPlayer
-from config import ratelimits
-from games.errors import Refused
+from core import ratelimits
+from core.errors import Refused
 
 #: How often one person may join, withdraw, pause or resume, over all arenas
-#: (config.ratelimits; README "Arenas"): more is a flood, refused with a
+#: (core.ratelimits; README "Arenas"): more is a flood, refused with a
 #: message and no change.
 ENTRY_RATE = "20/minute"
 FLOODED = "Too many changes to your arena entries; wait a minute and try again."

@@ -1,8 +1,8 @@
 """ASGI entry point: HTTP through Django, WebSockets through Channels.
 
-Every request first passes ``ProxyHeaders`` (``config/proxy.py``), which keeps
+Every request first passes ``ProxyHeaders`` (``core/proxy.py``), which keeps
 the proxy's X-Forwarded-For and X-Forwarded-Proto only on requests that carry
-the trusted proxy's secret. WebSocket connections then pass the same-origin check (``config/origin.py``) and
+the trusted proxy's secret. WebSocket connections then pass the same-origin check (``core/origin.py``) and
 the session auth middleware before reaching a consumer (see
 ``config/routing.py``).
 """
@@ -17,9 +17,9 @@ django_asgi_app = get_asgi_application()
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from accounts.sockets import SocketAuthStack  # noqa: E402
-from config.origin import SameOriginValidator  # noqa: E402
-from config.proxy import ProxyHeaders  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
+from core.origin import SameOriginValidator  # noqa: E402
+from core.proxy import ProxyHeaders  # noqa: E402
 
 application = ProxyHeaders(
     ProtocolTypeRouter(

@@ -107,7 +107,7 @@ def main() -> None:
     if nginx:
         # Behind nginx the client's address is its X-Forwarded-For entry, on the
         # requests that carry nginx's secret (a new one each start); without
-        # nginx nothing in front is trusted (config/proxy.py).
+        # nginx nothing in front is trusted (core/proxy.py).
         secret = new_proxy_secret()
         env.update(TRUSTED_PROXY_COUNT="1", TRUSTED_PROXY_SECRET=secret)
     found = programs(var, base, webs, pin=os.environ.get("WEB_PIN", "1") != "0", nginx=nginx,

@@ -2,7 +2,7 @@
 
 from django.urls import path, re_path
 
-import config.converters  # noqa: F401  (registers <roomcode:...>)
+import core.converters  # noqa: F401  (registers <roomcode:...>)
 from arenas.routing import websocket_urlpatterns as arenas_ws
 from games.consumers import NoRouteConsumer
 from games.routing import websocket_urlpatterns as games_ws

@@ -23,7 +23,7 @@ WS_MAX_MESSAGE = 256 * 1024
 # Neither server is given --proxy-headers, behind a proxy too: daphne's takes
 # the leftmost X-Forwarded-For entry, which the client wrote (nginx appends the
 # address it saw). The application reads the proxy's headers itself, only when
-# TRUSTED_PROXY_COUNT says a proxy is there (config/proxy.py).
+# TRUSTED_PROXY_COUNT says a proxy is there (core/proxy.py).
 
 
 def daphne_argv(host: str, port: int | str) -> list[str]:

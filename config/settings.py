@@ -14,7 +14,7 @@ import environ
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 
-from config.database import check_pooled_connection
+from core.database import check_pooled_connection
 from games.engine import GAMES
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -174,7 +174,7 @@ def _celery_url(redis_url: str, db: int = 1) -> str:
 #: What every Redis client of a web process waits at most, in seconds: to
 #: connect, and for a reply. A connection whose transport broke as Redis
 #: restarted can otherwise leave a command waiting for good, and with it a
-#: WebSocket handshake (the channel layer, accounts.sockets.SocketSlots).
+#: WebSocket handshake (the channel layer, core.sockets.caps.SocketSlots).
 REDIS_CLIENT_TIMEOUTS = {"socket_connect_timeout": 2, "socket_timeout": 5}
 
 
@@ -196,7 +196,7 @@ def channel_layer_host(redis_url: str) -> dict:
 
 CHANNEL_LAYERS = {
     "default": {
-        "BACKEND": "config.channel_layer.PubSubChannelLayer",
+        "BACKEND": "core.channel_layer.PubSubChannelLayer",
         "CONFIG": {"hosts": [channel_layer_host(REDIS_URL)]},
     }
 }
@@ -244,23 +244,23 @@ AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "accounts.back
 # username for one client address after 5 failures, for 15 minutes; a success
 # clears the count. The username is counted whatever its case (log-in finds the
 # account whatever the case typed); the address is the site's one notion of
-# the client's address (config/proxy.py).
+# the client's address (core/proxy.py).
 AXES_FAILURE_LIMIT = 5
 AXES_COOLOFF_TIME = timedelta(minutes=15)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
-AXES_CLIENT_IP_CALLABLE = "config.proxy.client_ip"
+AXES_CLIENT_IP_CALLABLE = "core.proxy.client_ip"
 AXES_USERNAME_CALLABLE = "accounts.backends.lockout_username"
 # Reverse proxies in front of the web processes (1 behind the nginx of deploy/).
-# Only then are X-Forwarded-For (the client's address, config/proxy.py) and
+# Only then are X-Forwarded-For (the client's address, core/proxy.py) and
 # X-Forwarded-Proto (the scheme, below) believed; with 0 a client could write
 # them itself. README "Configuration".
 TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=0)
 if TRUSTED_PROXY_COUNT < 0:
     raise ImproperlyConfigured("TRUSTED_PROXY_COUNT must be 0 or more (reverse proxies in front of the site)")
 # The value the proxy sends in X-Parlour-Proxy on every request it passes; the
-# proxy headers of a request without it are dropped (config/proxy.py), so a
+# proxy headers of a request without it are dropped (core/proxy.py), so a
 # client that reaches a web process's port directly cannot name its address.
 TRUSTED_PROXY_SECRET = env.str("TRUSTED_PROXY_SECRET", default="")
 if TRUSTED_PROXY_COUNT > 0:
@@ -440,7 +440,7 @@ PARLOUR_WS_SESSION_CHECK_SECONDS = env.float("PARLOUR_WS_SESSION_CHECK_SECONDS",
 # computer moves stays small beside everyone else's (README "Decisions").
 PARLOUR_COMPUTER_MATCHES_PER_USER = env.int("PARLOUR_COMPUTER_MATCHES_PER_USER", default=3)
 # Sign-ups (accounts created) per client address, and password-reset emails
-# per client address and per email address, in Redis (config.ratelimits).
+# per client address and per email address, in Redis (core.ratelimits).
 PARLOUR_SIGNUP_RATE = env.str("PARLOUR_SIGNUP_RATE", default="10/hour")
 # Sign-up attempts that create nothing (a form that fails its checks, such as
 # "an account with that email already exists") per client address: a budget
@@ -460,6 +460,6 @@ PARLOUR_ACTION_THREADS = env.int(
     default=1 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3" else 4,
 )
 # Replay pages and steps a visitor without an account may ask for per client
-# address, in Redis (config.ratelimits); a request that reads a match's record
+# address, in Redis (core.ratelimits); a request that reads a match's record
 # first counts more (games.replays.BUILD_COST_PLIES; README "Replays").
 PARLOUR_REPLAY_VISITOR_RATE = env.str("PARLOUR_REPLAY_VISITOR_RATE", default="600/minute")

@@ -50,7 +50,7 @@ REDIS_URL = os.environ["PARLOUR_TEST_REDIS_URL"]
 _TAG = "parlour-test" + (f"-{_WORKER}" if _WORKER else "")
 CHANNEL_LAYERS = {
     "default": {
-        "BACKEND": "config.channel_layer.PubSubChannelLayer",
+        "BACKEND": "core.channel_layer.PubSubChannelLayer",
         "CONFIG": {"hosts": [channel_layer_host(REDIS_URL)], "prefix": _TAG},
     }
 }

@@ -14,7 +14,7 @@ from django.views import defaults
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
-from config import database
+from core import database
 
 
 @require_safe
@@ -64,7 +64,7 @@ def _lost_connection_page(request):
 
 def server_error(request):
     """handler500: Django's 500 page; but when the error was the database
-    ending this request's connection (``config.database.connection_lost``),
+    ending this request's connection (``core.database.connection_lost``),
     a 503 that says so and asks to try again (README "Decisions": a database
     that ends its connections). Django calls it with DEBUG off only; errors
     in views reach ``LostConnectionMiddleware`` first, whatever DEBUG is."""

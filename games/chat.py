@@ -14,7 +14,7 @@ from limits import parse as parse_rate
 from limits.aio.storage import MemoryStorage
 from limits.aio.strategies import MovingWindowRateLimiter
 
-from games.errors import Refused
+from core.errors import Refused
 
 #: id -> text, in the order the chat panel offers them: phrases, then emoji.
 PRESETS: dict[str, str] = {

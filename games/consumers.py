@@ -27,7 +27,7 @@ accounts.sockets, "Sessions"),
 accounts.sockets), 4004 no such match (also for a private match the user
 is not in: the same answer as the page's 404, so a socket cannot tell which
 private matches exist), 4008 too many messages, 4009 frame too large, 4029
-this person opened more sockets than the cap (accounts.sockets).
+this person opened more sockets than the cap (core.sockets.caps).
 """
 
 from __future__ import annotations
@@ -43,10 +43,10 @@ from django.db import DatabaseError, close_old_connections
 
 from accounts import sockets
 from accounts.close_codes import CLOSE_BANNED, CLOSE_NOT_FOUND
-from accounts.loop_tasks import PerLoop
-from config import database
+from core import database
+from core.errors import Refused
+from core.sockets.loop_tasks import PerLoop
 from games import actions, chat, fragments, push
-from games.errors import Refused
 from games.models import Match
 
 log = logging.getLogger(__name__)
@@ -65,7 +65,7 @@ class NoRouteConsumer(sockets.ParlourConsumer):
 
 class Heartbeats(PerLoop):
     """The heartbeat of every match socket of an event loop (module
-    docstring): one task per loop (``accounts.loop_tasks.PerLoop``) wakes every
+    docstring): one task per loop (``core.sockets.loop_tasks.PerLoop``) wakes every
     tenth of PARLOUR_HEARTBEAT_SECONDS and sends ``fragments.HEARTBEAT_FRAME``
     to each socket whose last frame is a period old or older. The task ends
     when its last socket leaves."""

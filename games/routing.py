@@ -1,6 +1,6 @@
 from django.urls import path
 
-import config.converters  # noqa: F401  (registers <pid:...> and <username:...>)
+import core.converters  # noqa: F401  (registers <pid:...> and <username:...>)
 from games import consumers
 
 websocket_urlpatterns = [

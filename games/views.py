@@ -14,9 +14,9 @@ from django.template.loader import get_template
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from config import database
+from core import database
+from core.errors import Refused
 from games import actions, chat, fragments, lobby, sites, themes
-from games.errors import Refused
 from games.forms import SoloMatchForm
 from games.models import Match
 
@@ -91,7 +91,7 @@ def _act(request, public_id, action, *args):
 
     try:
         # Run once more on a fresh connection if the database ended this one
-        # before the commit (config/database.py; README "Decisions").
+        # before the commit (core/database.py; README "Decisions").
         database.retry_if_connection_lost(once)
     except (Refused, database.ConnectionLost) as e:
         messages.error(request, e.message)

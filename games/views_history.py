@@ -25,8 +25,8 @@ from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseClientRedirect
 
 from accounts.models import User
-from config import ratelimits
-from config.proxy import client_ip
+from core import ratelimits
+from core.proxy import client_ip
 from games import fragments, history, record, replays
 from games.models import Match, Move, Seat
 from games.views import visible_match
@@ -138,7 +138,7 @@ def replay(request, public_id):
 
 
 def _over_budget(request, match):
-    """None while the visitor's address (``config.proxy.client_ip``) is within
+    """None while the visitor's address (``core.proxy.client_ip``) is within
     ``PARLOUR_REPLAY_VISITOR_RATE``, counting this request: one, or, when
     this process must first read the match's record (games.replays), one more
     per ``replays.BUILD_COST_PLIES`` plies of it, up to half the budget. Past

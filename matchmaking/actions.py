@@ -23,10 +23,10 @@ from django.utils import timezone
 
 from accounts.elo import INITIAL_RATING
 from accounts.models import Rating
+from core.errors import Refused
 from games import actions as game_actions
 from games import sites
 from games.engine import get_rules
-from games.errors import Refused
 from games.models import Match
 from games.rating import every_seat_moved
 from matchmaking import pairing, push, together

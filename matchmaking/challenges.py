@@ -29,11 +29,11 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
-from config import ratelimits
+from core import ratelimits
+from core.errors import Refused
 from games import actions as match_actions
 from games import sites
 from games.engine import get_rules
-from games.errors import Refused
 from matchmaking import notices, together
 from matchmaking.models import Challenge, ChallengePreference, QueueEntry
 

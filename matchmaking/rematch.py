@@ -34,8 +34,8 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
+from core.errors import Refused
 from games import actions as match_actions
-from games.errors import Refused
 from games.models import Match, Seat
 from matchmaking import notices, rematch_push, together
 from matchmaking.models import QueueEntry, RematchOffer, Room

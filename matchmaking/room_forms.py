@@ -7,8 +7,8 @@ import copy
 from django import forms
 from django.core.exceptions import ImproperlyConfigured
 
+from core.errors import Refused
 from games import sites, themes
-from games.errors import Refused
 from games.models import ComputerLevel
 from matchmaking import rooms
 

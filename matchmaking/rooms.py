@@ -34,11 +34,11 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from config import ratelimits
+from core import ratelimits
+from core.errors import Refused
 from games import actions as match_actions
 from games import sites, themes
 from games.engine import EngineError, get_rules
-from games.errors import Refused
 from games.models import ComputerLevel, Match
 from matchmaking import rematch, room_push, together
 from matchmaking.models import Invite, Room, RoomMember, RoomSeat

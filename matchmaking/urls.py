@@ -1,6 +1,6 @@
 from django.urls import path
 
-import config.converters  # noqa: F401  (registers the converters used below)
+import core.converters  # noqa: F401  (registers the converters used below)
 from matchmaking import views_challenges, views_rematch, views_rooms
 
 urlpatterns = [

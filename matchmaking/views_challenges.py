@@ -17,7 +17,7 @@ from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_POST, require_safe
 
-from games.errors import Refused
+from core.errors import Refused
 from matchmaking import challenges
 
 PARTS = "matchmaking/challenges.html#"

@@ -16,7 +16,7 @@ from django.views.decorators.http import require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseClientRedirect
 
-from games.errors import Refused
+from core.errors import Refused
 from matchmaking import actions
 
 

@@ -10,7 +10,7 @@ from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
-from games.errors import Refused
+from core.errors import Refused
 from games.models import Match
 from matchmaking import rematch
 

@@ -11,9 +11,9 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from config import proxy
+from core import proxy
+from core.errors import Refused
 from games import chat, sites
-from games.errors import Refused
 from matchmaking import rooms
 from matchmaking.models import RoomMember
 from matchmaking.room_forms import RoomForm

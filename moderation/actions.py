@@ -24,8 +24,8 @@ from django.utils import timezone
 from accounts import sockets, timezones
 from accounts.models import BAN_FOREVER, User
 from arenas import actions as arena_actions
+from core.errors import Refused
 from games import actions, rating
-from games.errors import Refused
 from games.models import Match, RatingVoid, Seat
 from matchmaking import actions as queue_actions
 from matchmaking import rematch, rooms

@@ -11,7 +11,7 @@ from django.contrib import messages
 from django.contrib.admin import helpers
 from django.template.response import TemplateResponse
 
-from games.errors import Refused
+from core.errors import Refused
 
 ACTION_TEMPLATE = "admin/moderation_action.html"
 
@@ -28,7 +28,7 @@ def run_with_form(modeladmin, request, queryset, *, title: str, form_class, perf
     """An admin action with an intermediate page: show ``form_class`` (with
     a required reason) for the selected objects; once it is posted valid,
     call ``perform(obj, cleaned_data)`` for each (a refusal, a
-    ``games.errors.Refused`` such as ModerationError, is shown as a warning
+    ``core.errors.Refused`` such as ModerationError, is shown as a warning
     for that object, the others go on) and report ``done``
     ("{n} users banned"). Returns the page, or None to go back to the list."""
     form = form_class(request.POST if "apply" in request.POST else None)

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from django.db import IntegrityError, transaction
 
-from config import ratelimits
-from games.errors import Refused
+from core import ratelimits
+from core.errors import Refused
 from games.models import Match, Seat
 from moderation.models import Report
 
-#: Reports one person may file (config.ratelimits, in Redis).
+#: Reports one person may file (core.ratelimits, in Redis).
 REPORT_RATE = "10/hour"
 NOTE_MAX = 1000
 

@@ -1,6 +1,6 @@
 from django.urls import path
 
-import config.converters  # noqa: F401  (registers <pid:...>)
+import core.converters  # noqa: F401  (registers <pid:...>)
 from moderation import views
 
 urlpatterns = [

@@ -6,7 +6,7 @@ from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
-from games.errors import Refused
+from core.errors import Refused
 from games.views import visible_match
 from moderation.models import Report
 from moderation.reports import NOTE_MAX, do_report, reportable_seats

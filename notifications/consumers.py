@@ -24,7 +24,7 @@ Close codes (accounts/close_codes.py): 4001 not signed in; 4002 signed out
 (the session logged out, or the password changed elsewhere: accounts.sockets,
 "Sessions"); 4003 banned (at connect, or after the note of a ban:
 ``ends_session``); 4008 too many
-messages, 4009 a frame over 4 KB, 4029 over the socket cap (accounts.sockets,
+messages, 4009 a frame over 4 KB, 4029 over the socket cap (core.sockets.caps,
 the same caps as every socket); 4013 try again later.
 """
 

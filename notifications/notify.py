@@ -133,7 +133,7 @@ def send(events: Iterable[tuple[str, dict]]) -> None:
 
 async def send_events(events: list[tuple[str, dict]]) -> None:
     """Send (group, event) pairs in one round trip to Redis with the project's
-    layer (config/channel_layer.py's ``group_send_many``), else one by one."""
+    layer (core/channel_layer.py's ``group_send_many``), else one by one."""
     layer = get_channel_layer()
     send_many = getattr(layer, "group_send_many", None)
     if send_many is not None:

@@ -197,7 +197,7 @@ PROXY_SECRET = "test-proxy-secret-" + os.urandom(8).hex()
 
 def behind_proxy(count: int = 1) -> dict[str, str]:
     """The environment of a web process behind ``count`` trusted proxies that
-    send PROXY_SECRET (config/proxy.py)."""
+    send PROXY_SECRET (core/proxy.py)."""
     return {"TRUSTED_PROXY_COUNT": str(count), "TRUSTED_PROXY_SECRET": PROXY_SECRET}
 
 

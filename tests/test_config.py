@@ -71,7 +71,7 @@ def test_a_pinned_web_process_runs_on_one_core_round_robin():
 def test_the_production_web_lines_start_the_production_server_as_every_launcher_does():
     """deploy/Procfile's web lines are config.servers.production_argv
     (uvicorn; pinning aside, as make cluster starts it), and no server
-    trusts proxy headers itself: the site reads them (config/proxy.py)."""
+    trusts proxy headers itself: the site reads them (core/proxy.py)."""
     from config import servers
     from tests import services
 
@@ -104,11 +104,11 @@ def test_x_forwarded_proto_is_believed_only_behind_a_trusted_proxy():
 
 
 def test_the_postgresql_pool_checks_each_connection_it_hands_out():
-    """DATABASE_POOL=1 gives psycopg_pool config.database's check: Django
+    """DATABASE_POOL=1 gives psycopg_pool core.database's check: Django
     passes OPTIONS["pool"]["check"] on (older Django releases raised
     TypeError for it). The pool is made, not opened: no server is needed."""
     code = ("import django; django.setup(); from django.db import connection; "
-            "from config.database import check_pooled_connection as c; "
+            "from core.database import check_pooled_connection as c; "
             "print(connection.pool._check is c)")
     r = run([sys.executable, "-c", code], DJANGO_SETTINGS_MODULE="config.settings", DEBUG="1",
             DATABASE_URL="postgres://nobody@127.0.0.1:9/nothing", DATABASE_POOL="1")

@@ -18,15 +18,15 @@ from config import servers
 from games.engine import get_rules
 from games.models import Match
 from tests import services
+from tests.core.test_websocket_origin import (  # noqa: F401 - collected here, on uvicorn
+    test_a_real_server_refuses_a_foreign_origin_at_the_handshake,
+)
 from tests.factories import ludo_state, make_match
 from tests.games.test_frame_sizes import (  # noqa: F401 - collected here, on uvicorn
     test_a_seat_whose_frames_pass_64_kb_gets_them_all_over_a_real_server,
 )
 from tests.resilience.test_faults import (  # noqa: F401 - collected here, on uvicorn
     test_an_offline_client_is_brought_up_to_date_and_its_old_moves_refused,
-)
-from tests.test_websocket_origin import (  # noqa: F401 - collected here, on uvicorn
-    test_a_real_server_refuses_a_foreign_origin_at_the_handshake,
 )
 
 pytestmark = [pytest.mark.slow]

@@ -13,7 +13,8 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games import prepared, push
+from core import prepared
+from games import push
 from games.actions.errors import BadMove, MatchNotFound, NotAllowed, StaleVersion
 from games.engine import EngineError, get_rules
 from games.models import Match, Move, Seat

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from games.errors import Refused
+from core.errors import Refused
 
 
 class ActionError(Refused):

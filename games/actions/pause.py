@@ -8,7 +8,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from config import ratelimits
+from core import ratelimits
 from games import scheduling
 from games.actions.advance import advance
 from games.actions.core import Change, lock, parse_version

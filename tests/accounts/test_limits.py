@@ -1,5 +1,5 @@
 """Sign-up and password-reset limits (README "Decisions"), with the real
-rates and the real Redis counts (config.ratelimits): past a limit the page
+rates and the real Redis counts (core.ratelimits): past a limit the page
 answers 429 and says so, and no account is created and no email sent."""
 
 import pytest
@@ -8,7 +8,7 @@ from django.test import Client, override_settings
 from django.urls import reverse
 
 from accounts.models import User
-from config import ratelimits
+from core import ratelimits
 
 pytestmark = pytest.mark.django_db
 

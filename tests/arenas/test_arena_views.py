@@ -88,7 +88,7 @@ def test_staff_schedule_a_recurring_arena_in_the_admin():
 
 def test_a_flood_of_joins_and_withdrawals_is_refused_and_changes_nothing():
     from arenas.views import ENTRY_RATE, FLOODED
-    from config import ratelimits
+    from core import ratelimits
 
     ratelimits.reset()
     try:

@@ -271,7 +271,7 @@ async def test_anonymous_sockets_are_capped_per_client_address_and_signed_in_one
     from django.contrib.auth.models import AnonymousUser
     from django.test import override_settings
 
-    from accounts import sockets
+    from core.sockets import caps as sockets
 
     match, users = await two_player_match()
 
@@ -308,11 +308,11 @@ async def test_anonymous_sockets_are_capped_per_client_address_and_signed_in_one
 
 async def test_open_sockets_stay_counted_and_a_vanished_process_s_stop_counting(settings):
     """The process refreshes the slots of every socket it holds open (one
-    keeper per event loop, accounts.sockets.SocketSlots); an entry nobody
+    keeper per event loop, core.sockets.caps.SocketSlots); an entry nobody
     refreshes (its process died) is dropped after three periods."""
     import asyncio
 
-    from accounts import sockets
+    from core.sockets import caps as sockets
 
     settings.PARLOUR_WS_SLOT_SECONDS = 0.3  # entries kept 1 s unless refreshed
     match, users = await two_player_match()

@@ -13,7 +13,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from config import ratelimits
+from core import ratelimits
 from games import marks, record, replays
 from games.engine import CHANCE, fair, get_rules
 from games.models import Match, Move, Seat

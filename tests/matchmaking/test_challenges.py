@@ -9,7 +9,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from config import ratelimits
+from core import ratelimits
 from games.models import Match
 from matchmaking import challenges, together
 from matchmaking.models import Challenge

@@ -13,8 +13,8 @@ from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 
-from config import ratelimits
 from config.routing import websocket_urlpatterns
+from core import ratelimits
 from games import chat
 from matchmaking import rooms
 from tests.factories import make_user, start_room_match

@@ -8,7 +8,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from config import ratelimits
+from core import ratelimits
 from games import push
 from games.models import Match
 from matchmaking import room_push, rooms

@@ -5,7 +5,7 @@ and the rematch forms refuse bad input plainly."""
 
 import pytest
 
-from config import ratelimits
+from core import ratelimits
 from games import actions
 from games.models import Match
 from matchmaking import rematch, rematch_fragments, room_fragments, rooms

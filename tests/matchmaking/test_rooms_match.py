@@ -9,7 +9,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from config import ratelimits
+from core import ratelimits
 from games import actions, push
 from games.engine import get_rules
 from games.models import Match, Move

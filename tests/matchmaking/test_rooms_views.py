@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from config import ratelimits
+from core import ratelimits
 from games import themes
 from games.models import Match
 from matchmaking import rooms
@@ -157,7 +157,7 @@ def test_a_solo_map_theme_is_refused_for_other_games(client):
 
 
 def test_an_invite_page_names_the_game_and_the_host_to_a_valid_link_only(client):
-    from config import ratelimits
+    from core import ratelimits
 
     host = make_user("ida_host")
     room = rooms.do_create_room(host, "roundabout", 3, {})

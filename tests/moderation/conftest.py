@@ -6,7 +6,7 @@ import pytest
 from django.contrib.auth.models import Group
 
 from accounts.models import User
-from config import ratelimits
+from core import ratelimits
 
 PASSWORD = "a sturdy pass 42"
 

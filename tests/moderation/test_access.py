@@ -8,7 +8,7 @@ from django.contrib.auth.models import Group
 from django.test import Client, override_settings
 
 from accounts.models import User
-from config.proxy import client_ip, scope_client_ip
+from core.proxy import client_ip, scope_client_ip
 from tests.factories import make_user
 
 pytestmark = pytest.mark.django_db

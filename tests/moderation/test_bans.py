@@ -9,7 +9,7 @@ from django.contrib.auth import SESSION_KEY
 from django.utils import timezone
 
 from accounts.models import BAN_FOREVER, Rating, User
-from config import ratelimits
+from core import ratelimits
 from games import actions
 from games.models import Match, RatingChange, Seat
 from moderation import actions as moderation

@@ -1,4 +1,4 @@
-"""One notion of the client's address (config/proxy.py), through real servers:
+"""One notion of the client's address (core/proxy.py), through real servers:
 the web process started as deploy/Procfile starts it, behind a real nginx
 with deploy/nginx.conf.template and without one. A client writing its own
 X-Forwarded-For (a new address on every request) still gets the log-in
@@ -16,7 +16,7 @@ from axes.models import AccessAttempt
 from django.conf import settings
 from django.test import Client
 
-from config import ratelimits
+from core import ratelimits
 from matchmaking.rooms import REDEEM_RATES
 from tests import services
 from tests.factories import make_user

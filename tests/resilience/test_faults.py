@@ -243,7 +243,7 @@ def test_redis_killed_as_sockets_close_never_leaves_a_server_deaf_or_its_handsha
     move is heard by the other seat on the same server. Upstream, the
     receive task and the UNSUBSCRIBE reconnected the pub/sub connection at
     once and the server stayed deaf to moves until restarted
-    (config/channel_layer.py, ResilientShard)."""
+    (core/channel_layer.py, ResilientShard)."""
     from games.engine import get_rules
 
     own, base = own_redis_server
@@ -284,7 +284,7 @@ def test_a_move_published_before_the_server_subscribed_again_still_reaches_its_s
     """Redis restarts and a move is played the moment it answers, before the
     web process has subscribed again: Redis pub/sub keeps nothing, so the
     move's frames are lost. Once the subscription is rebuilt, every socket of
-    that process gets a snapshot (config/channel_layer.py, RESUBSCRIBED), so
+    that process gets a snapshot (core/channel_layer.py, RESUBSCRIBED), so
     both seats see the move without reloading."""
     from games.engine import get_rules
 
@@ -312,7 +312,7 @@ def test_handshakes_that_failed_while_redis_was_away_leave_nothing_subscribed(ow
     SUBSCRIBE. Once it is back and the subscription rebuilt, the server is
     subscribed to what its open sockets need, and not to those handshakes'
     channels (before, each was held for good, and every rebuild subscribed
-    to it again: config/channel_layer.py, LoopLayer._subscribe_to_channel)."""
+    to it again: core/channel_layer.py, LoopLayer._subscribe_to_channel)."""
     own, base = own_redis_server
     match = make_match(seats=("human", "human"), state=ludo_state())
     users = seat_users(match)

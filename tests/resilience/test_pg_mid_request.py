@@ -96,7 +96,7 @@ async def test_over_asgi_with_debug_on_every_lost_connection_answers_503(setting
     thread and Django handles its exception in another, whose connection is
     not the view's; DEBUG's error page opens one there. Each request whose
     view lost its connection answers 503, not only the first (before, the
-    second was DEBUG's 500: config.database, LOST_MARK)."""
+    second was DEBUG's 500: core.database, LOST_MARK)."""
     from asgiref.sync import sync_to_async
     from django.test import AsyncClient
 

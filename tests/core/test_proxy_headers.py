@@ -1,7 +1,7 @@
-"""config.proxy.ProxyHeaders: the proxy's X-Forwarded-For and
+"""core.proxy.ProxyHeaders: the proxy's X-Forwarded-For and
 X-Forwarded-Proto count only beside the trusted proxy's secret (README
 "Production layout"). The real servers behind a real nginx are in
-tests/moderation/test_client_address.py and tests/test_websocket_origin.py."""
+tests/moderation/test_client_address.py and tests/core/test_websocket_origin.py."""
 
 import asyncio
 
@@ -9,7 +9,7 @@ import pytest
 from django.test import override_settings
 
 from config.cluster import new_proxy_secret, nginx_config
-from config.proxy import ProxyHeaders, scope_client_ip, scope_scheme
+from core.proxy import ProxyHeaders, scope_client_ip, scope_scheme
 
 SECRET = "a-proxy-secret-of-enough-length"
 

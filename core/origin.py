@@ -7,7 +7,7 @@ host names only: a page on the same host name at another port or scheme
 passed it. ``SameOriginValidator`` applies to the handshake the rule Django's
 CSRF protection applies to a POST's Origin header: the Origin must be exactly
 the site's own for this connection (the scheme the client's connection really
-has, config/proxy.py, and the request's Host, which must be in ALLOWED_HOSTS)
+has, core/proxy.py, and the request's Host, which must be in ALLOWED_HOSTS)
 or match an entry of CSRF_TRUSTED_ORIGINS. Anything else (another port or
 scheme, ``null``, no Origin at all) is refused before the consumer runs:
 daphne answers the handshake with 403.
@@ -23,7 +23,7 @@ from django.core.exceptions import DisallowedHost
 from django.http import HttpRequest
 from django.utils.http import is_same_domain
 
-from config import proxy
+from core import proxy
 
 
 def _single_header(scope, name: bytes) -> str | None:

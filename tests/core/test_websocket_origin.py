@@ -1,4 +1,4 @@
-"""The WebSocket handshake's Origin check (config/origin.py): only the site's
+"""The WebSocket handshake's Origin check (core/origin.py): only the site's
 own origin for the connection (scheme, host and port), or an entry of
 CSRF_TRUSTED_ORIGINS, opens a socket. A page on the same host name at another
 port or scheme, a ``null`` origin and a handshake without one are refused

@@ -1,4 +1,4 @@
-"""config.channel_layer: several group messages in one Redis round trip,
+"""core.channel_layer: several group messages in one Redis round trip,
 delivered as group_send would deliver them (real Redis, the test layer)."""
 
 import asyncio
@@ -6,7 +6,7 @@ import asyncio
 import pytest
 from channels.layers import get_channel_layer
 
-from config.channel_layer import PubSubChannelLayer
+from core.channel_layer import PubSubChannelLayer
 
 pytestmark = pytest.mark.asyncio
 
@@ -42,16 +42,16 @@ async def test_the_channels_redis_internals_group_send_many_reads_are_where_they
     """channels_redis is pinned to one minor (pyproject.toml) because
     group_send_many copies its group_send; an upgrade that moves what it reads
     fails here, naming the internal."""
-    from config.channel_layer import internals_problems
+    from core.channel_layer import internals_problems
 
     layer = get_channel_layer()
     problems = internals_problems(layer._get_layer())
-    assert not problems, "config/channel_layer.py reads channels_redis internals that moved:\n" + "\n".join(
+    assert not problems, "core/channel_layer.py reads channels_redis internals that moved:\n" + "\n".join(
         problems)
 
 
 class _Taker:
-    """A receiver (config.channel_layer.Receiver) that takes events of type "direct"."""
+    """A receiver (core.channel_layer.Receiver) that takes events of type "direct"."""
 
     def __init__(self):
         self.taken = []
@@ -102,7 +102,7 @@ async def test_a_receiver_takes_its_group_events_read_once_and_leaves_the_rest_q
 def _Socket(gate=None):  # noqa: N802 - read as a class in the tests
     """A ParlourConsumer's direct delivery without a socket: ``sent`` lists the
     frames it would send, in order; each waits for ``gate`` when given."""
-    from accounts.sockets import ParlourConsumer
+    from core.sockets.consumer import SocketConsumer as ParlourConsumer
 
     class Probe(ParlourConsumer):
         direct_types = frozenset({"frame"})

@@ -14,7 +14,7 @@ Process-local fan-out (``add_receiver``): upstream puts a group message,
 as it came from Redis, in the queue of each of the group's channels in the
 process, and each socket's consumer wakes, reads (deserializes) its copy and
 dispatches it. A socket that registered a receiver (the match and user
-sockets: accounts.sockets.ParlourConsumer.take) is handed the message itself, read
+sockets: core.sockets.consumer.SocketConsumer.take) is handed the message itself, read
 once for all the group's sockets, and its handler writes the frame at once,
 in the same turn of the event loop; what a receiver does not take goes to
 the queue as before. Each process still subscribes once per group and
@@ -25,7 +25,7 @@ It reaches into channels_redis's pub/sub internals (the per-loop layer, its
 shards, their lock and client), which is why pyproject.toml pins its minor
 version. ``internals_problems`` names every internal it reads that moved,
 and ``group_send_many`` raises ``ChannelsRedisInternalsMoved`` on its first
-call when one did; tests/games/test_channel_layer.py runs that check and
+call when one did; tests/core/test_channel_layer.py runs that check and
 checks delivery against a real Redis.
 
 ``ResilientShard`` replaces channels_redis's per-host shard. Upstream, the
@@ -126,13 +126,13 @@ REDIS_FAILURES = (RedisError, OSError)
 #: subscription was rebuilt (``ResilientShard._rebuild``): group messages
 #: published while Redis was away or before the rebuild were lost (Redis
 #: pub/sub keeps nothing), so the consumer catches up
-#: (accounts.sockets.ParlourConsumer.layer_resubscribed).
+#: (core.sockets.consumer.SocketConsumer.layer_resubscribed).
 RESUBSCRIBED = {"type": "layer.resubscribed"}
 
 
 class Receiver(Protocol):
     """What takes a channel's group messages itself (``add_receiver``):
-    accounts.sockets.ParlourConsumer."""
+    core.sockets.consumer.SocketConsumer."""
 
     def take(self, event: dict) -> bool: ...
 
@@ -375,7 +375,7 @@ class PubSubChannelLayer(RedisPubSubChannelLayer):
             problems = internals_problems(layer)
             if problems:
                 raise ChannelsRedisInternalsMoved(
-                    "config/channel_layer.py reads channels_redis internals that moved: "
+                    "core/channel_layer.py reads channels_redis internals that moved: "
                     + "; ".join(problems))
             type(self)._checked = True
         by_shard: dict = {}

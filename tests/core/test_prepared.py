@@ -1,4 +1,4 @@
-"""games.prepared: the move path's queries, compiled once, give what the ORM gives."""
+"""core.prepared: the move path's queries, compiled once, give what the ORM gives."""
 
 from datetime import timedelta
 
@@ -7,7 +7,7 @@ from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from games import prepared
+from core import prepared
 from games.models import Match, Move, Seat
 from tests.factories import make_match
 
@@ -85,7 +85,7 @@ def test_update_row_is_guarded_by_the_version_and_insert_rows_writes_every_row()
 
 
 def test_the_django_internals_the_prepared_queries_read_are_where_they_were():
-    """Django is pinned to one minor (pyproject.toml) because games/prepared.py
+    """Django is pinned to one minor (pyproject.toml) because core/prepared.py
     reads its SQL compiler's internals; an upgrade that moves one fails here,
     naming it."""
     from games.actions.core import _LOCK, _SEATS
@@ -97,7 +97,7 @@ def test_the_django_internals_the_prepared_queries_read_are_where_they_were():
         with transaction.atomic():  # SELECT ... FOR UPDATE compiles only inside one (PostgreSQL)
             compiler.as_sql()
         problems += prepared.internals_problems(queryset, compiler)
-    assert not problems, "games/prepared.py reads Django internals that moved:\n" + "\n".join(problems)
+    assert not problems, "core/prepared.py reads Django internals that moved:\n" + "\n".join(problems)
 
 
 def _instance_state(obj):

@@ -9,7 +9,7 @@ import asyncio
 import pytest
 from autobahn.exception import Disconnected
 
-from accounts.sockets import ParlourConsumer
+from core.sockets.consumer import SocketConsumer as ParlourConsumer
 
 
 def test_a_frame_to_a_client_that_has_gone_is_dropped_not_raised():

@@ -1,4 +1,4 @@
-"""config/database.py against a real PostgreSQL server that ends the test's
+"""core/database.py against a real PostgreSQL server that ends the test's
 own connection (``pg_terminate_backend(pg_backend_pid())``) at a chosen
 point of a transaction. The pooled daphne cases are in
 tests/resilience/test_pg_connections.py."""
@@ -7,7 +7,7 @@ import pytest
 from django.db import IntegrityError, connection, transaction
 
 from accounts.models import User
-from config.database import ConnectionLost, retry_if_connection_lost
+from core.database import ConnectionLost, retry_if_connection_lost
 
 pytestmark = pytest.mark.skipif(
     connection.vendor != "postgresql",

@@ -26,7 +26,7 @@ changed in 6.1; pyproject.toml pins the Django minor for that reason.
 ``internals_problems`` lists every internal it reads that is missing or has
 changed shape, and compiling a query raises ``DjangoInternalsMoved`` naming
 it, so an upgrade fails loudly instead of loading wrong rows
-(tests/games/test_prepared.py also compares each query with the ORM's own).
+(tests/core/test_prepared.py also compares each query with the ORM's own).
 """
 
 from __future__ import annotations
@@ -101,7 +101,7 @@ def internals_problems(queryset: QuerySet | None = None, compiler: SQLCompiler |
 def _require_internals(queryset=None, compiler=None) -> None:
     problems = internals_problems(queryset, compiler)
     if problems:
-        raise DjangoInternalsMoved("games/prepared.py reads Django internals that moved: "
+        raise DjangoInternalsMoved("core/prepared.py reads Django internals that moved: "
                                    + "; ".join(problems))
 
 

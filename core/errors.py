@@ -7,7 +7,7 @@ subclasses (``games.actions.ActionError``, ``games.chat.ChatRefused``,
 ``matchmaking.rooms.RoomError``, ``matchmaking.actions.QueueError``,
 ``moderation.actions.ModerationError``, ``moderation.reports.ReportRefused``),
 so callers can still tell one kind of refusal from another. This module
-imports nothing, so every app above ``games`` may import it.
+imports nothing; every app may import it (core is the lowest layer).
 """
 
 from __future__ import annotations

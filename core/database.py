@@ -226,7 +226,7 @@ def _watch_new_connection(sender, connection, **kwargs) -> None:
 def _install() -> None:
     from django.db.backends.signals import connection_created
 
-    connection_created.connect(_watch_new_connection, dispatch_uid="config.database.mark_lost")
+    connection_created.connect(_watch_new_connection, dispatch_uid="core.database.mark_lost")
 
 
 _install()

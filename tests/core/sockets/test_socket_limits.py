@@ -1,5 +1,5 @@
 """Every socket the routing serves meets the same limits (README "Decisions",
-accounts/sockets.py "Limits"): a frame over PARLOUR_WS_MAX_FRAME bytes closes
+core/sockets/consumer.py "Limits"): a frame over PARLOUR_WS_MAX_FRAME bytes closes
 it with 4009, more frames than its message budget with 4008, on a real
 daphne; and no consumer can skip them by defining the methods they live in.
 The queue and arena sockets, which read nothing, took frames of any size
@@ -8,9 +8,9 @@ without limit before."""
 import pytest
 from django.conf import settings
 
-from accounts.close_codes import CLOSE_FLOODING, CLOSE_TOO_LARGE
-from accounts.sockets import ParlourConsumer
 from config.routing import websocket_urlpatterns
+from core.sockets.close_codes import CLOSE_FLOODING, CLOSE_TOO_LARGE
+from core.sockets.consumer import SocketConsumer as ParlourConsumer
 from games.consumers import NoRouteConsumer
 from tests.factories import make_user
 from tests.live_sockets import LiveSocket, cookie_of, every_kind_of_socket, open_all, signed_in_client

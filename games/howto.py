@@ -17,7 +17,6 @@ other or with a live board.
 
 from __future__ import annotations
 
-import importlib
 import random
 import re
 from functools import cache
@@ -27,7 +26,8 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 from games import bots, themes
-from games.engine import CHANCE, game_package, get_rules
+from games.engine import CHANCE, get_rules
+from games.folders import game_module
 
 #: Per game: (players, [(plies played from the start, caption), ...]).
 PICTURES: dict[str, tuple[int, list[tuple[int, str]]]] = {
@@ -101,7 +101,7 @@ def pictures(kind: str) -> SafeString:
         view = rules.view(_position(kind, players, plies), None)
         # No seat marked to move: a picture, not a match (as an ended match is drawn).
         view = {**view, "turn": None, **({"mover": None} if "mover" in view else {})}
-        board = importlib.import_module(f"{game_package(kind)}.svg").board_context(view)
+        board = game_module(kind, "svg").board_context(view)
         html = render_to_string(f"games/{kind}/board.html", {
             "board": board, "theme": themes.get(themes.PLAIN), "last_move": {}})
         figures.append(f'<figure class="howto-picture">{_own_ids(html, f"howto-{kind}-{n}-")}'

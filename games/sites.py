@@ -11,7 +11,6 @@ asks here and never names a game.
 from __future__ import annotations
 
 import functools
-import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -20,7 +19,8 @@ from django import forms
 from django.conf import settings
 from django.core.exceptions import ValidationError
 
-from games.engine import UnknownGameError, game_package, listed_games
+from games.engine import UnknownGameError, listed_games
+from games.folders import game_module
 
 if TYPE_CHECKING:
     from games.themes import Theme
@@ -76,7 +76,7 @@ class GameSite:
 def get_site(kind: str) -> GameSite:
     """The ``SITE`` of game ``kind``'s folder (``<package>.site``), imported
     once per process. Raises ``UnknownGameError`` for an unregistered game."""
-    return importlib.import_module(f"{game_package(kind)}.site").SITE
+    return game_module(kind, "site").SITE
 
 
 def kinds() -> tuple[str, ...]:

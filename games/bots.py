@@ -11,12 +11,11 @@ Entry point::
 from __future__ import annotations
 
 import functools
-import importlib
-import importlib.util
 import random
 from collections.abc import Callable
 
-from games.engine import UnknownGameError, available_games, game_package
+from games.engine import UnknownGameError, available_games
+from games.folders import game_module, has_module
 
 LEVELS = ("easy", "normal", "strong")
 
@@ -24,12 +23,12 @@ LEVELS = ("easy", "normal", "strong")
 @functools.cache
 def _bot(kind: str) -> Callable:
     """The ``choose`` function of ``kind``'s bot: ``<game folder>.bot.choose``."""
-    return importlib.import_module(f"{game_package(kind)}.bot").choose
+    return game_module(kind, "bot").choose
 
 
 @functools.cache
 def _has_bot(kind: str) -> bool:
-    return importlib.util.find_spec(f"{game_package(kind)}.bot") is not None
+    return has_module(kind, "bot")
 
 
 #: Games that have computer players (a game's folder with a bot.py).

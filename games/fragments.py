@@ -10,7 +10,6 @@ controls. Both are sequences of htmx out-of-band elements and end with
 from __future__ import annotations
 
 import functools
-import importlib
 import json
 import threading
 import time
@@ -26,7 +25,8 @@ from django.utils.safestring import mark_safe
 from accounts import elo
 from accounts.models import Rating
 from games import deltas, marks, sites, themes
-from games.engine import CHANCE, EngineError, game_package, get_rules
+from games.engine import CHANCE, EngineError, get_rules
+from games.folders import game_module
 from games.models import Match, Move, RatingChange, RatingVoid
 from games.rating import every_seat_moved
 from games.record import Turn, describe_record, number_lines, seat_labels, turns
@@ -37,7 +37,7 @@ MOVE_LIST_LENGTH = 60  # lines shown on the page; the replay has all of them
 @functools.cache
 def _svg(kind: str):
     """``<game folder>.svg``, the board's drawing (imported once per process)."""
-    return importlib.import_module(f"{game_package(kind)}.svg")
+    return game_module(kind, "svg")
 
 
 def _board_context(kind: str, view: dict) -> tuple[str, dict]:

@@ -3,7 +3,8 @@
 Each picture is a position drawn by the game's own board code, as the match page
 draws it (``games/<game>/board.html`` with ``svg.board_context`` of the engine's
 public view), so the rules never show a board the site does not: a new board
-look changes the pictures with it. The positions come from the engine too: a
+look changes the pictures with it. Which positions, and their captions, the game
+declares (``GameSite.rules_pictures``); they come from the engine too: a
 new match, and the same match some plies later, every choice and every chance
 outcome drawn by a seeded ``random.Random`` and every choice made by the "normal"
 computer player (the same position every time).
@@ -17,7 +18,6 @@ other or with a live board.
 
 from __future__ import annotations
 
-import importlib
 import random
 import re
 from functools import cache
@@ -26,29 +26,9 @@ from django.template.loader import render_to_string
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
-from games import bots, themes
-from games.engine import CHANCE, game_package, get_rules
-
-#: Per game: (players, [(plies played from the start, caption), ...]).
-PICTURES: dict[str, tuple[int, list[tuple[int, str]]]] = {
-    "ludo": (4, [
-        (0, "The start: four pieces in each player's base, the corner of their colour. "
-            "A 6 brings a piece out onto its start cell, beside the base."),
-        (80, "Some turns later: pieces race clockwise round the track; each colour's "
-             "home lane (its coloured arm) leads to the centre. Stars are safe cells."),
-    ]),
-    "roundabout": (2, [
-        (0, "The start: each player's darts on the two middle bars of their own territory, "
-            "half facing each way round."),
-        (24, "Some turns later: darts have moved round their rings and along the bars. "
-             "Two darts of one colour side by side form a block nobody else may jump."),
-    ]),
-    "rondo": (2, [
-        (0, "The start: an empty board. The first chain must begin next to the centre."),
-        (40, "Some turns later: chains of tiles run out from the centre; a tile face up on "
-             "its own colour scores the space's number."),
-    ]),
-}
+from games import bots, sites, themes
+from games.engine import CHANCE, get_rules
+from games.folders import game_module
 
 _ID = re.compile(r'\bid="([^"]+)"')
 _REFS = re.compile(r'\b(aria-labelledby|aria-describedby)="([^"]+)"')
@@ -93,15 +73,18 @@ def _own_ids(html: str, prefix: str) -> str:
 @cache
 def pictures(kind: str) -> SafeString:
     """The figures of ``kind``'s "How to play" (markup, built once per process).
-    Raises KeyError for a game without pictures."""
-    players, shots = PICTURES[kind]
+    Raises KeyError for a game without pictures (``GameSite.rules_pictures``)."""
+    declared = sites.get_site(kind).rules_pictures
+    if declared is None:
+        raise KeyError(kind)
+    players, shots = declared
     rules = get_rules(kind)
     figures = []
     for n, (plies, caption) in enumerate(shots, start=1):
         view = rules.view(_position(kind, players, plies), None)
         # No seat marked to move: a picture, not a match (as an ended match is drawn).
         view = {**view, "turn": None, **({"mover": None} if "mover" in view else {})}
-        board = importlib.import_module(f"{game_package(kind)}.svg").board_context(view)
+        board = game_module(kind, "svg").board_context(view)
         html = render_to_string(f"games/{kind}/board.html", {
             "board": board, "theme": themes.get(themes.PLAIN), "last_move": {}})
         figures.append(f'<figure class="howto-picture">{_own_ids(html, f"howto-{kind}-{n}-")}'

@@ -21,10 +21,10 @@ marks it shows (static/js/board.js carries them over to the new board).
 from __future__ import annotations
 
 import functools
-import importlib
 from collections import OrderedDict
 
-from games.engine import EngineError, game_package, get_rules
+from games.engine import EngineError, get_rules
+from games.folders import game_module
 from games.models import Move
 
 KEEP = "keep"
@@ -34,7 +34,7 @@ _cache: OrderedDict = OrderedDict()
 
 @functools.cache
 def _svg(kind: str):
-    return importlib.import_module(f"{game_package(kind)}.svg")
+    return game_module(kind, "svg")
 
 
 def _last_run(kind: str, moves) -> tuple[int, int] | None:

@@ -12,13 +12,12 @@ list"): each line says whether it opens a turn (``RecordLine.begins``), and
 from __future__ import annotations
 
 import functools
-import importlib
-import importlib.util
 from dataclasses import dataclass
 
 from games import sites
-from games.engine import EngineError, game_package, get_rules
+from games.engine import EngineError, get_rules
 from games.engine.base import RecordLine
+from games.folders import game_module
 
 __all__ = [
     "Position",
@@ -191,8 +190,7 @@ def turns(numbered: list[tuple[RecordLine, int]]) -> list[Turn]:
 def _record_module(kind: str):
     """``<game folder>.record``, or None when the game has none; looked up
     once per process (every pushed frame describes moves)."""
-    name = f"{game_package(kind)}.record"
-    return importlib.import_module(name) if importlib.util.find_spec(name) is not None else None
+    return game_module(kind, "record", optional=True)
 
 
 def hidden_plies(match, moves) -> dict[int, frozenset]:

@@ -11,7 +11,6 @@ asks here and never names a game.
 from __future__ import annotations
 
 import functools
-import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -20,7 +19,8 @@ from django import forms
 from django.conf import settings
 from django.core.exceptions import ValidationError
 
-from games.engine import UnknownGameError, game_package, listed_games
+from games.engine import UnknownGameError, listed_games
+from games.folders import game_module
 
 if TYPE_CHECKING:
     from games.themes import Theme
@@ -28,6 +28,10 @@ if TYPE_CHECKING:
 
 def _no_option_lines(options: dict) -> list[str]:
     return []
+
+
+def _no_seat_phrase(seat: dict) -> str:
+    return ""
 
 
 @dataclass(frozen=True)
@@ -55,6 +59,20 @@ class GameSite:
     - The play page's card (README "The play page"): ``picture``, the static
       path of a small picture of its board (SVG, about 150 px square; empty:
       the card has none), and ``blurb``, one sentence on how it plays.
+    - ``stylesheets``: the static paths of its board's and controls' own styles
+      (``css/<game>.css`` in its folder), loaded after the shared ones by every
+      page that draws its board: the match, replay and rules pages.
+    - The status and seats words of the match and replay pages: ``phase_phrases``,
+      view phase -> what the seat to move must do ("roll": "<name> to roll."; any
+      other phase: ``move_phrase``, ``to_move_phrase``), and ``seat_phrase``, a
+      seat's public view (one of the view's ``seats``) -> its row's cell in the
+      seats list ("2/4 home"; empty: no cell).
+    - The about page's credit: ``credit``, who designed (and published) the game
+      (empty: none), under ``credit_name`` (its name as the credit spells it;
+      empty: ``name``).
+    - ``rules_pictures``: the pictures of its rules page's "In one screen"
+      (games.howto): (players, ((plies played from the start, caption), ...)),
+      or None for none.
     """
 
     name: str
@@ -70,13 +88,24 @@ class GameSite:
     has_dice: bool = True
     picture: str = ""
     blurb: str = ""
+    stylesheets: tuple[str, ...] = ()
+    phase_phrases: Mapping[str, str] = field(default_factory=dict)
+    seat_phrase: Callable[[dict], str] = _no_seat_phrase
+    rules_pictures: tuple[int, tuple[tuple[int, str], ...]] | None = None
+    credit: str = ""
+    credit_name: str = ""
+
+    def to_move_phrase(self, view: Mapping) -> str:
+        """What the seat to move must do in the engine view ``view``, for the
+        status's "<name> to <phrase>.": its phase's words, else ``move_phrase``."""
+        return self.phase_phrases.get(view.get("phase"), self.move_phrase)
 
 
 @functools.cache
 def get_site(kind: str) -> GameSite:
     """The ``SITE`` of game ``kind``'s folder (``<package>.site``), imported
     once per process. Raises ``UnknownGameError`` for an unregistered game."""
-    return importlib.import_module(f"{game_package(kind)}.site").SITE
+    return game_module(kind, "site").SITE
 
 
 def kinds() -> tuple[str, ...]:

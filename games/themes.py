@@ -1,11 +1,14 @@
 """Board themes: cosmetic backdrops behind the board (docs/rules.md "Board themes",
 "Map backdrop"). A theme never changes the rules.
 
-``plain`` is the classic board. The map themes draw a real region behind the
-Ludo board from Natural Earth country boundaries (public domain), vendored as
+``plain`` is the classic board. A game declares its own themes (its
+``GameSite.themes``): a map theme draws a real region behind the game's square
+board, in the board's own units (``Theme.size``), from Natural Earth country
+boundaries (public domain), vendored as
 ``static/vendor/world-atlas/countries-50m.json`` (the world-atlas 2.0.2 npm
-package, ISC): nothing is fetched at run time. The board's path is schematic,
-not road distances (the Ludo rule text).
+package, ISC): nothing is fetched at run time. A board's path is schematic,
+not road distances (the Ludo rule text). A theme's name is its backdrop's
+address, so it names one theme site-wide: the first game declaring it wins.
 
 A backdrop is one SVG document per theme, rendered once per process and
 served at ``/boards/<theme>.svg``; the board refers to it with an ``<image>``,
@@ -34,12 +37,15 @@ class Theme:
     """A board theme. A game offers the plain board and the themes its
     folder's ``site.py`` declares (``GameSite.themes``). ``centre``:
     (longitude, latitude) in degrees; ``span``: degrees of latitude from the
-    top edge to the bottom edge of the square board."""
+    top edge to the bottom edge of the square board; ``size``: the side of that
+    board's viewBox, in its own units (a map theme's backdrop is drawn in them,
+    Ludo's 15 grid cells)."""
 
     name: str
     label: str
     centre: tuple[float, float] | None = None
     span: float = 0.0
+    size: int = 0
 
     @property
     def is_map(self) -> bool:
@@ -96,8 +102,7 @@ def help_text() -> str:
 
 # -- drawing a map backdrop -----------------------------------------------------
 
-SIZE = 15  # the Ludo board's viewBox, grid units
-_MIN_STEP = 0.04  # grid units: closer points are dropped (about 1.5 px on a 36rem board)
+_MIN_STEP = 1 / 375  # of the board's side: closer points are dropped (about 1.5 px on a 36rem board)
 
 
 @cache
@@ -132,40 +137,47 @@ def _ring(indexes, arcs) -> list[tuple[float, float]]:
     return points
 
 
-def _path(rings, project) -> str:
+def _path(rings, project, size: int) -> str:
     parts = []
+    step, margin = _MIN_STEP * size, size / 15
     for ring in rings:
         kept = []
         for lon, lat in ring:
             x, y = project(lon, lat)
-            if kept and abs(x - kept[-1][0]) < _MIN_STEP and abs(y - kept[-1][1]) < _MIN_STEP:
+            if kept and abs(x - kept[-1][0]) < step and abs(y - kept[-1][1]) < step:
                 continue
             kept.append((x, y))
         if len(kept) < 3:
             continue
         xs, ys = [p[0] for p in kept], [p[1] for p in kept]
-        if max(xs) < -1 or min(xs) > SIZE + 1 or max(ys) < -1 or min(ys) > SIZE + 1:
+        if max(xs) < -margin or min(xs) > size + margin or max(ys) < -margin or min(ys) > size + margin:
             continue  # wholly off the board
         parts.append("M" + "L".join(f"{x:.2f} {y:.2f}" for x, y in kept) + "Z")
     return "".join(parts)
 
 
+def _stroke(size: int) -> str:
+    """The coast lines' width: .03 of Ludo's 15 units, in the board's own units."""
+    return f"{size * .002:g}".removeprefix("0")
+
+
 @cache
 def backdrop_svg(name: str) -> str:
     """The backdrop of map theme ``name`` as a standalone SVG document
-    (viewBox 0 0 15 15, the Ludo board's grid units): sea, then each
+    (viewBox 0 0 size size, the theme's board's own units): sea, then each
     country whose outline reaches the board, in an equirectangular
     projection centred on the theme's centre. Raises KeyError for an unknown
-    or plain theme. Rendered once per process."""
+    or plain theme (or a map theme without a board size). Rendered once per process."""
     theme = all_themes()[name]
-    if not theme.is_map:
+    if not theme.is_map or theme.size <= 0:
         raise KeyError(name)
     lon0, lat0 = theme.centre
-    scale = SIZE / theme.span  # grid units per degree of latitude
+    size = theme.size
+    scale = size / theme.span  # board units per degree of latitude
     stretch = math.cos(math.radians(lat0))
 
     def project(lon, lat):
-        return SIZE / 2 + (lon - lon0) * stretch * scale, SIZE / 2 - (lat - lat0) * scale
+        return size / 2 + (lon - lon0) * stretch * scale, size / 2 - (lat - lat0) * scale
 
     arcs = _arcs()
     paths = []
@@ -174,14 +186,14 @@ def backdrop_svg(name: str) -> str:
         if geometry.get("type") == "Polygon":
             polygons = [polygons]
         rings = [_ring(ring, arcs) for polygon in polygons for ring in polygon]
-        d = _path(rings, project)
+        d = _path(rings, project, size)
         if d:
             paths.append(d)
     body = "".join(f'<path d="{d}"/>' for d in paths)
     return (
-        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 15 15" width="600" height="600">'
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {size} {size}" width="600" height="600">'
         f"<title>{theme.label} ({MAP_CREDIT})</title>"
-        '<rect width="15" height="15" fill="#cfe3ee"/>'
-        '<g fill="#e7e0c9" stroke="#9c8f6a" stroke-width=".03" stroke-linejoin="round" '
+        f'<rect width="{size}" height="{size}" fill="#cfe3ee"/>'
+        f'<g fill="#e7e0c9" stroke="#9c8f6a" stroke-width="{_stroke(size)}" stroke-linejoin="round" '
         f'fill-rule="evenodd">{body}</g></svg>'
     )

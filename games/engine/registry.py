@@ -22,7 +22,13 @@ def register_game(name: str, package: str) -> None:
     and the site finds its bot, board drawing and templates there
     (docs/adding-a-game.md)."""
     _PACKAGES[name] = package
-    register(name, lambda: importlib.import_module(f"{package}.engine").RULES())
+    register(name, lambda: importlib.import_module(module_path(package, "engine")).RULES())
+
+
+def module_path(package: str, part: str) -> str:
+    """The dotted path of module ``part`` ("engine", "svg", "bot", "site"...) of
+    the game folder ``package``: the one naming of a game's modules."""
+    return f"{package}.{part}"
 
 
 def unregister_game(name: str) -> None:

@@ -3,6 +3,7 @@ forms and admin show of the game (``games.sites.GameSite``)."""
 
 from django import forms
 
+from games.ludo.svg import GRID as BOARD_SIZE
 from games.sites import GameSite
 from games.themes import Theme
 
@@ -12,6 +13,11 @@ def option_lines(options: dict) -> list[str]:
     if "autoplay_forced" not in options:
         return []
     return ["Forced moves play automatically" if options["autoplay_forced"] else "Forced moves by hand"]
+
+
+def seat_phrase(seat: dict) -> str:
+    """The seats list's cell of a Ludo seat: its pieces home ("2/4 home")."""
+    return f"{seat['home']}/4 home" if seat.get("home") is not None else ""
 
 
 SITE = GameSite(
@@ -26,7 +32,17 @@ SITE = GameSite(
     },
     option_lines=option_lines,
     themes=(
-        Theme("south_asia", "Map: South Asia", centre=(80.0, 21.0), span=34.0),
-        Theme("europe", "Map: Europe", centre=(10.0, 50.0), span=30.0),
+        Theme("south_asia", "Map: South Asia", centre=(80.0, 21.0), span=34.0, size=BOARD_SIZE),
+        Theme("europe", "Map: Europe", centre=(10.0, 50.0), span=30.0, size=BOARD_SIZE),
     ),
+    stylesheets=("css/ludo.css",),
+    phase_phrases={"roll": "roll"},
+    seat_phrase=seat_phrase,
+    rules_pictures=(4, (
+        (0, "The start: four pieces in each player's base, the corner of their colour. "
+            "A 6 brings a piece out onto its start cell, beside the base."),
+        (80, "Some turns later: pieces race clockwise round the track; each colour's "
+             "home lane (its coloured arm) leads to the centre. Stars are safe cells."),
+    )),
+    credit="Board concept and design by Mohammad Asif.",
 )

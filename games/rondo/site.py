@@ -32,4 +32,12 @@ SITE = GameSite(
     chance_step="tile draw",
     scripts=("js/rondo.js",),
     has_dice=False,
+    stylesheets=("css/rondo.css",),
+    rules_pictures=(2, (
+        (0, "The start: an empty board. The first chain must begin next to the centre."),
+        (40, "Some turns later: chains of tiles run out from the centre; a tile face up on "
+             "its own colour scores the space's number."),
+    )),
+    credit="Designed by Reiner Knizia, published by Schmidt Spiele (2012).",
+    credit_name="RONDO",
 )

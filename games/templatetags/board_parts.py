@@ -90,7 +90,7 @@ def board_choices(match, choices, help="", compose=False) -> str:  # noqa: A002 
 
 
 @register.simple_tag
-def seats_list(seat_rows: list[dict], parts: bool = False) -> str:
+def seats_list(seat_rows: list[dict], parts: bool = False, game=None) -> str:
     """``<ol id="seats">`` for ``seat_rows`` (games.fragments.public_context's:
     each {"seat": Seat, "view": the seat's public view, "name": str,
     "profile_url": str | None, "is_turn": bool, "rating": SeatRating | None}),
@@ -98,7 +98,9 @@ def seats_list(seat_rows: list[dict], parts: bool = False) -> str:
     shows in each row's ``<i id="seat-turn-<seat index>">``, empty but for
     the seat to move: the words "(to move)", for screen readers (match.css
     hides them and marks the row), so that a turn passing changes two small
-    elements, not two rows. ``parts``: those marked as parts of the public frame (games/deltas.py)."""
+    elements, not two rows. ``parts``: those marked as parts of the public frame (games/deltas.py).
+    ``game``: the game's GameSite, whose ``seat_phrase`` of a seat's view is its row's
+    ``<span class="home">`` cell ("2/4 home"; none when empty or without ``game``)."""
     esc = conditional_escape
     out = ['<ol id="seats" class="seats" hx-swap-oob="true" aria-label="Players">']
     for row in seat_rows:
@@ -117,8 +119,9 @@ def seats_list(seat_rows: list[dict], parts: bool = False) -> str:
             if rating.change:
                 text += f' → {esc(rating.after)} <span class="rating-change">({esc(rating.change)})</span>'
             cells.append(f'<span class="rating" title="{title}">{text}</span>')
-        if view.get("home") is not None:
-            cells.append(f'<span class="home">{esc(view["home"])}/4 home</span>')
+        phrase = game.seat_phrase(view) if game is not None else ""
+        if phrase:
+            cells.append(f'<span class="home">{esc(phrase)}</span>')
         if seat.status != "playing":
             cells.append(f'<span class="gone">{esc(seat.get_status_display())}</span>')
         if seat.rank:

@@ -27,7 +27,7 @@
  * #rondo-composer with #rondo-help[data-more] (the long help, for the board's keys box),
  * #rondo-picker, #rondo-chain-list, #rondo-running (and #rondo-points, its word), #rondo-undo,
  * #rondo-clear (hidden while the chain is empty), #rondo-send;
- * #rondo-controls.is-picking while the picker is open (match.css hides the rest).
+ * #rondo-controls.is-picking while the picker is open (rondo.css hides the rest).
  * On the board (this page only, never the public markup): .rb-can on the spaces the chain
  * may take and their rings in g.rb-halos (circle.rb-halo[data-halo-space], .is-focus,
  * .is-selected) under g.rb-spaces; .rb-pending on the chain's spaces, each holding its
@@ -160,7 +160,7 @@
       el.appendChild(previewTile(p));
     });
     // The rings of the spaces the chain may take, in a layer of their own under every
-    // space (match.css): a neighbouring space is drawn over a ring, never under it.
+    // space (rondo.css): a neighbouring space is drawn over a ring, never under it.
     var spacesLayer = document.querySelector("#board .rb-spaces");
     var halos = svgEl("g", { "class": "rb-halos" });
     candidates().forEach(function (id) {
@@ -281,7 +281,7 @@
         return [o.c.charAt(0).toUpperCase()];
       }));
     }
-    // Last in the tab order (after the tiles), shown beside the space's name (match.css).
+    // Last in the tab order (after the tiles), shown beside the space's name (rondo.css).
     picker.appendChild(button("Cancel", function () {
       st.selected = null;
       render();

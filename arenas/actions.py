@@ -35,6 +35,7 @@ from accounts.elo import INITIAL_RATING
 from accounts.models import Rating
 from arenas import pairing, push, scoring, standings
 from arenas.models import Arena, ArenaMatch, ArenaPlayer, ArenaResult, ArenaSchedule
+from core import tasks
 from games import actions as game_actions
 from games import sites
 from games.errors import Refused
@@ -279,10 +280,8 @@ def _after_change(arena: Arena, *, players, pair: bool = False, header: bool = F
 def send_pair(arena_id: int) -> None:
     """Ask a worker to pair the arena (``tasks.pair_arena``); the wave pairs
     it anyway within PARLOUR_ARENA_WAVE_SECONDS if the broker is away."""
-    from celery import current_app
-
     try:
-        current_app.send_task(PAIR_TASK, args=[arena_id], expires=settings.PARLOUR_ARENA_WAVE_SECONDS * 5)
+        tasks.send_task(PAIR_TASK, [arena_id], expires=settings.PARLOUR_ARENA_WAVE_SECONDS * 5)
     except Exception as e:  # noqa: BLE001 - the wave pairs it anyway
         log.warning("arena %s: pairing task not sent (%s); the wave will pair it", arena_id, e)
 

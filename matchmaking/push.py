@@ -10,8 +10,9 @@ Room lobbies push from ``room_push.py``.
 from __future__ import annotations
 
 from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.template.loader import render_to_string
+
+from core.push import send_all
 
 EVENT = "queue.frame"  # consumers handle it as ``queue_frame``
 PANEL = "matchmaking/queue_panel.html#"
@@ -61,6 +62,5 @@ def queue_statuses(statuses) -> None:
 
 
 async def _send_all(messages: list[tuple[str, str]]) -> None:
-    layer = get_channel_layer()
-    for group, html in messages:
-        await layer.group_send(group, {"type": EVENT, "html": html})
+    """Each (group, html) as a queue frame, through ``core.push.send_all``."""
+    await send_all([(group, {"type": EVENT, "html": html}) for group, html in messages])

@@ -7,8 +7,8 @@ it comes, like a chat line)."""
 from __future__ import annotations
 
 from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 
+from core.push import send_all
 from games import push as match_push
 from games.models import Match
 from matchmaking import rematch_fragments
@@ -26,6 +26,6 @@ def offer_changed(match_id: int) -> None:
 
 
 async def _send_all(messages: list[tuple[str, str]]) -> None:
-    layer = get_channel_layer()
-    for group, html in messages:
-        await layer.group_send(group, {"type": match_push.EVENT, "version": None, "html": html})
+    """Each (group, html) as a match frame without a version, through ``core.push.send_all``."""
+    await send_all([(group, {"type": match_push.EVENT, "version": None, "html": html})
+                    for group, html in messages])

@@ -14,6 +14,7 @@ import logging
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
+from core.push import send_all
 from matchmaking import room_fragments
 from matchmaking.models import Room, RoomMember
 
@@ -68,6 +69,5 @@ async def send_chat(code: str, html: str) -> None:
 
 
 async def _send_all(messages: list[tuple[str, str, str]]) -> None:
-    layer = get_channel_layer()
-    for group, event, html in messages:
-        await layer.group_send(group, {"type": event, "html": html})
+    """Each (group, event type, html) as a lobby event, through ``core.push.send_all``."""
+    await send_all([(group, {"type": event, "html": html}) for group, event, html in messages])

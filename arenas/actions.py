@@ -40,8 +40,8 @@ from games import actions as game_actions
 from games import sites
 from games.errors import Refused
 from games.models import Match, Move, Seat
-from matchmaking import actions as queue_actions
 from matchmaking import together
+from matchmaking.queue import actions as queue_actions
 from notifications import notify
 
 log = logging.getLogger(__name__)

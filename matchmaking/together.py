@@ -1,5 +1,5 @@
-"""What rematches (``rematch``) and challenges (``challenges``) share, and
-what the rematch panel reads (``rematch_fragments``): which room a match was
+"""What rematches (``rematch/``) and challenges (``challenges/``) share, and
+what the rematch panel reads (``rematch/fragments.py``): which room a match was
 played in, which match followed it, its current offer; the check that a
 player is busy in a rated or arena match, and the claim on players that
 every new match takes first; and sending their Celery tasks by name

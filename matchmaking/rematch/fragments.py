@@ -42,17 +42,7 @@ def panel_context(match: Match, user_id: int, *, live: bool = False, now=None) -
         ctx.update(state="event", event=match.event, event_url=match.event_url)
         return ctx
     if room is not None:
-        members = RoomMember.objects.filter(room=room, user_id=user_id, status=RoomMember.Status.ACTIVE)
-        if not members.exists():
-            return ctx  # a removed member sees nothing more of the room
-        ctx["room"] = room
-        if followed is not None:
-            ctx.update(state="started", next_url=reverse("match", args=[followed.public_id]), in_room=True)
-        elif room.status == Room.Status.OPEN and room.match_id == match.pk:
-            ctx.update(state="room", is_host=room.host_id == user_id)
-        elif room.status == Room.Status.CLOSED:
-            ctx["state"] = "room_closed"
-        return ctx
+        return _room_panel(ctx, match, room, followed, user_id)
     if followed is not None:
         if followed.seats.filter(user_id=user_id).exists():
             ctx.update(state="started", next_url=reverse("match", args=[followed.public_id]),
@@ -62,6 +52,30 @@ def panel_context(match: Match, user_id: int, *, live: bool = False, now=None) -
     if len(humans) < len(seats):
         ctx["state"] = "computers"
         return ctx
+    return _offer_panel(ctx, match, humans, user_id, now)
+
+
+def _room_panel(ctx: dict, match: Match, room: Room, followed: Match | None, user_id: int) -> dict:
+    """``ctx`` for a room's match (``panel_context``): the next match once
+    started, else back to the room's lobby (or that it closed); nothing more
+    for a member the host removed."""
+    members = RoomMember.objects.filter(room=room, user_id=user_id, status=RoomMember.Status.ACTIVE)
+    if not members.exists():
+        return ctx  # a removed member sees nothing more of the room
+    ctx["room"] = room
+    if followed is not None:
+        ctx.update(state="started", next_url=reverse("match", args=[followed.public_id]), in_room=True)
+    elif room.status == Room.Status.OPEN and room.match_id == match.pk:
+        ctx.update(state="room", is_host=room.host_id == user_id)
+    elif room.status == Room.Status.CLOSED:
+        ctx["state"] = "room_closed"
+    return ctx
+
+
+def _offer_panel(ctx: dict, match: Match, humans: list, user_id: int, now) -> dict:
+    """``ctx`` for a match of humans alone with no match after it
+    (``panel_context``): its offer to make, open, declined or lapsed, or
+    ``unavailable`` when a player cannot play now. ``humans``: its seats."""
     offer = together.current_offer(match, now)
     count = RematchOffer.objects.filter(match=match).count()
     why = together.rematch_rating(match)

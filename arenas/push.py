@@ -19,8 +19,9 @@ consumer (consumers.py) needs to decide what its own socket gets:
 from __future__ import annotations
 
 from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.template.loader import render_to_string
+
+from core.push import send_all
 
 EVENT = "arena.frame"  # consumers handle it as ``arena_frame``
 PARTS = "arenas/arena.html#"
@@ -118,6 +119,5 @@ def paired(arena_id: int, user_ids: list[int], public_id: str) -> None:
 
 
 async def _send_all(messages: list[tuple[str, dict]]) -> None:
-    layer = get_channel_layer()
-    for group, event in messages:
-        await layer.group_send(group, {"type": EVENT, **event})
+    """Each (group, event fields) as an arena frame, through ``core.push.send_all``."""
+    await send_all([(group, {"type": EVENT, **event}) for group, event in messages])

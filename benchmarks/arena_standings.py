@@ -197,7 +197,8 @@ def main() -> None:
 
     from django.test import Client
 
-    from arenas import actions, consumers, push, standings
+    from arenas import consumers, push, standings
+    from arenas.actions import common as action_common
     from arenas.models import ArenaPlayer
 
     arena, users = build()
@@ -205,7 +206,7 @@ def main() -> None:
     runs = []
     # Sending (Redis, the broker) is not measured: what is, is the work of making the push.
     with mock.patch.object(push, "_send_all", _noop), \
-            mock.patch.object(actions, "send_pair", lambda pk: None):
+            mock.patch.object(action_common, "send_pair", lambda pk: None):
         for _ in range(args.repeat):
             a, b = rng.sample(users, 2)
             runs.append(one_match(arena, a, b))

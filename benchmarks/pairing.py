@@ -3,7 +3,7 @@
 Run: ``.venv/bin/python -m benchmarks.pairing [--repeat R] [--minutes M]``
 (``make bench-pairing``).
 
-1. Speed: ``matchmaking.pairing.pair`` over 10,000 waiting players (ratings
+1. Speed: ``matchmaking.queue.pairing.pair`` over 10,000 waiting players (ratings
    normal around 1500, sd 300; waits uniform 0..60 s), tables of 2, 3 and 4,
    plus a hard case (every other player has just come, window 100, among
    players who waited long). Target: under 200 ms.
@@ -22,8 +22,8 @@ import statistics
 import time
 
 from benchmarks.engine import machine
-from matchmaking import pairing
-from matchmaking.pairing import Waiting, pair
+from matchmaking.queue import pairing
+from matchmaking.queue.pairing import Waiting, pair
 
 N = 10_000
 

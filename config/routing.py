@@ -6,7 +6,8 @@ import core.converters  # noqa: F401  (registers <roomcode:...>)
 from arenas.routing import websocket_urlpatterns as arenas_ws
 from games.consumers import NoRouteConsumer
 from games.routing import websocket_urlpatterns as games_ws
-from matchmaking import queue_consumers, room_consumers
+from matchmaking.queue import consumers as queue_consumers
+from matchmaking.rooms import consumers as room_consumers
 from notifications import consumers as notify_consumers
 
 websocket_urlpatterns = [

@@ -10,7 +10,6 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("", include("accounts.urls")),
     path("", include("games.urls")),
-    path("", include("matchmaking.urls_queue")),
     path("", include("matchmaking.urls")),
     path("", include("arenas.urls")),
     path("", include("moderation.urls")),

@@ -4,7 +4,7 @@ An action that refuses a request raises a subclass of ``Refused`` before it
 changes anything; the consumers, views and forms that called it catch
 ``Refused`` and show ``message`` to the user. Each app keeps its own
 subclasses (``games.actions.ActionError``, ``games.chat.ChatRefused``,
-``matchmaking.rooms.RoomError``, ``matchmaking.actions.QueueError``,
+``matchmaking.rooms.common.RoomError``, ``matchmaking.queue.actions.QueueError``,
 ``moderation.actions.ModerationError``, ``moderation.reports.ReportRefused``),
 so callers can still tell one kind of refusal from another. This module
 imports nothing; every app may import it (core is the lowest layer).

@@ -16,6 +16,7 @@ from contextlib import contextmanager
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
+from core.push import send_all
 from games import fragments, marks, your_matches
 from games.engine import get_rules
 from games.models import Match, Move
@@ -105,19 +106,11 @@ def _dispatch(messages: list[tuple[str, str]], version: int, served: list[int],
         async_to_sync(_send_change)(messages, version, served, extra)
 
 
-async def send_collected(messages: list[tuple[str, dict]]) -> None:
-    """Send what ``collect`` gathered (from the event loop): in one round trip
-    to Redis with the project's layer (config.channel_layer), else one
-    ``group_send`` each, in order."""
-    if not messages:
-        return
-    layer = get_channel_layer()
-    send_many = getattr(layer, "group_send_many", None)
-    if send_many is not None:
-        await send_many(messages)
-        return
-    for group, event in messages:
-        await layer.group_send(group, event)
+#: Send what ``collect`` gathered, a list of (group, event), from the event
+#: loop: ``core.push.send_all`` itself (one round trip to Redis with the
+#: project's layer, else one ``group_send`` each, in order), bound here once
+#: so a move pays no extra call for it.
+send_collected = send_all
 
 
 def match_updated(public_id: str, version: int) -> None:
@@ -149,4 +142,9 @@ async def _send_change(messages: list[tuple[str, str]], version: int, served: li
 
 
 async def _send_all(messages: list[tuple[str, str]], version: int, served: list[int] = ()) -> None:
-    await send_collected(_events(messages, version, served))
+    """The match's frames, (group, html) each, as ``version``'s events
+    (``_events``: the match group's lists the ``served`` seats), through the
+    shared ``core.push.send_all``: the versions and ``served`` are built here,
+    and the sending is the one every push module shares, called directly (no
+    extra work per move)."""
+    await send_all(_events(messages, version, served))

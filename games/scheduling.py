@@ -2,15 +2,15 @@
 
 The tasks call the actions, and the actions schedule the tasks: naming them
 here, rather than importing ``games.tasks``, keeps that a one-way import.
-A task registered in this process (a worker, or wherever ``games.tasks`` was
-imported) is sent through its own ``apply_async``, with its options; else
-``send_task`` sends it by name: ``CELERY_TASK_ROUTES`` routes names alike,
-and the worker runs it with its task's time limits.
+They leave through ``core.tasks.send_task``: a task registered in this
+process (a worker, or wherever ``games.tasks`` was imported) is sent through
+its own ``apply_async``, with its options; else by name: ``CELERY_TASK_ROUTES``
+routes names alike, and the worker runs it with its task's time limits.
 """
 
 from __future__ import annotations
 
-from config.celery import app
+from core import tasks
 
 EXPIRE_TURN = "games.tasks.expire_turn"
 COMPUTER_MOVE = "games.tasks.computer_move"
@@ -20,8 +20,4 @@ AUTO_RESUME = "games.tasks.auto_resume"
 def send(name: str, args: tuple, **options) -> None:
     """Send task ``name`` with positional ``args`` (ids and versions) and
     Celery's calling ``options`` (``eta``, ``countdown`` in seconds)."""
-    task = app.tasks.get(name)
-    if task is not None:
-        task.apply_async(args, **options)
-    else:
-        app.send_task(name, args, **options)
+    tasks.send_task(name, args, **options)

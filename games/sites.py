@@ -43,7 +43,7 @@ class GameSite:
       "Turn timer"); ``settings.PARLOUR_TURN_SECONDS[kind]`` overrides it.
     - ``fixed_turn_seconds``: seconds a room's match always gives (the room
       form's choice is ignored), or None: a room picks one of
-      ``matchmaking.rooms.TURN_SECONDS_CHOICES``.
+      ``matchmaking.rooms.actions.TURN_SECONDS_CHOICES``.
     - ``room_options``: the create-a-room form's fields for the engine's
       options, option name -> form field (the field's cleaned value is the
       option's value). Names are fields of one shared form, so no two games

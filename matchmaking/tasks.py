@@ -6,7 +6,9 @@ import logging
 
 from celery import shared_task
 
-from matchmaking import actions, challenges, push, rematch
+from matchmaking.challenges import actions as challenges
+from matchmaking.queue import actions, push
+from matchmaking.rematch import actions as rematch
 
 log = logging.getLogger(__name__)
 

@@ -1,5 +1,5 @@
-"""What rematches (``rematch``) and challenges (``challenges``) share, and
-what the rematch panel reads (``rematch_fragments``): which room a match was
+"""What rematches (``rematch/``) and challenges (``challenges/``) share, and
+what the rematch panel reads (``rematch/fragments.py``): which room a match was
 played in, which match followed it, its current offer; the check that a
 player is busy in a rated or arena match, and the claim on players that
 every new match takes first; and sending their Celery tasks by name
@@ -12,7 +12,7 @@ from django.contrib.auth import get_user_model
 from django.db.models import Q
 from django.utils import timezone
 
-from config.celery import app
+from core import tasks
 from games.models import Match, RatingChange, RatingVoid, Seat
 from matchmaking.models import QueueEntry, RematchOffer, Room
 
@@ -55,14 +55,9 @@ LAPSE_MARGIN = 0.5
 
 def send_task(name: str, args: tuple, *, at) -> None:
     """Send Celery task ``name`` with ``args`` (ids) to run LAPSE_MARGIN
-    after the datetime ``at``: through the task itself where this process
-    registered it, else by name."""
-    options = {"countdown": max(0.0, (at - timezone.now()).total_seconds()) + LAPSE_MARGIN}
-    task = app.tasks.get(name)
-    if task is not None:
-        task.apply_async(args, **options)
-    else:
-        app.send_task(name, args, **options)
+    seconds after the aware datetime ``at`` (now, if that is past), through
+    ``core.tasks.send_task``."""
+    tasks.send_task(name, args, countdown=max(0.0, (at - timezone.now()).total_seconds()) + LAPSE_MARGIN)
 
 
 def room_of(match: Match) -> Room | None:

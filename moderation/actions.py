@@ -27,9 +27,10 @@ from arenas import actions as arena_actions
 from core.errors import Refused
 from games import actions, rating
 from games.models import Match, RatingVoid, Seat
-from matchmaking import actions as queue_actions
-from matchmaking import rematch, rooms
 from matchmaking.models import RoomMember
+from matchmaking.queue import actions as queue_actions
+from matchmaking.rematch import actions as rematch
+from matchmaking.rooms import actions as rooms
 from moderation.models import AuditLog, Report
 from notifications import notify
 
@@ -245,7 +246,7 @@ def _record_per_player(moderator, action: str, match: Match, reason: str) -> Non
 
 def revoke_invite(moderator, invite, reason: str) -> bool:
     """Revoke a room invite that is still unused (used, expired or revoked
-    ones stay as they are) through ``matchmaking.rooms.revoke_invite_as_staff``,
+    ones stay as they are) through ``matchmaking.rooms.actions.revoke_invite_as_staff``,
     which bumps the room's version and pushes its lobby after commit.
     Records an AuditLog row. Returns whether the invite was revoked; raises
     ModerationError (no reason)."""

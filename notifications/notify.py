@@ -40,8 +40,9 @@ from collections.abc import Callable, Iterable
 from datetime import datetime
 
 from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.db import transaction
+
+from core.push import send_all
 
 log = logging.getLogger(__name__)
 
@@ -131,16 +132,10 @@ def send(events: Iterable[tuple[str, dict]]) -> None:
         async_to_sync(send_events)(events)
 
 
-async def send_events(events: list[tuple[str, dict]]) -> None:
-    """Send (group, event) pairs in one round trip to Redis with the project's
-    layer (core/channel_layer.py's ``group_send_many``), else one by one."""
-    layer = get_channel_layer()
-    send_many = getattr(layer, "group_send_many", None)
-    if send_many is not None:
-        await send_many(events)
-        return
-    for group, event in events:
-        await layer.group_send(group, event)
+#: Send (group, event) pairs from the event loop: ``core.push.send_all`` itself
+#: (one round trip to Redis with the project's layer, else one by one, in
+#: order), bound here once so a move's events pay no extra call for it.
+send_events = send_all
 
 
 def register_panel(name: str, render: Callable) -> None:

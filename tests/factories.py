@@ -76,7 +76,7 @@ def start_room_match(host, friends, *, kind: str = "ludo", computers=(), state: 
     through ``rooms.do_start_room``. Test-only overrides: the match begins
     from engine ``state`` (a dump) with ``seed``, and ``turn_seconds`` sets its
     clock (rooms give Ludo 60 s)."""
-    from matchmaking import rooms
+    from matchmaking.rooms import actions as rooms
 
     levels = {1 + len(friends) + i: level for i, level in enumerate(computers)}
     room = rooms.do_create_room(host, kind, 1 + len(friends) + len(computers), levels, **room_settings)

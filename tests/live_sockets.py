@@ -96,8 +96,8 @@ def every_kind_of_socket(user):
     for them: their match, their room's lobby, their ranked queue, an arena,
     the user socket. Makes what each needs."""
     from arenas.models import Arena
-    from matchmaking import actions as queue_actions
-    from matchmaking import rooms
+    from matchmaking.queue import actions as queue_actions
+    from matchmaking.rooms import actions as rooms
     from tests.factories import ludo_state, make_match
 
     match = make_match(seats=("human", "human"), users=[user], state=ludo_state())

@@ -7,7 +7,7 @@ from django import template
 from django.urls import reverse
 
 from games import sites
-from matchmaking import challenges
+from matchmaking.challenges import actions as challenges
 
 register = template.Library()
 

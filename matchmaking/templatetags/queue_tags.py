@@ -8,7 +8,7 @@ from django import template
 from django.contrib import messages
 
 from games import sites
-from matchmaking import actions
+from matchmaking.queue import actions
 
 register = template.Library()
 
@@ -19,7 +19,7 @@ def queue_panel(context, notices=False):
     were paired into, or (a suspended or inactive account) why they cannot
     queue; nothing for someone who is not waiting. ``notices``: the panel
     shows the request's messages too (and so takes them), for the panel
-    alone that htmx swaps in (views_queue.py)."""
+    alone that htmx swaps in (matchmaking/queue/views.py)."""
     request = context.get("request")
     user = getattr(request, "user", None)
     entry = status = None

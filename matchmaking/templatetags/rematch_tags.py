@@ -11,7 +11,8 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.html import format_html
 
-from matchmaking import rematch_fragments, together
+from matchmaking import together
+from matchmaking.rematch import fragments as rematch_fragments
 
 register = template.Library()
 

@@ -11,8 +11,8 @@ from arenas import actions, standings
 from arenas.models import Arena, ArenaMatch, ArenaPlayer, ArenaResult, ArenaSchedule
 from games import actions as game_actions
 from games.models import Match
-from matchmaking import actions as queue_actions
 from matchmaking.models import QueueEntry
+from matchmaking.queue import actions as queue_actions
 from moderation import actions as moderation
 from tests.factories import every_seat_moves, make_user
 

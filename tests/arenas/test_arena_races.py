@@ -58,8 +58,8 @@ def test_an_arena_pairing_and_a_ranked_pairing_at_once_seat_a_player_in_one_matc
     """X is free in an arena (with Y) and waits in the ranked queue (with Z):
     both pairings run at once; X ends up in one match, never two
     (matchmaking.together.claim)."""
-    from matchmaking import actions as queue_actions
     from matchmaking.models import QueueEntry
+    from matchmaking.queue import actions as queue_actions
 
     arena = Arena.objects.create(name="Race", kind="ludo", seats=2, minutes=30, rated=False,
                                  starts_at=timezone.now() + timedelta(minutes=5))

@@ -184,7 +184,7 @@ def test_an_arena_match_over_offers_the_way_back_to_the_arena_and_no_rematch():
     from arenas import actions
     from games import actions as game_actions
     from games.models import Match
-    from matchmaking import rematch
+    from matchmaking.rematch import actions as rematch
 
     arena = _arena(kind="ludo", seats=2, starts_at=timezone.now() - timedelta(minutes=1))
     ann, bob = make_user("ann"), make_user("bob")

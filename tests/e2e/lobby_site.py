@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from accounts.models import Rating, User
 from games.models import Match
-from matchmaking import actions as queue_actions
+from matchmaking.queue import actions as queue_actions
 from moderation import actions as moderation
 from tests.factories import ludo_state, make_match, make_user, play_to_the_end
 

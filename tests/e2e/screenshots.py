@@ -95,7 +95,7 @@ def test_notification_screenshots(browser, live_server_url, name):
 def _rematch_offer():
     """A finished ranked match whose winner offered a rematch, as the other seat sees it."""
     from games import actions
-    from matchmaking import rematch
+    from matchmaking.rematch import actions as rematch
     from tests.factories import make_match, make_user
 
     ada, bob = make_user("ada"), make_user("bob")
@@ -138,7 +138,7 @@ def _profile_challenge():
 
 def _play_challenged():
     """The play page of a player who was challenged."""
-    from matchmaking import challenges
+    from matchmaking.challenges import actions as challenges
     from tests.factories import make_user
 
     ada, bob = make_user("ada"), make_user("bob")
@@ -148,7 +148,7 @@ def _play_challenged():
 
 def _challenge_waiting():
     """A challenge's page as its challenger waits for the answer."""
-    from matchmaking import challenges
+    from matchmaking.challenges import actions as challenges
     from tests.factories import make_user
 
     ada, _ = make_user("ada"), make_user("bob")

@@ -20,9 +20,9 @@ from playwright.sync_api import expect
 from games import actions
 from games.engine import get_rules
 from games.models import Match, Seat
-from matchmaking import actions as queue_actions
-from matchmaking import challenges
+from matchmaking.challenges import actions as challenges
 from matchmaking.models import QueueEntry
+from matchmaking.queue import actions as queue_actions
 from moderation import actions as moderation
 from notifications import notify
 from tests import services

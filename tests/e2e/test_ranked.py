@@ -98,7 +98,7 @@ def test_a_player_held_by_an_unfinished_match_leaves_it_from_the_panel_and_is_pa
     """The queue panel names the match that keeps a player from being paired; its
     "Leave it" leaves that match in place (leaving the page would leave the queue)
     and pairs them at once."""
-    from matchmaking import actions as queue_actions
+    from matchmaking.queue import actions as queue_actions
     from tests.factories import make_match
 
     ann, bob = (in_thread(make_user, name) for name in ("held_ann", "held_bob"))

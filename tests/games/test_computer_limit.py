@@ -7,7 +7,9 @@ import pytest
 
 from games import actions
 from games.models import Match
-from matchmaking import rematch, rooms, together
+from matchmaking import together
+from matchmaking.rematch import actions as rematch
+from matchmaking.rooms import actions as rooms
 from tests.factories import make_match, make_user, start_room_match
 from tests.races import race
 

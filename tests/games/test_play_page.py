@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from games import lobby
 from games.models import Match, Seat
-from matchmaking import actions as queue_actions
+from matchmaking.queue import actions as queue_actions
 from tests.factories import ludo_state, make_match, make_user
 
 pytestmark = pytest.mark.django_db

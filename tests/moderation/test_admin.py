@@ -246,8 +246,9 @@ class TestMatches:
 class TestRoomsAndInvites:
     def test_see_rooms_and_revoke_an_invite(self, mod_client, moderator, monkeypatch,
                                             django_capture_on_commit_callbacks):
-        from matchmaking import room_push, rooms
         from matchmaking.models import Invite
+        from matchmaking.rooms import actions as rooms
+        from matchmaking.rooms import push as room_push
 
         sent = []
         monkeypatch.setattr(room_push, "room_updated", lambda *a: sent.append(a))

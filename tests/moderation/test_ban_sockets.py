@@ -76,7 +76,7 @@ async def test_a_banned_users_new_match_socket_is_refused_with_4003():
 
 
 async def test_a_ban_closes_the_queue_socket():
-    from matchmaking import actions as queue_actions
+    from matchmaking.queue import actions as queue_actions
 
     user = await sync_to_async(make_user)()
     moderator = await sync_to_async(make_user)()
@@ -88,7 +88,7 @@ async def test_a_ban_closes_the_queue_socket():
 
 
 async def test_a_ban_closes_the_room_socket_and_the_lobby_lets_them_go():
-    from matchmaking import rooms
+    from matchmaking.rooms import actions as rooms
 
     @sync_to_async
     def lobby():

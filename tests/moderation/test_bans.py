@@ -184,8 +184,8 @@ class TestLiveSeats:
 @pytest.mark.django_db
 class TestQueuesAndRooms:
     def test_a_ban_takes_the_user_out_of_the_queue(self, moderator):
-        from matchmaking import actions as queue_actions
         from matchmaking.models import QueueEntry
+        from matchmaking.queue import actions as queue_actions
 
         user = make_user()
         queue_actions.join_queue(user, "ludo", 2)
@@ -193,8 +193,9 @@ class TestQueuesAndRooms:
         assert not QueueEntry.objects.filter(user=user).exists()
 
     def test_a_ban_takes_the_user_out_of_room_lobbies(self, moderator, monkeypatch):
-        from matchmaking import room_push, rooms
         from matchmaking.models import RoomMember, RoomSeat
+        from matchmaking.rooms import actions as rooms
+        from matchmaking.rooms import push as room_push
 
         monkeypatch.setattr(room_push, "room_updated", lambda *a, **k: None)
         host, friend = make_user(), make_user()
@@ -206,9 +207,10 @@ class TestQueuesAndRooms:
         assert not RoomSeat.objects.filter(room=room, user=friend).exists()
 
     def test_a_banned_user_cannot_queue_or_join_a_room(self, monkeypatch):
-        from matchmaking import actions as queue_actions
-        from matchmaking import room_push, rooms
         from matchmaking.models import QueueEntry, RoomMember
+        from matchmaking.queue import actions as queue_actions
+        from matchmaking.rooms import actions as rooms
+        from matchmaking.rooms import push as room_push
 
         monkeypatch.setattr(room_push, "room_updated", lambda *a, **k: None)
         host, banned = make_user(), make_user()

@@ -17,7 +17,7 @@ from django.conf import settings
 from django.test import Client
 
 from core import ratelimits
-from matchmaking.rooms import REDEEM_RATES
+from matchmaking.rooms.actions import REDEEM_RATES
 from tests import services
 from tests.factories import make_user
 

@@ -6,7 +6,8 @@ import re
 
 import pytest
 
-from matchmaking import rooms, views_rooms
+from matchmaking.rooms import actions as rooms
+from matchmaking.rooms import views as views_rooms
 from tests.factories import make_user, start_room_match
 
 pytestmark = pytest.mark.django_db

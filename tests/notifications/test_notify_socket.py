@@ -284,7 +284,8 @@ async def test_challenges_and_rematch_offers_reach_the_other_players_pages():
     """README "Notifications": a challenge received, its answer, and a rematch
     offered come as notes (matchmaking/notices.py); the sender hears nothing
     of their own offer."""
-    from matchmaking import challenges, rematch
+    from matchmaking.challenges import actions as challenges
+    from matchmaking.rematch import actions as rematch
 
     ada, bob = await sync_to_async(make_user)(), await sync_to_async(make_user)()
     ada_page, bob_page = await connect(ada), await connect(bob)

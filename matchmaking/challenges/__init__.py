@@ -1,0 +1,2 @@
+"""Challenges: actions (the only writers of challenges and challenge
+preferences), views and URLs."""

@@ -84,7 +84,7 @@ def _check(kind: str, name: str, got: dict[str, str]) -> None:
             old.unlink()
         for key, html in got.items():
             (folder / f"{key}.html").write_text(html)
-    assert folder.is_dir(), f"no golden frames for {kind}/{name}: make them with UPDATE_GOLDEN=1, then read them"
+    assert folder.is_dir(), f"no golden frames for {kind}/{name}: UPDATE_GOLDEN=1 makes them; read them"
     stored = {p.stem: p.read_text() for p in folder.glob("*.html")}
     assert sorted(got) == sorted(stored)
     for key in sorted(got):

@@ -19,8 +19,9 @@ from pathlib import Path
 import pytest
 from django.test import Client
 
-from games import actions, consumers, fragments, push
+from games import actions, consumers, push
 from games.engine import get_rules
+from games.frames import contexts, render
 from games.models import Match
 from tests.factories import make_match, make_user
 
@@ -71,8 +72,8 @@ def _top_parts(frame: str) -> dict[str, str]:
 
 def _marked(match: Match) -> str:
     seats = list(match.seats.select_related("user"))
-    ctx = dict(fragments.public_context(match, seats), frame_kind="snapshot")
-    return fragments._marked_frame(ctx)
+    ctx = dict(contexts.public_context(match, seats), frame_kind="snapshot")
+    return render._marked_frame(ctx)
 
 
 def _check(kind: str, name: str, got: dict[str, str]) -> None:
@@ -115,7 +116,7 @@ def test_the_frames_of_fixed_positions_are_the_golden_ones(django_capture_on_com
         got.update({f"part-{key}": html for key, html in _top_parts(_marked(m)).items()})
         seats = list(m.seats.select_related("user"))
         for seat in seats:
-            got[f"controls-seat{seat.index}"] = fragments.seat_frame(m, seat)
+            got[f"controls-seat{seat.index}"] = render.seat_frame(m, seat)
         got["snapshot-seat0"] = "\n<!--message-->\n".join(consumers._snapshot(m.public_id, 0))
         _check(kind, f"ply{ply:02d}", got)
     client = Client()
@@ -132,7 +133,7 @@ def test_the_frames_of_fixed_positions_are_the_golden_ones(django_capture_on_com
     m = Match.objects.get(pk=match.pk)
     assert m.is_over
     got.update({f"over-part-{key}": html for key, html in _top_parts(_marked(m)).items()})
-    got["over-controls-seat0"] = fragments.seat_frame(m, m.seats.get(index=0))
+    got["over-controls-seat0"] = render.seat_frame(m, m.seats.get(index=0))
     got["over-page-watcher"] = Client().get(f"/m/{match.public_id}/").content.decode()
     got["over-page-seat0"] = client.get(f"/m/{match.public_id}/").content.decode()
     for ply in (0, 3):

@@ -191,3 +191,19 @@ def _to_close(html: str, tag: str, at: int) -> str:
 
 def _no_clock(status: str) -> str:
     return re.sub(r'data-server-now="\d+">\d+ s<', "", status)
+
+
+def test_part_writes_the_markers_of_an_element_or_an_svg_content():
+    assert wire.part("dice", '<div id="dice"></div>') == '<!--@o:dice--><div id="dice"></div><!--/dice-->'
+    assert wire.part("lb-last", "<g></g>", svg=True) == "<!--@s:lb-last--><g></g><!--/lb-last-->"
+
+
+def test_the_part_tag_writes_the_same_markers():
+    from django.template import engines
+
+    django = engines["django"]
+    html = django.from_string('{% load board_parts %}{% part "rb-score-" n %}<li id="rb-score-{{ n }}">'
+                              '</li>{% endpart %}{% part "t" svg=True %}{{ text }}{% endpart %}')
+    out = html.render({"n": 2, "text": "<b>"})
+    assert out == (wire.part("rb-score-2", '<li id="rb-score-2"></li>')
+                   + wire.part("t", "&lt;b&gt;", svg=True))

@@ -40,7 +40,7 @@ them out (games.frames.moves.ShownLine, games.record.Turn).
 
 from django import template
 from django.utils.html import conditional_escape
-from django.utils.safestring import mark_safe
+from django.utils.safestring import SafeString, mark_safe
 
 from games.frames.wire import part as marked
 from games.marks import KEEP
@@ -205,12 +205,20 @@ def move_turns(turns) -> str:
 
 
 class _PartNode(template.Node):
+    """``{% part %}``: its markers written once, at parse time, when its key is
+    constant (a frame renders several parts on every move)."""
+
     def __init__(self, nodelist, key, svg):
         self.nodelist, self.key, self.svg = nodelist, key, svg
+        self.ends = None
+        if all(bit.is_var is False and not bit.filters for bit in key):
+            self.ends = marked("".join(str(bit.var) for bit in key), "\0", svg=svg).split("\0")
 
     def render(self, context):
+        if self.ends is not None:
+            return SafeString(self.ends[0] + self.nodelist.render(context) + self.ends[1])
         key = "".join(str(bit.resolve(context)) for bit in self.key)
-        return mark_safe(marked(key, self.nodelist.render(context), svg=self.svg))
+        return SafeString(marked(key, self.nodelist.render(context), svg=self.svg))
 
 
 @register.tag

@@ -37,7 +37,7 @@ FRAME_VERSION = re.compile(r'id="frame-version" data-version="(\d+)"(?: data-kin
 MOVE_INPUT = re.compile(r'name="move" value="([^"]+)"')
 TO_MOVE = re.compile(r'data-to-move="(\d+)"')  # the ceiling's frames name the seat to move
 FINISHED = 'class="result"'  # the status line of a finished or aborted match
-# games.fragments.HEARTBEAT_FRAME (tests/games/test_consumers.py compares them): an idle socket's
+# games.frames.wire.HEARTBEAT_FRAME (tests/games/test_consumers.py compares them): an idle socket's
 # "still here" frame, every PARLOUR_HEARTBEAT_SECONDS; it carries no version.
 HEARTBEAT = '<div id="heartbeat" hidden></div>'
 # The user socket's JSON frames (notifications/consumers.py) begin with their type.

@@ -187,7 +187,8 @@ def report(args, machine: dict, parlour: dict, ceiling: dict | None) -> str:
         f"Frames per move: one per socket, the public update (mean {first['public_frame_bytes']} B, median "
         f"{first['public_frame_median']} B) or, to a seat whose controls changed, the public update and its "
         f"controls (mean {first['seat_frame_bytes']} B, median {first['seat_frame_median']} B); a match's "
-        "first update after the server started is whole (games/deltas.py); the ceiling sends the mean sizes",
+        "first update after the server started is whole (games.frames.wire); "
+        "the ceiling sends the mean sizes",
         "",
         *table,
         *ratios,

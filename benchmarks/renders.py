@@ -12,7 +12,7 @@ match, its seats, the new moves, the states after and before, the seats
 whose controls changed). Then it renders all of those changes again
 ``--repeats`` times (after one unmeasured), sending nothing
 (``push.collect``), each time as a process that sent every version before
-(games.deltas: updates, not whole frames), and prints the CPU time per change
+(games.frames.wire: updates, not whole frames), and prints the CPU time per change
 (milliseconds) of each repeat and their median, and the size of the public
 update every socket of the match gets (bytes, UTF-8; a match's first change
 is left out: this process sent no frame before it). No server, socket or
@@ -70,12 +70,13 @@ def record_changes(matches: int, plies: int, seed: int, game: str = "ludo") -> l
 def time_renders(calls, repeats: int) -> tuple[list[float], list[int]]:
     """CPU milliseconds per change of rendering ``calls`` again, once per
     repeat; and the public update's bytes of each change but a match's first."""
-    from games import deltas, push
+    from games import push
+    from games.frames import wire
 
     render = push.match_changed
     runs, sizes = [], []
     for repeat in range(repeats + 1):  # the first, unmeasured, fills the per-process caches
-        deltas._sent.clear()  # each repeat sends every version anew, as a live process does
+        wire._sent.clear()  # each repeat sends every version anew, as a live process does
         t = time.process_time()
         for args, kwargs in calls:
             with push.collect() as sent:

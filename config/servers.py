@@ -15,7 +15,7 @@ import sys
 #: into memory (daphne: no close frame, the client sees 1006; uvicorn: 1009).
 #: daphne (autobahn) also refuses to SEND a message over it, and drops the
 #: connection instead: the match socket packs its frames into messages of
-#: at most games.fragments.MESSAGE_BYTES (48 KB), one frame alone may be
+#: at most games.frames.wire.MESSAGE_BYTES (48 KB), one frame alone may be
 #: larger (a late Rondo board is about 50 KB), so this leaves room.
 WS_MAX_MESSAGE = 256 * 1024
 

@@ -12,7 +12,7 @@ for a turn of several plies), or
 frames of htmx out-of-band elements, each with ``#frame-version``.
 
 Heartbeat: a socket that has sent nothing for PARLOUR_HEARTBEAT_SECONDS (10 s)
-gets ``fragments.HEARTBEAT_FRAME`` within a tenth of a period more, so that
+gets ``wire.HEARTBEAT_FRAME`` within a tenth of a period more, so that
 the page can tell a live connection from a silent one (static/js/match.js
 shows "Reconnecting…" once a period and 3 s pass without a frame). During
 play the frames themselves are the heartbeat: a busy socket gets none. One
@@ -46,7 +46,8 @@ from accounts.close_codes import CLOSE_BANNED, CLOSE_NOT_FOUND
 from core import database
 from core.errors import Refused
 from core.sockets.loop_tasks import PerLoop
-from games import actions, chat, fragments, push
+from games import actions, chat, push
+from games.frames import contexts, render, wire
 from games.models import Match
 
 log = logging.getLogger(__name__)
@@ -66,7 +67,7 @@ class NoRouteConsumer(sockets.ParlourConsumer):
 class Heartbeats(PerLoop):
     """The heartbeat of every match socket of an event loop (module
     docstring): one task per loop (``core.sockets.loop_tasks.PerLoop``) wakes every
-    tenth of PARLOUR_HEARTBEAT_SECONDS and sends ``fragments.HEARTBEAT_FRAME``
+    tenth of PARLOUR_HEARTBEAT_SECONDS and sends ``wire.HEARTBEAT_FRAME``
     to each socket whose last frame is a period old or older. The task ends
     when its last socket leaves."""
 
@@ -79,7 +80,7 @@ class Heartbeats(PerLoop):
                 now = loop.time()
                 for consumer in [c for c in members if now - c.last_sent >= period]:
                     try:
-                        await consumer.send(text_data=fragments.HEARTBEAT_FRAME)
+                        await consumer.send(text_data=wire.HEARTBEAT_FRAME)
                     except Exception as e:  # noqa: BLE001 - a closed socket gets no heartbeat
                         log.debug("ws %s: no heartbeat: %s", consumer.public_id, e)
         except asyncio.CancelledError:
@@ -184,7 +185,7 @@ class MatchConsumer(sockets.ParlourConsumer):
             version = await self.db(_version, self.public_id)
         except (DatabaseError, database.ConnectionLost):
             version = 0  # the page shows an error frame whatever version it names
-        await self.send(text_data=fragments.error_frame(message, version))
+        await self.send(text_data=render.error_frame(message, version))
 
     async def send_snapshot(self) -> None:
         async with self.holding():
@@ -270,15 +271,15 @@ def _version(public_id: str) -> int:
 
 def _snapshot(public_id: str, seat_index: int | None) -> list[str]:
     """The full current view for one socket, as its WebSocket messages
-    (``fragments.pack``: usually one): the public frame, and its seat's
+    (``wire.pack``: usually one): the public frame, and its seat's
     controls. [] when the match is gone."""
     match = Match.objects.filter(public_id=public_id).first()
     if match is None:
         return []
     seats = list(match.seats.select_related("user"))
-    ctx = dict(fragments.public_context(match, seats), frame_kind="snapshot")
-    frames = [fragments.public_frame(ctx)]
+    ctx = dict(contexts.public_context(match, seats), frame_kind="snapshot")
+    frames = [render.public_frame(ctx)]
     if seat_index is not None:
         seat = next(s for s in seats if s.index == seat_index)
-        frames.append(fragments.seat_frame(match, seat))
-    return fragments.pack(frames)
+        frames.append(render.seat_frame(match, seat))
+    return wire.pack(frames)

@@ -17,8 +17,9 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
 from core.push import send_all
-from games import fragments, marks, your_matches
+from games import marks, your_matches
 from games.engine import get_rules
+from games.frames import contexts, render, wire
 from games.models import Match, Move
 from notifications import notify
 
@@ -64,19 +65,19 @@ def match_changed(match: Match, seats, new_moves, state, seat_indices, before=No
     public one, then its controls), and its sockets skip the public message
     of that version (its ``seats`` list names them): one WebSocket frame per
     socket per change, as socket writes are a large part of a move's cost
-    (docs/benchmarks.md). When the two would pass ``fragments.MESSAGE_BYTES``
+    (docs/benchmarks.md). When the two would pass ``wire.MESSAGE_BYTES``
     the seat's sockets take the public message and then their controls alone
-    (``fragments.pack``). ``before``: the state the change began from, for
+    (``wire.pack``). ``before``: the state the change began from, for
     the last move's marks (games.marks); None: they are read from the record."""
     seats = list(seats)
     last = marks.from_change(match.kind, before, new_moves, state) if before is not None else None
-    ctx = fragments.public_context(match, seats, state, last_move=last)
-    public = fragments.public_update(ctx, new_moves, before)
+    ctx = contexts.public_context(match, seats, state, last_move=last)
+    public = render.public_update(ctx, new_moves, before)
     messages = [(match_group(match.public_id), public)]
     served = []
     for seat in seats:
         if seat.user_id and seat.index in seat_indices:
-            packed = fragments.pack([public, fragments.seat_frame(match, seat, state)])
+            packed = wire.pack([public, render.seat_frame(match, seat, state)])
             if len(packed) == 1:
                 served.append(seat.index)  # its sockets skip the public message
             messages.append((seat_group(match.public_id, seat.index), packed[-1]))

@@ -35,9 +35,10 @@ from typing import NamedTuple
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 
-from games import fragments, marks, record
+from games import marks, record
 from games.engine import EngineError, fair, get_rules
 from games.engine.base import RecordLine
+from games.frames.moves import replay_turns
 from games.models import Match, Move
 
 #: A keyframe (an engine state kept) every this many plies.
@@ -69,7 +70,7 @@ class Wording:
     """The record in words for one set of seat labels (``Replay.wording``).
 
     ``lines``: every RecordLine (record.describe_record). ``turns``: them as
-    the page lists them (fragments.replay_turns)."""
+    the page lists them (replay_turns)."""
 
     lines: list[RecordLine]
     turns: list
@@ -82,7 +83,7 @@ class Wording:
         by_ply: dict[int, list[RecordLine]] = {}
         for line in lines:
             by_ply.setdefault(line.ply, []).append(line)
-        return cls(lines, fragments.replay_turns(lines, colours), by_ply, sorted(by_ply))
+        return cls(lines, replay_turns(lines, colours), by_ply, sorted(by_ply))
 
     def lines_at(self, ply: int) -> list[RecordLine]:
         """The lines of the move at index ``ply`` of the record (0-based)."""

@@ -16,8 +16,11 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from core import database
 from core.errors import Refused
-from games import actions, chat, fragments, lobby, sites, themes
+from games import actions, chat, lobby, sites, themes
 from games.forms import SoloMatchForm
+from games.frames.contexts import public_context
+from games.frames.moves import move_list
+from games.frames.render import render_page, seat_frame
 from games.models import Match
 
 
@@ -67,19 +70,19 @@ def visible_match(public_id: str, user) -> Match:
 def match_page(request, public_id):
     match = visible_match(public_id, request.user)
     seats = list(match.seats.select_related("user"))
-    ctx = fragments.public_context(match, seats)
+    ctx = public_context(match, seats)
     my_seat = next((s for s in seats if request.user.is_authenticated and s.user_id == request.user.pk), None)
     ctx.update(
-        **fragments.move_list(match, ctx),
+        **move_list(match, ctx),
         snapshot=True,
         frame_kind="snapshot",
         my_seat=my_seat,
-        controls_html=fragments.seat_frame(match, my_seat, request=request, page=True) if my_seat else "",
+        controls_html=seat_frame(match, my_seat, request=request, page=True) if my_seat else "",
         chat_phrases=chat.PHRASES,
         chat_emoji=chat.EMOJI,
         heartbeat_ms=round(settings.PARLOUR_HEARTBEAT_SECONDS * 1000),
     )
-    return fragments.render_page(request, "games/match.html", ctx)
+    return render_page(request, "games/match.html", ctx)
 
 
 def _act(request, public_id, action, *args):

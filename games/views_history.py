@@ -27,7 +27,10 @@ from django_htmx.http import HttpResponseClientRedirect
 from accounts.models import User
 from core import ratelimits
 from core.proxy import client_ip
-from games import fragments, history, record, replays
+from games import history, record, replays
+from games.frames.contexts import public_context
+from games.frames.ratings import SeatRating
+from games.frames.render import render_page
 from games.models import Match, Move, Seat
 from games.views import visible_match
 
@@ -111,12 +114,12 @@ def replay(request, public_id):
         seats = _seats_at(seats, position.left)
     # The board and the seats through the live page's own context (fragments), so
     # the replay draws each position, and its last move's marks, as the match page does.
-    ctx = fragments.public_context(match, seats, state=position.state,
+    ctx = public_context(match, seats, state=position.state,
                                    last_move=kept.marks(match, ply, position.state) or {})
     if ply < total:  # the rating changes, like the places, wait for the end of the record
         for row in ctx["seat_rows"]:
             if row["rating"]:
-                row["rating"] = fragments.SeatRating(row["rating"].before)
+                row["rating"] = SeatRating(row["rating"].before)
     names = ctx["labels"]
     words = kept.wording(names, ctx["colours"])
     current = kept.moves[ply - 1] if ply else None
@@ -134,7 +137,7 @@ def replay(request, public_id):
             # line may stand for several plies: a roll and the move it forced).
             record_ply=words.record_ply(ply),
         )
-    return fragments.render_page(request, "games/replay.html#step" if step else "games/replay.html", ctx)
+    return render_page(request, "games/replay.html#step" if step else "games/replay.html", ctx)
 
 
 def _over_budget(request, match):

@@ -27,7 +27,7 @@ from functools import cache
 
 from django.utils.safestring import mark_safe
 
-from games import deltas
+from games.frames.wire import part
 from games.ludo.engine.board import (
     COLOUR_NAMES,
     HOME,
@@ -201,8 +201,8 @@ def _piece_svg(p: dict) -> str:
 
 
 def _part(key: str, inner: str, attrs: str = "") -> str:
-    """``<g id="key">`` holding ``inner``, marked as a part of the public frame (games/deltas.py)."""
-    return f'<g id="{key}"{attrs}>{deltas.begin("s", key)}{inner}{deltas.end(key)}</g>'
+    """``<g id="key">`` holding ``inner``, marked as a part of the public frame (games.frames.wire)."""
+    return f'<g id="{key}"{attrs}>{part(key, inner, svg=True)}</g>'
 
 
 def _describe_seat(name: str, status: str, places: dict) -> str:
@@ -254,7 +254,7 @@ def board_context(view: dict) -> dict:
                     ...],                    # removed pieces (seat left) are left out
          "pieces_svg": "<g id=\"lp-red-0\"><g class=\"lb-pc red\" ...>...</g></g>...",
                                              # a group per piece, in that order, holding it when it is
-                                             # the top one drawn (safe markup; games/deltas.py parts)
+                                             # the top one drawn (safe markup; games.frames.wire parts)
          "base_marks_svg": "<g id=\"lb-marks\"><rect class=\"lb-mark ...\"/>...</g>",
                                              # the marked bases (to move, done, left)
          "stacks": [{"x": bx, "y": by,       # a count badge ("x2") beside each piece drawn for 2+
@@ -339,7 +339,7 @@ def board_context(view: dict) -> dict:
     # round"). Nothing here comes from a user: colour names are the engine's
     # constants, transforms are formatted numbers, pieces are 0..3.
     # Each piece has a group of its own (empty under a pile's top piece), a
-    # part that an update may send alone (games/deltas.py).
+    # part that an update may send alone (games.frames.wire).
     pieces_svg = mark_safe("".join(
         _part(f"lp-{p['colour']}-{p['piece']:d}", _piece_svg(p) if p["top"] else "") for p in pieces))
     # Likewise the bases' marks (the seat to move, a seat done or gone) and the
@@ -361,7 +361,7 @@ def board_context(view: dict) -> dict:
     # (aria-labelledby), each a part: a move sends its seat's words, not all.
     # The words are the engine's constants and numbers: nothing to escape.
     seat_texts_html = mark_safe("".join(
-        f'{deltas.begin("o", key)}<p id="{key}">{text}.</p>{deltas.end(key)}'
+        part(key, f'<p id="{key}">{text}.</p>')
         for key, text in zip(seat_keys, texts, strict=True)))
     return {
         **STATIC,

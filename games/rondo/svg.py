@@ -95,7 +95,7 @@ def board_context(view: dict) -> dict:
                     "words": "I03: 2 purple tiles face up"}, ...],
          "slots": [{"space": "I03", "tile": one of tiles | None}, ...],  # every space of
                                             # the side, in the board's order: the board's
-                                            # parts (games/deltas.py) keep their names
+                                            # parts (games.frames.wire) keep their names
          "chain": ["I03", ...], "chain_points": n,
          "seats": [{"seat", "colour", "score", "rack_size", "status", "turn": bool,
                     "rack": None | [{"colour", "letter"}]}],   # rack: only once over

@@ -161,7 +161,7 @@ def board_context(view: dict) -> dict:
                     "captured": bool, "block": bool, "circuit": bool}, ...],
          "slots": [{"key": "<seat>-<dart>", "dart": one of darts | None}, ...],  # every dart,
                                                    # off the board too: the board's parts
-                                                   # (games/deltas.py) keep their names
+                                                   # (games.frames.wire) keep their names
          "blocks": [{"colour", "x1", "y1", "x2", "y2"}],  # links between darts of one block
          "ringers": [{"colour", "ring", "bars", "length", "needed", "d"}],  # runs in the opposite territory
          "dice": [a, b] | [], "turn": "red" | None,

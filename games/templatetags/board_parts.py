@@ -14,13 +14,18 @@ shows) or None (nothing). Drawn under the pieces.
 ``{% board_choices match choices help=... compose=... %}`` is one seat's
 legal choices for static/js/board.js, inside that seat's controls only
 (never the public board: docs/adding-a-game.md). ``choices``: JSON text
-(games.fragments.choices_json; the game's shape: its controls template
+(games.frames.wire.choices_json; the game's shape: its controls template
 documents it); ``help``: the words shown above the labelled buttons when the
 page can act on the board; ``compose``: a turn of several steps, confirmed
 once (Roundabout).
 
+``{% part "id" %}…{% endpart %}`` (``{% part "id" svg=True %}``: the content
+of the SVG element with that id; ``{% part "rb-score-" s.seat %}``: the id
+joined from values) marks what it encloses as a part of the
+public frame (games.frames.wire.part, the only writer of part markers).
+
 ``{% seats_list seat_rows %}`` is the seats list (``#seats``) of the match
-and replay pages and of every public frame (games.fragments.public_context's
+and replay pages and of every public frame (games.frames.contexts.public_context's
 ``seat_rows``).
 
 ``{% dice view %}`` is the dice (``#dice``) of the match and replay pages and
@@ -30,13 +35,14 @@ of every public frame (the public frame calls it, the pages include
 ``{% move_turns turns %}`` and ``{% move_lines lines %}`` are the move list's
 turns (``<li class="turn">`` each, its lines inside) and lines (``<li
 class="move-line">``), as templates/games/match_parts.html's move list lays
-them out (games.fragments.ShownLine, games.record.Turn).
+them out (games.frames.moves.ShownLine, games.record.Turn).
 """
 
 from django import template
 from django.utils.html import conditional_escape
-from django.utils.safestring import mark_safe
+from django.utils.safestring import SafeString, mark_safe
 
+from games.frames.wire import part as marked
 from games.marks import KEEP
 
 register = template.Library()
@@ -91,14 +97,14 @@ def board_choices(match, choices, help="", compose=False) -> str:  # noqa: A002 
 
 @register.simple_tag
 def seats_list(seat_rows: list[dict], parts: bool = False, game=None) -> str:
-    """``<ol id="seats">`` for ``seat_rows`` (games.fragments.public_context's:
+    """``<ol id="seats">`` for ``seat_rows`` (games.frames.contexts.public_context's:
     each {"seat": Seat, "view": the seat's public view, "name": str,
     "profile_url": str | None, "is_turn": bool, "rating": SeatRating | None}),
     as an htmx out-of-band swap, names and words escaped. Whose turn it is
     shows in each row's ``<i id="seat-turn-<seat index>">``, empty but for
     the seat to move: the words "(to move)", for screen readers (match.css
     hides them and marks the row), so that a turn passing changes two small
-    elements, not two rows. ``parts``: those marked as parts of the public frame (games/deltas.py).
+    elements, not two rows. ``parts``: those marked as parts of the public frame (games.frames.wire).
     ``game``: the game's GameSite, whose ``seat_phrase`` of a seat's view is its row's
     ``<span class="home">`` cell ("2/4 home"; none when empty or without ``game``)."""
     esc = conditional_escape
@@ -128,7 +134,7 @@ def seats_list(seat_rows: list[dict], parts: bool = False, game=None) -> str:
             cells.append(f'<span class="rank">Place {esc(seat.rank)}</span>')
         key = f"seat-turn-{int(seat.index)}"
         turn = f'<i id="{key}">(to move)</i>' if row["is_turn"] else f'<i id="{key}"></i>'
-        cells.append(f"<!--@o:{key}-->{turn}<!--/{key}-->" if parts else turn)
+        cells.append(marked(key, turn) if parts else turn)
         cells.append("</li>")
         out.append("".join(cells))
     out.append("</ol>")
@@ -151,14 +157,14 @@ def dice(view: dict, parts: bool = False) -> str:
     htmx out-of-band swap (templates/games/dice.html); ``<span id="dice-age"
     class="dice-age is-old">`` inside while the dice shown are the last
     turn's. ``parts``: that mark marked as a part of the public frame
-    (games/deltas.py). Raises ``ValueError`` for a die outside 1..6."""
+    (games.frames.wire). Raises ``ValueError`` for a die outside 1..6."""
     # Whether the dice shown are the last turn's: a mark of its own inside
     # (match.css styles the dice by it), so that it passing changes one small
-    # element, not the dice (a part of the public frame: games/deltas.py).
+    # element, not the dice (a part of the public frame: games.frames.wire).
     old = " is-old" if view.get("phase") == "roll" else ""
     age = f'<span id="dice-age" class="dice-age{old}"></span>'
     if parts:
-        age = f"<!--@o:dice-age-->{age}<!--/dice-age-->"
+        age = marked("dice-age", age)
     out = [f'<div id="dice" class="dice" hx-swap-oob="true">{age}']
     two = view.get("dice")
     if two:
@@ -199,3 +205,37 @@ def move_turns(turns) -> str:
         + "".join(_move_line(line) for line in t.lines) + "</ol></li>"
         for t in turns
     ))
+
+
+class _PartNode(template.Node):
+    """``{% part %}``: its markers written once, at parse time, when its key is
+    constant (a frame renders several parts on every move)."""
+
+    def __init__(self, nodelist, key, svg):
+        self.nodelist, self.key, self.svg = nodelist, key, svg
+        self.ends = None
+        if all(bit.is_var is False and not bit.filters for bit in key):
+            self.ends = marked("".join(str(bit.var) for bit in key), "\0", svg=svg).split("\0")
+
+    def render(self, context):
+        if self.ends is not None:
+            return SafeString(self.ends[0] + self.nodelist.render(context) + self.ends[1])
+        key = "".join(str(bit.resolve(context)) for bit in self.key)
+        return SafeString(marked(key, self.nodelist.render(context), svg=self.svg))
+
+
+@register.tag
+def part(parser, token):
+    """``{% part key... [svg=True] %}…{% endpart %}``: what it encloses, marked as
+    the part of the public frame whose id is ``key`` (its values joined:
+    ``{% part "rb-score-" s.seat %}``; module docstring). Raises
+    ``TemplateSyntaxError`` without a key."""
+    bits = token.split_contents()[1:]
+    svg = bits[-1:] == ["svg=True"]
+    if svg:
+        bits = bits[:-1]
+    if not bits:
+        raise template.TemplateSyntaxError("{% part key... [svg=True] %}")
+    nodelist = parser.parse(("endpart",))
+    parser.delete_first_token()
+    return _PartNode(nodelist, [parser.compile_filter(bit) for bit in bits], svg)

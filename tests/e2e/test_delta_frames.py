@@ -1,4 +1,4 @@
-"""Updates carry only what changed (games/deltas.py), in a real Chromium: a page
+"""Updates carry only what changed (games/frames/wire.py), in a real Chromium: a page
 that applied a run of them, one that lost a frame (and so asked for a snapshot),
 one whose socket dropped and reconnected, and one reloaded all show the same
 board, dice, seats, status and move list as a page loaded fresh."""

@@ -1,4 +1,4 @@
-"""A move's answer in two WebSocket messages (fragments.pack splits the public
+"""A move's answer in two WebSocket messages (wire.pack splits the public
 frame and the seat's controls when together they would pass MESSAGE_BYTES):
 the public frame alone is not the answer. Until the seat's controls come (or an
 error), the composer stays "sent", so a second click cannot send the same move

@@ -11,8 +11,8 @@ import time
 import pytest
 from django.template.loader import render_to_string
 
-from games import deltas
 from games.engine import get_rules
+from games.frames import wire
 from games.ludo import svg as geo
 from games.ludo.svg import board_context
 
@@ -333,9 +333,9 @@ def test_board_context_is_quick():
 
 
 def render_board(s, seat=None):
-    """The board as a page or a whole frame has it (the part markers stripped: games/deltas.py)."""
+    """The board as a page or a whole frame has it (the part markers stripped: games/frames/wire.py)."""
     html = render_to_string("games/ludo/board.html", {"board": board_context(RULES.view(s, seat))})
-    return deltas.strip(html)
+    return wire.strip(html)
 
 
 def test_board_partial_is_an_out_of_band_svg_image_with_its_position_in_words():

@@ -9,8 +9,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import actions, fragments
+from games import actions
 from games.engine import get_rules
+from games.frames import contexts, render
 from games.ludo.svg import way
 from games.models import Match, Move
 from games.roundabout import svg
@@ -34,7 +35,7 @@ def roundabout_match(darts, dice, circuit=()):
 def test_ludo_pieces_in_base_are_one_choice_and_so_are_pieces_on_one_square():
     state = ludo_state(2, phase="move", die=6, pieces=[[-1, -1, 20, 20], [-1] * 4], autoplay_forced=False)
     match = make_match(seats=("human", "human"), state=state)
-    html = fragments.seat_frame(match, match.seats.get(index=0))
+    html = render.seat_frame(match, match.seats.get(index=0))
     assert html.count('name="move"') == 2  # enter, and one of the two on cell 20
     assert "Bring a piece out" in html and "Move a piece forward 6" in html
     board = choices_of(html)
@@ -47,7 +48,7 @@ def test_ludo_previews_go_along_the_track_from_the_seats_own_frame():
     state = ludo_state(2, phase="move", die=3, pieces=[[20, 20, -1, 49], [-1] * 4])
     match = make_match(seats=("human", "human"), state=state)
     seats = list(match.seats.select_related("user"))
-    html = fragments.seat_frame(match, seats[0])
+    html = render.seat_frame(match, seats[0])
     board = {c["m"]: c for c in choices_of(html)}
     assert list(board) == ["p0", "p3"]
     # The pile is one piece in the middle of its square (grid square (11, 6)), its hit circle
@@ -57,14 +58,14 @@ def test_ludo_previews_go_along_the_track_from_the_seats_own_frame():
     for move, (start, end) in {"p0": (20, 23), "p3": (49, 52)}.items():
         assert board[move]["p"] == [list(xy) for xy in way(0, int(move[1]), start, end)]
         assert board[move]["t"] == board[move]["p"][-1]
-    public = fragments.public_frame(fragments.public_context(match, seats))
+    public = render.public_frame(contexts.public_context(match, seats))
     assert "board-choices" not in public and "bd-" not in public and "polyline" not in public
 
 
 def test_roundabout_second_die_choices_come_from_the_engine_after_the_first():
     darts = {0: {0: (3, 14, "cw"), 1: (1, 8, "cw")}, 1: {0: (5, 6, "cw")}}
     match = roundabout_match(darts, "d2-3", {(0, 0)})
-    data = choices_of(fragments.seat_frame(match, match.seats.get(index=0)))
+    data = choices_of(render.seat_frame(match, match.seats.get(index=0)))
     state = RA.load(match.state)
     firsts = {str(m) for m in RA.legal_moves(state) if m.kind == "dart"}
     assert {c["m"] for c in data["choices"]} == firsts
@@ -80,7 +81,7 @@ def test_roundabout_second_die_choices_come_from_the_engine_after_the_first():
 def test_a_turn_composed_on_the_board_and_sent_after_the_deadline_is_refused_and_times_out():
     darts = {0: {0: (1, 8, "cw"), 1: (2, 8, "cw")}, 1: {0: (5, 6, "cw")}}
     match = roundabout_match(darts, "d2-3")
-    data = choices_of(fragments.seat_frame(match, match.seats.get(index=0)))
+    data = choices_of(render.seat_frame(match, match.seats.get(index=0)))
     first = data["choices"][0]
     turn = [first["m"], data["table"][first["n"][0]]["m"]]
     past = timezone.now() - timedelta(seconds=5)
@@ -99,7 +100,7 @@ def test_choices_and_previews_never_reach_the_public_frame():
     darts = {0: {0: (1, 8, "cw"), 1: (2, 8, "cw")}, 1: {0: (5, 6, "cw")}}
     match = roundabout_match(darts, "d2-3")
     seats = list(match.seats.select_related("user"))
-    public = fragments.public_frame(fragments.public_context(match, seats))
+    public = render.public_frame(contexts.public_context(match, seats))
     assert "board-choices" not in public and "bd-" not in public
 
 
@@ -121,7 +122,7 @@ def test_the_doubles_hint_offers_turning_darts_around_only_when_one_may_turn():
             if (view and len(state.unused) == 2 and view["dice"][0] == view["dice"][1]
                     and not view["jumping"] and not view.get("reversed")):
                 match = make_match("roundabout", ("human", "human"), state=RA.dump(state))
-                html = fragments.seat_frame(match, match.seats.get(index=mover))
+                html = render.seat_frame(match, match.seats.get(index=mover))
                 can = any(m.kind == "reverse" for m in RA.legal_moves(state))
                 if 'data-help="' in html:
                     assert ("turn one or two darts around" in html) == can
@@ -138,7 +139,7 @@ def test_reversing_doubles_are_board_choices_at_the_darts_own_spot_and_played_as
 
     match = make_match("roundabout", ("human", "human"), state=_roundabout_rolled(2, RA_DARTS_2, (3, 3)))
     state = RA.load(match.state)
-    data = choices_of(fragments.seat_frame(match, match.seats.get(index=0)))
+    data = choices_of(render.seat_frame(match, match.seats.get(index=0)))
     turns = [c for c in data["choices"] if c.get("w") == "turn"]
     assert {c["m"] for c in turns} == {str(m) for m in RA.legal_moves(state) if m.kind == "reverse"} != set()
     for c in turns:
@@ -164,7 +165,7 @@ def test_after_one_reversal_the_board_offers_the_second_which_ends_the_turn():
 
     state = RA.play(RA.load(_roundabout_rolled(4, RA_DARTS_8, (1, 1))), "rev 3")
     match = make_match("roundabout", ("human", "easy", "easy", "easy"), state=RA.dump(state))
-    html = fragments.seat_frame(match, match.seats.get(index=0))
+    html = render.seat_frame(match, match.seats.get(index=0))
     data = choices_of(html)
     assert data is not None, "the board offers nothing after the first reversal"
     turns = {c["m"] for c in data["choices"] if c.get("w") == "turn"}
@@ -182,7 +183,7 @@ def test_roundabout_dart_choices_carry_the_darts_body_and_its_shape_where_it_sta
     from tests.e2e.positions import _roundabout_rolled, _start_darts
 
     match = make_match("roundabout", ("human", "human"), state=_roundabout_rolled(2, _start_darts(2), (2, 5)))
-    data = choices_of(fragments.seat_frame(match, match.seats.get(index=0)))
+    data = choices_of(render.seat_frame(match, match.seats.get(index=0)))
     board = svg.board_context(RA.view(RA.load(match.state), None))
     drawn = {d["space"]: d["transform"] for d in board["darts"]}
     firsts = data["choices"]

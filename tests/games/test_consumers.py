@@ -9,7 +9,8 @@ from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
-from games import actions, fragments
+from games import actions
+from games.frames import wire
 from games.models import Match
 from games.routing import websocket_urlpatterns
 from tests.factories import ludo_state, make_match, make_user
@@ -66,7 +67,7 @@ async def test_each_audience_gets_only_its_own_frames():
     v = match.version + 1
     spec_frames = await frames_until_version(spectator, v)
     assert all('id="controls"' not in f for f in spec_frames)
-    assert any('id="dice"' in f for f in spec_frames)  # the roll's update (games/deltas.py)
+    assert any('id="dice"' in f for f in spec_frames)  # the roll's update (games/frames/wire.py)
     # Seat 0 rolled, so its controls changed: one WebSocket frame holds the
     # public frame and its controls. Seat 1's changed only if the turn passed
     # to it; else it gets the public frame alone. Nothing else is sent.
@@ -343,8 +344,8 @@ async def test_an_idle_socket_gets_a_heartbeat_each_period_and_a_busy_one_none(s
     comm = await connect(match, users[0])
     assert 'data-kind="snapshot"' in await comm.receive_from(timeout=5)
     assert await comm.receive_nothing(timeout=0.2)  # not before a period has passed
-    assert await comm.receive_from(timeout=2) == fragments.HEARTBEAT_FRAME
-    assert await comm.receive_from(timeout=2) == fragments.HEARTBEAT_FRAME
+    assert await comm.receive_from(timeout=2) == wire.HEARTBEAT_FRAME
+    assert await comm.receive_from(timeout=2) == wire.HEARTBEAT_FRAME
     # A frame resets the count: the next heartbeat comes a whole period after it.
     await sync_to_async(actions.play_move)(match.public_id, users[0], "roll", match.version)
     await frames_until_version(comm, match.version + 1)
@@ -355,4 +356,4 @@ async def test_an_idle_socket_gets_a_heartbeat_each_period_and_a_busy_one_none(s
 def test_the_live_benchmark_knows_the_heartbeat_frame():
     from benchmarks import live_client
 
-    assert live_client.HEARTBEAT == fragments.HEARTBEAT_FRAME
+    assert live_client.HEARTBEAT == wire.HEARTBEAT_FRAME

@@ -10,7 +10,8 @@ from celery.signals import after_task_publish
 from django.urls import reverse
 from django.utils import timezone
 
-from games import actions, fragments, tasks, uptime
+from games import actions, tasks, uptime
+from games.frames import contexts
 from games.models import Heartbeat, Match, Move
 from tests.factories import ludo_state, make_match
 
@@ -54,7 +55,7 @@ def test_a_computer_to_move_has_a_retry_time_and_no_clock(settings, scheduled,
     assert m.deadline is None
     assert before + timedelta(seconds=12) <= m.computer_due_at <= timezone.now() + timedelta(seconds=12)
     assert scheduled == [("computer_move", (m.public_id, m.version), {"countdown": 2.0})]
-    assert fragments.public_context(m, list(m.seats.all()))["deadline_ms"] is None  # no clock shows
+    assert contexts.public_context(m, list(m.seats.all()))["deadline_ms"] is None  # no clock shows
     # Once the computer has played, the human has a deadline and the retry time is gone.
     for _ in range(50):
         if m.deadline is not None:

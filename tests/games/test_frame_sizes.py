@@ -2,16 +2,16 @@
 socket rather than send a message over config.servers.WS_MAX_MESSAGE, and a
 Roundabout seat's choices after a 2 and a 1, with the board, came to 70 KB
 when the 64 KB limit was also the send limit. The match socket packs its
-frames into messages of at most games.fragments.MESSAGE_BYTES
-(``fragments.pack``); a frame larger than that travels alone."""
+frames into messages of at most games.frames.wire.MESSAGE_BYTES
+(``wire.pack``); a frame larger than that travels alone."""
 
 import random
 
 import pytest
 
 from config import servers
-from games import fragments
 from games.engine import get_rules
+from games.frames import contexts, render, wire
 from tests import services
 from tests.factories import make_match
 
@@ -20,12 +20,12 @@ RA = get_rules("roundabout")
 
 def test_pack_joins_frames_while_they_fit_and_keeps_their_order():
     small = ["<a>" * 10, "<b>" * 10, "<c>" * 10]
-    assert fragments.pack(small) == ["".join(small)]
-    big = "x" * (fragments.MESSAGE_BYTES - 10)
-    assert fragments.pack([big, "y" * 20, "z"]) == [big, "y" * 20 + "z"]
-    huge = "é" * fragments.MESSAGE_BYTES  # counted in UTF-8 bytes: twice its length
-    assert fragments.pack(["a", huge, "b"]) == ["a", huge, "b"]
-    assert fragments.pack(["", "a", ""]) == ["a"]
+    assert wire.pack(small) == ["".join(small)]
+    big = "x" * (wire.MESSAGE_BYTES - 10)
+    assert wire.pack([big, "y" * 20, "z"]) == [big, "y" * 20 + "z"]
+    huge = "é" * wire.MESSAGE_BYTES  # counted in UTF-8 bytes: twice its length
+    assert wire.pack(["a", huge, "b"]) == ["a", huge, "b"]
+    assert wire.pack(["", "a", ""]) == ["a"]
 
 
 def _large_roundabout_position(seed: int = 7):
@@ -42,8 +42,8 @@ def _large_roundabout_position(seed: int = 7):
                 break
             if state.phase == "move" and len(state.unused) == 2:
                 match.state = RA.dump(state)
-                seat = fragments.seat_frame(match, seats[mover], state)
-                public = fragments.public_frame(fragments.public_context(match, seats, state))
+                seat = render.seat_frame(match, seats[mover], state)
+                public = render.public_frame(contexts.public_context(match, seats, state))
                 if len((seat + public).encode()) > 64 * 1024:
                     match.save()
                     return match, mover

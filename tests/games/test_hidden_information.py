@@ -15,7 +15,7 @@ Checked, for each viewer (each human seat, and an anonymous spectator):
 - every message any module sends through the channel layer (captured at the
   layer's ``group_send``): the match group's against a spectator, each seat
   group's against that seat, any other group's (a member's user socket among
-  them) against a spectator; updates are deltas (games/deltas.py), read as sent;
+  them) against a spectator; updates are deltas (games/frames/wire.py), read as sent;
 - now and then and at the end: the match page, the WebSocket snapshot
   (``consumers._snapshot``), the replay and export endpoints, the report
   form, the play and home pages and the seats' history and profile pages;
@@ -275,7 +275,7 @@ def test_nothing_a_viewer_receives_during_a_full_match_shows_what_it_may_not_kno
             viewer = viewer_of_group(match.public_id, group, len(seats))
             html = message.get("html")
             if isinstance(html, str) and UPDATE_TAG.search(html) and '<ol id="seats"' not in html:
-                deltas_read += 1  # an update carrying only what changed (games/deltas.py)
+                deltas_read += 1  # an update carrying only what changed (games/frames/wire.py)
             for key, value in message.items():  # the frame's HTML is read as HTML
                 text = value if isinstance(value, str) else json.dumps(value)
                 audit.check(text, viewer, f"{key} to {group}")

@@ -10,7 +10,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from accounts.models import Rating
-from games import fragments, push
+from games import push
+from games.frames import contexts, render
 from games.models import Move
 from tests.factories import ludo_state, make_match, make_user, play_to_the_end
 
@@ -61,7 +62,7 @@ def test_at_the_end_every_seat_s_rating_change_is_on_the_page_the_frame_and_the_
         assert line in html, line
         assert f"({sign})" in next(t for t in seat_texts(html) if f">{name}<" in t)
     seats = list(match.seats.select_related("user"))
-    frame = fragments.public_frame(fragments.public_context(match, seats))
+    frame = render.public_frame(contexts.public_context(match, seats))
     assert 'class="rating-changes"' in frame and frame.count('class="rating-change"') == 2
     total = Move.objects.filter(match=match).count()
     start = client.get(f"/m/{match.public_id}/replay/").content.decode()
@@ -73,8 +74,8 @@ def test_at_the_end_every_seat_s_rating_change_is_on_the_page_the_frame_and_the_
 def test_the_ratings_are_read_once_per_match_not_on_every_move():
     match = near_end(users=[make_user("ada"), make_user("bo")], rated=True)
     seats = list(match.seats.select_related("user"))
-    fragments.public_context(match, seats)
+    contexts.public_context(match, seats)
     with CaptureQueriesContext(connection) as queries:
-        ctx = fragments.public_context(match, seats)
+        ctx = contexts.public_context(match, seats)
     assert len(queries) == 0
     assert [r["rating"].before for r in ctx["seat_rows"]] == ["1500?", "1500?"]

@@ -31,10 +31,10 @@ def near_win(players=2):
 
 
 def seat_controls(match, index):
-    from games import fragments
+    from games.frames import render
 
     match = Match.objects.get(pk=match.pk)
-    return fragments.seat_frame(match, match.seats.get(index=index))
+    return render.seat_frame(match, match.seats.get(index=index))
 
 
 def rating(user, kind="ludo"):

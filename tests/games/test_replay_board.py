@@ -1,5 +1,5 @@
 """The replay draws each position with the match page's own board and move
-list (games.fragments.public_context, the same board partial): at the end
+list (games.frames.contexts.public_context, the same board partial): at the end
 of the record the replay's board is the match page's, byte for byte, and
 its move list has the page's turns."""
 

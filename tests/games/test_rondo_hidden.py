@@ -295,7 +295,7 @@ async def test_websocket_snapshots_and_errors_keep_each_seat_s_tiles_to_itself(m
         comm = await _connect(match, user)
         snapshot = await comm.receive_from(timeout=5)
         if viewer is not None and 'data-kind="seat"' not in snapshot:
-            # A large board and rack travel as two messages (games.fragments.pack).
+            # A large board and rack travel as two messages (games.frames.wire.pack).
             snapshot += await comm.receive_from(timeout=5)
         check_frame(snapshot, state, viewer, over=False, hidden=hidden)
         comms[viewer] = comm

@@ -111,7 +111,7 @@ def _offer_state():
 def test_the_offered_seat_sees_accept_and_decline_and_the_roller_offers_only_legal_orders():
     users = [make_user(), make_user(), make_user()]
     match = make_match("roundabout", ("human", "human", "human"), users=users, state=_offer_state())
-    from games.fragments import seat_frame
+    from games.frames.render import seat_frame
 
     seats = {s.index: s for s in match.seats.all()}
     offered = seat_frame(match, seats[1])

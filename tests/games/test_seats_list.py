@@ -4,7 +4,7 @@ shows them."""
 
 import pytest
 
-from games import fragments
+from games.frames import contexts, render
 from games.models import Match
 from games.templatetags.board_parts import seats_list
 from tests.factories import make_match
@@ -16,7 +16,7 @@ def test_the_seats_list_says_each_seats_state():
     match = make_match(seats=("human", "easy"))
     match.seats.filter(index=1).update(status="left", rank=2)
     match = Match.objects.get(pk=match.pk)
-    frame = fragments.public_frame(fragments.public_context(match, list(match.seats.select_related("user"))))
+    frame = render.public_frame(contexts.public_context(match, list(match.seats.select_related("user"))))
     seats = frame[frame.index('<ol id="seats"'):frame.index("</ol>", frame.index('<ol id="seats"'))]
     assert seats.count('<li class="seat ') == 2
     assert '<span class="colour">Red</span>' in seats and '<span class="home">0/4 home</span>' in seats

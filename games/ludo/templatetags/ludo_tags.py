@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from django import template
 
-from games.fragments import choices_json
+from games.frames.wire import choices_json
 from games.ludo.svg import BASES, board_context, way
 
 register = template.Library()

@@ -39,7 +39,7 @@ from django.utils.html import escape
 from django.utils.safestring import mark_safe
 
 from games.engine import get_rules
-from games.fragments import choices_json
+from games.frames.wire import choices_json, part
 from games.rondo.engine.view import describe_move
 from games.rondo.svg import LETTERS, chain_options
 
@@ -105,7 +105,7 @@ def tile_letter(colour: str) -> str:
 @register.simple_tag
 def rondo_tiles(board: dict) -> str:
     """The board's tiles layer, ``<g class="rb-tiles">``: each space of the
-    side a part of the public frame (``rt-<space>``, games/deltas.py), holding
+    side a part of the public frame (``rt-<space>``, games.frames.wire), holding
     its tiles as the board template's comment describes them, or nothing.
     Built in Python: as a template loop over 80 spaces it cost about four
     times Ludo's whole frame (docs/benchmarks.md). ``board``:
@@ -115,11 +115,9 @@ def rondo_tiles(board: dict) -> str:
     for slot in board["slots"]:
         space = slot["space"]
         t = slot["tile"]
-        add(f'<g id="rt-{space}"><!--@s:rt-{space}-->')
-        if t:
-            add(_tile_markup(space, t["face_down"], t["in_chain"], t["colour"] or "", t["count"],
-                             t["x"], t["y"], tuple(t["under"]), t["letter"], t["words"]))
-        add(f"<!--/rt-{space}--></g>")
+        tile = _tile_markup(space, t["face_down"], t["in_chain"], t["colour"] or "", t["count"],
+                            t["x"], t["y"], tuple(t["under"]), t["letter"], t["words"]) if t else ""
+        add(f'<g id="rt-{space}">{part(f"rt-{space}", tile, svg=True)}</g>')
     add("</g>")
     return mark_safe("".join(out))
 

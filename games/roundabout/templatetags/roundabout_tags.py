@@ -45,7 +45,7 @@ from django.utils.html import escape
 from django.utils.safestring import mark_safe
 
 from games.engine import get_rules
-from games.fragments import choices_json
+from games.frames.wire import choices_json, part
 from games.roundabout.engine.board import CW
 from games.roundabout.engine.moves import PASS
 from games.roundabout.engine.view import describe_move
@@ -183,7 +183,7 @@ def roundabout_turns(seat_view: dict) -> dict:
 @register.simple_tag
 def roundabout_pieces(board: dict, last_move) -> str:
     """The board's changing layers, each a part of the public frame
-    (games/deltas.py; the board template's comment lists them): each
+    (games.frames.wire; the board template's comment lists them): each
     territory's mark, each territory colour's ringers and blocks, the last
     move's marks, each dart (empty once off the board) and the hub's dice.
     Built in Python: as template loops over 40 darts and 4 territories they
@@ -195,41 +195,48 @@ def roundabout_pieces(board: dict, last_move) -> str:
     add = out.append
     territories = board["territories"]
     for i, t in enumerate(territories):
-        add(f'<g id="ra-t{i}"><!--@s:ra-t{i}-->')
+        mark = ""
         if t["turn"] or t["status"] in ("left", "empty"):
-            add(f'<path class="ra-mark {t["status"]}{" turn" if t["turn"] else ""}" d="{t["d"]}"/>')
-        add(f"<!--/ra-t{i}--></g>")
+            mark = f'<path class="ra-mark {t["status"]}{" turn" if t["turn"] else ""}" d="{t["d"]}"/>'
+        add(_layer(f"ra-t{i}", mark))
     add("\n")
     for i, t in enumerate(territories):
-        colour = t["colour"]
-        add(f'<g id="ra-l{i}"><!--@s:ra-l{i}-->')
-        for r in board["ringers"]:
-            if r["colour"] == colour:
-                full = " full" if r["length"] >= r["needed"] else ""
-                add(f'<path class="ra-ringer {colour}{full}" d="{r["d"]}"/>')
-        for b in board["blocks"]:
-            if b["colour"] == colour:
-                add(f'<line class="ra-block {colour}" x1="{b["x1"]}" y1="{b["y1"]}" '
-                    f'x2="{b["x2"]}" y2="{b["y2"]}"/>')
-        add(f"<!--/ra-l{i}--></g>")
-    add(f'\n<g id="ra-last"><!--@s:ra-last-->{last_move_marks(last_move)}<!--/ra-last--></g>\n')
+        add(_layer(f"ra-l{i}", _ringers_and_blocks(board, t["colour"])))
+    add(f'\n<g id="ra-last">{part("ra-last", last_move_marks(last_move), svg=True)}</g>\n')
     for slot in board["slots"]:
-        key = slot["key"]
-        add(f'<g id="ra-d{key}"><!--@s:ra-d{key}-->')
         d = slot["dart"]
-        if d:
-            add(_dart_markup(d["colour"], d["captured"], d["space"], d["x"], d["y"], d["transform"],
-                             d["dart"]))
-        add(f"<!--/ra-d{key}--></g>")
-    add('\n<g id="ra-hub-dice"><!--@s:ra-hub-dice-->')
+        dart = _dart_markup(d["colour"], d["captured"], d["space"], d["x"], d["y"], d["transform"],
+                            d["dart"]) if d else ""
+        add(_layer(f"ra-d{slot['key']}", dart))
+    add("\n")
     dice = board["dice"]
+    hub = ""
     if dice:
         a, b = dice[0], dice[1]
-        add(f'<g class="ra-dice" transform="translate(50 50)"><g data-die="{a}"><text y="-1.5">{a}</text>'
-            f'<line class="ra-die-strike" x1="-2" y1="-1.5" x2="2" y2="-1.5"/></g><g data-die="{b}">'
-            f'<text y="3.2">{b}</text><line class="ra-die-strike" x1="-2" y1="3.2" x2="2" y2="3.2"/></g></g>')
-    add("<!--/ra-hub-dice--></g>")
+        hub = (f'<g class="ra-dice" transform="translate(50 50)"><g data-die="{a}"><text y="-1.5">{a}</text>'
+               f'<line class="ra-die-strike" x1="-2" y1="-1.5" x2="2" y2="-1.5"/></g><g data-die="{b}">'
+               f'<text y="3.2">{b}</text>'
+               '<line class="ra-die-strike" x1="-2" y1="3.2" x2="2" y2="3.2"/></g></g>')
+    add(_layer("ra-hub-dice", hub))
     return mark_safe("".join(out))
+
+
+def _layer(key: str, inner: str) -> str:
+    """``<g id="key">`` holding ``inner``, a part of the public frame (games.frames.wire)."""
+    return f'<g id="{key}">{part(key, inner, svg=True)}</g>'
+
+
+def _ringers_and_blocks(board: dict, colour: str) -> str:
+    out = []
+    for r in board["ringers"]:
+        if r["colour"] == colour:
+            full = " full" if r["length"] >= r["needed"] else ""
+            out.append(f'<path class="ra-ringer {colour}{full}" d="{r["d"]}"/>')
+    for b in board["blocks"]:
+        if b["colour"] == colour:
+            out.append(f'<line class="ra-block {colour}" x1="{b["x1"]}" y1="{b["y1"]}" '
+                       f'x2="{b["x2"]}" y2="{b["y2"]}"/>')
+    return "".join(out)
 
 
 @functools.lru_cache(maxsize=4096)

@@ -1,7 +1,10 @@
-"""Delta updates: a change's public update carries only the parts of the page it changed.
+"""What travels to a match page: part markers, delta updates, messages, the heartbeat.
 
-A public frame (games.fragments) marks its *parts*, the elements an update may
-replace on their own, with HTML comments that never reach a browser::
+Delta updates: a change's public update carries only the parts of the page it changed.
+
+A public frame (games.frames.render) marks its *parts*, the elements an update may
+replace on their own, with HTML comments that never reach a browser (written
+only by ``part``, and ``{% part %}`` in templates: games/templatetags/board_parts.py)::
 
     <!--@o:dice--><div id="dice" ...>...</div><!--/dice-->          an element, by its id
     <!--@s:lp-red-0--><g class="lb-pc red" ...>...</g><!--/lp-red-0-->
@@ -37,9 +40,12 @@ README "How live play works" says the same for players.
 
 from __future__ import annotations
 
+import json
 import re
-import threading
-from collections import OrderedDict
+
+from django.utils.safestring import mark_safe
+
+from games.frames.cache import Kept
 
 #: A part's markers: "@o:" or "@s:" and its id, where it opens; "/" and its id, where it closes.
 _TOKEN = re.compile(r"<!--(@[os]:|/)([\w-]+)-->")
@@ -52,15 +58,13 @@ KEEP_MARKS = '<g class="lm lm-keep"></g>'
 KEPT = 512  # matches whose last frame a process keeps
 
 
-def begin(kind: str, key: str) -> str:
-    """The marker that opens part ``key`` of ``kind`` ("o": the element with
-    id ``key``; "s": the content of the SVG element with id ``key``)."""
-    return f"<!--@{kind}:{key}-->"
-
-
-def end(key: str) -> str:
-    """The marker that closes part ``key``."""
-    return f"<!--/{key}-->"
+def part(key: str, html: str, svg: bool = False) -> str:
+    """``html`` marked as part ``key`` of the public frame: the only writer of
+    part markers. ``svg`` False: ``html`` is the element with id ``key``
+    (``<!--@o:key-->html<!--/key-->``); True: it is the content of the SVG
+    element with id ``key`` (``<!--@s:key-->html<!--/key-->``). ``key``: letters,
+    digits, "_" and "-"."""
+    return f"<!--@{'s' if svg else 'o'}:{key}-->{html}<!--/{key}-->"
 
 
 def strip(html: str) -> str:
@@ -112,8 +116,12 @@ def _delta(new: list[str], old: list[str]) -> tuple[str, list[str]]:
     return "".join(out), shown
 
 
-_sent: OrderedDict[tuple, tuple[int, list[str], list[str]]] = OrderedDict()
-_lock = threading.Lock()
+#: Per match: (version, its parts' marks and ids, what its page shows, split as ``_delta`` splits).
+_sent = Kept(KEPT)
+
+
+def _newer(kept: tuple, sent: tuple) -> bool:
+    return kept[0] < sent[0]
 
 
 def update(match_key: tuple, version: int, frame: str) -> str:
@@ -124,17 +132,53 @@ def update(match_key: tuple, version: int, frame: str) -> str:
     frame (markers stripped either way)."""
     pieces = _TOKEN.split(frame)
     marks = pieces[1::3] + pieces[2::3]
-    with _lock:
-        previous = _sent.get(match_key)
+    previous = _sent.get(match_key)
     if previous is not None and previous[0] == version - 1 and previous[1] == marks:
         out, shown = _delta(pieces, previous[2])
     else:
         out, shown = "".join(pieces[0::3]), pieces
-    with _lock:
-        previous = _sent.get(match_key)
-        if previous is None or previous[0] < version:
-            _sent[match_key] = (version, marks, shown)
-            _sent.move_to_end(match_key)
-            while len(_sent) > KEPT:
-                _sent.popitem(last=False)
+    _sent.put(match_key, (version, marks, shown), _newer)
     return out
+
+
+#: The most a pushed WebSocket message carries when it packs several frames
+#: (``pack``), in bytes of UTF-8. A frame larger than this travels alone; the
+#: transport's limit is config.servers.WS_MAX_MESSAGE (256 KB).
+MESSAGE_BYTES = 48 * 1024
+
+
+def pack(frames: list[str]) -> list[str]:
+    """``frames`` (HTML fragments, in order) as WebSocket messages: adjacent
+    frames joined while a message stays within ``MESSAGE_BYTES``, so a socket
+    usually gets one message per change (socket writes are much of a move's
+    cost: docs/benchmarks.md) yet never one the server cannot send (a
+    Roundabout seat's choices after a 2 and a 1, with the board, came to
+    70 KB). Empty frames are dropped."""
+    messages: list[str] = []
+    size = 0
+    for frame in frames:
+        if not frame:
+            continue
+        n = len(frame.encode())
+        if messages and size + n <= MESSAGE_BYTES:
+            messages[-1] += frame
+            size += n
+        else:
+            messages.append(frame)
+            size = n
+    return messages
+
+
+def choices_json(choices: list) -> str:
+    """``choices`` (a seat's board choices: games/templatetags/board_parts.py) as
+    JSON safe to place as an element's text: ``<``, ``>`` and ``&`` escaped the
+    way ``json_script`` does, quotes left alone (a tenth of the size of an
+    attribute's ``&quot;``)."""
+    text = json.dumps(choices, separators=(",", ":"))
+    return mark_safe(text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e"))
+
+
+#: The match socket's heartbeat (games/consumers.py): sent when a socket has sent
+#: nothing for settings.PARLOUR_HEARTBEAT_SECONDS; static/js/match.js drops it
+#: unswapped and shows "Live" only while frames (this one included) arrive.
+HEARTBEAT_FRAME = '<div id="heartbeat" hidden></div>'

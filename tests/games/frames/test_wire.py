@@ -1,4 +1,4 @@
-"""Delta updates (games/deltas.py): what an update carries, from marked frames
+"""Delta updates (games/frames/wire.py): what an update carries, from marked frames
 and from the real frames of a played match."""
 
 import random
@@ -6,8 +6,9 @@ import re
 
 import pytest
 
-from games import actions, deltas, fragments, push
+from games import actions, push
 from games.engine import get_rules
+from games.frames import contexts, render, wire
 from games.models import Match
 from tests.factories import make_match
 
@@ -24,48 +25,48 @@ def frame(title="t", piece="p", dice="<div id=\"dice\">1</div>", shell="s", vers
 
 
 def test_a_first_update_is_the_whole_frame_without_markers():
-    out = deltas.update(("first", 1), 1, frame())
-    assert out == deltas.strip(frame())
+    out = wire.update(("first", 1), 1, frame())
+    assert out == wire.strip(frame())
     assert "<!--" not in out and '<div id="board"' in out and '<div id="dice">1</div>' in out
 
 
 def test_the_next_version_carries_only_the_parts_that_changed():
     key = ("next", 1)
-    deltas.update(key, 1, frame())
-    out = deltas.update(key, 2, frame(piece="q", version=2))
+    wire.update(key, 1, frame())
+    out = wire.update(key, 2, frame(piece="q", version=2))
     assert '<svg hx-swap-oob="innerHTML:#p0">q</svg>' in out
     assert '<div id="board"' not in out and "innerHTML:#t" not in out and 'id="dice"' not in out
     assert "line 2" in out and 'data-version="2"' in out  # the text outside the parts, always
     # Compared with what the page shows now (version 2), not with version 1.
-    out = deltas.update(key, 3, frame(piece="q", dice='<div id="dice">4</div>', version=3))
+    out = wire.update(key, 3, frame(piece="q", dice='<div id="dice">4</div>', version=3))
     assert "#p0" not in out and '<div id="dice">4</div>' in out
 
 
 def test_without_the_version_before_the_update_is_whole():
     key = ("gap", 1)
-    deltas.update(key, 1, frame())
-    out = deltas.update(key, 3, frame(piece="q", version=3))  # 2 was sent by another process
-    assert out == deltas.strip(frame(piece="q", version=3))
+    wire.update(key, 1, frame())
+    out = wire.update(key, 3, frame(piece="q", version=3))  # 2 was sent by another process
+    assert out == wire.strip(frame(piece="q", version=3))
     # An older version arriving late is sent whole and does not replace the newer one.
-    assert deltas.update(key, 2, frame(version=2)) == deltas.strip(frame(version=2))
-    assert "innerHTML:#p0" in deltas.update(key, 4, frame(piece="r", version=4))
+    assert wire.update(key, 2, frame(version=2)) == wire.strip(frame(version=2))
+    assert "innerHTML:#p0" in wire.update(key, 4, frame(piece="r", version=4))
 
 
 def test_a_changed_shell_sends_the_whole_part():
     key = ("shell", 1)
-    deltas.update(key, 1, frame())
-    out = deltas.update(key, 2, frame(shell="other", piece="q", version=2))
+    wire.update(key, 1, frame())
+    out = wire.update(key, 2, frame(shell="other", piece="q", version=2))
     assert '<div id="board" class="other">' in out and "hx-swap-oob=\"innerHTML" not in out
 
 
 def test_keep_the_marks_sends_nothing_and_keeps_them_as_shown():
     key = ("keep", 1)
-    deltas.update(key, 1, frame(marks="M"))
-    out = deltas.update(key, 2, frame(marks=deltas.KEEP_MARKS, version=2))
+    wire.update(key, 1, frame(marks="M"))
+    out = wire.update(key, 2, frame(marks=wire.KEEP_MARKS, version=2))
     assert "#m" not in out and "lm-keep" not in out
     # The page still shows M: the same marks again send nothing, new ones are sent.
-    assert "#m" not in deltas.update(key, 3, frame(marks="M", version=3))
-    assert '<svg hx-swap-oob="innerHTML:#m">N</svg>' in deltas.update(key, 4, frame(marks="N", version=4))
+    assert "#m" not in wire.update(key, 3, frame(marks="M", version=3))
+    assert '<svg hx-swap-oob="innerHTML:#m">N</svg>' in wire.update(key, 4, frame(marks="N", version=4))
 
 
 def test_an_element_part_inside_another_is_sent_as_its_own_swap():
@@ -76,8 +77,8 @@ def test_an_element_part_inside_another_is_sent_as_its_own_swap():
                 + "".join(f'<li><!--@o:st{i}--><span id="st{i}" class="{"on" if i == turn else ""}"></span>'
                           f'<!--/st{i}--></li>' for i in range(2)) + '</ol><!--/seats-->')
 
-    deltas.update(key, 1, seats(0))
-    out = deltas.update(key, 2, seats(1))
+    wire.update(key, 1, seats(0))
+    out = wire.update(key, 2, seats(1))
     assert out == ('<span hx-swap-oob="true" id="st0" class=""></span>'
                    '<span hx-swap-oob="true" id="st1" class="on"></span>')
 
@@ -143,13 +144,13 @@ def marked_parts(m) -> dict[str, str]:
     mark apart) and the status (its clock's reading left out) of ``m``'s
     whole frame, by id."""
     seats = list(m.seats.select_related("user"))
-    marked = fragments._marked_frame(fragments.public_context(m, seats), [])
+    marked = render._marked_frame(contexts.public_context(m, seats), [])
     out = {}
     for key, body in _MARKED.findall(marked):
         if key in ("board", "seats"):
             out.update(_MARKED.findall(body))
         else:
-            out[key] = deltas.strip(body).strip()
+            out[key] = wire.strip(body).strip()
     out["dice-age"] = _AGE.search(out["dice"]).group(0)
     out["dice"] = _AGE.sub("", out["dice"])
     out["status"] = _no_clock(out["status"])
@@ -190,3 +191,19 @@ def _to_close(html: str, tag: str, at: int) -> str:
 
 def _no_clock(status: str) -> str:
     return re.sub(r'data-server-now="\d+">\d+ s<', "", status)
+
+
+def test_part_writes_the_markers_of_an_element_or_an_svg_content():
+    assert wire.part("dice", '<div id="dice"></div>') == '<!--@o:dice--><div id="dice"></div><!--/dice-->'
+    assert wire.part("lb-last", "<g></g>", svg=True) == "<!--@s:lb-last--><g></g><!--/lb-last-->"
+
+
+def test_the_part_tag_writes_the_same_markers():
+    from django.template import engines
+
+    django = engines["django"]
+    html = django.from_string('{% load board_parts %}{% part "rb-score-" n %}<li id="rb-score-{{ n }}">'
+                              '</li>{% endpart %}{% part "t" svg=True %}{{ text }}{% endpart %}')
+    out = html.render({"n": 2, "text": "<b>"})
+    assert out == (wire.part("rb-score-2", '<li id="rb-score-2"></li>')
+                   + wire.part("t", "&lt;b&gt;", svg=True))

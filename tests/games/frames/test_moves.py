@@ -1,4 +1,4 @@
-"""The match page's move list over a live match (games.fragments): the
+"""The match page's move list over a live match (games.frames): the
 lines a snapshot shows, numbered by turn, are the same whether read fresh
 from the whole record or extended from what earlier frames and snapshots
 of the same process kept; the frames' lines are the record's lines."""
@@ -9,8 +9,9 @@ import random
 
 import pytest
 
-from games import actions, fragments, push
+from games import actions, push
 from games.engine import get_rules
+from games.frames import contexts, moves
 from games.models import Match, Move
 from tests.factories import make_match
 
@@ -24,8 +25,8 @@ def _no_push(monkeypatch):
 
 def snapshot(match):
     seats = list(match.seats.select_related("user"))
-    ctx = fragments.public_context(match, seats)
-    got = fragments.move_list(match, ctx)
+    ctx = contexts.public_context(match, seats)
+    got = moves.move_list(match, ctx)
     return [(t.number, [line.text for line in t.lines]) for t in got["turns"]]
 
 
@@ -47,9 +48,9 @@ def test_snapshots_kept_and_extended_match_a_fresh_read(kind):
         new = list(Move.objects.filter(match=m, version_after__gt=seen_version).order_by("ply"))
         seen_version = m.version
         seats = list(m.seats.select_related("user"))
-        frame = fragments.new_lines(m, fragments.public_context(m, seats), new)
+        frame = moves.new_lines(m, contexts.public_context(m, seats), new)
         assert [line.ply for line in frame["lines"]] == sorted(line.ply for line in frame["lines"])
         if step % 7 == 0:
             kept = snapshot(m)
-            fragments._tails.clear()
+            moves._tails.clear()
             assert snapshot(m) == kept

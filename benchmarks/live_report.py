@@ -62,85 +62,99 @@ def ratio(ours, theirs) -> str:
     return f"{ours / theirs:.2f}x"
 
 
-def report(args, machine: dict, parlour: dict, ceiling: dict | None) -> str:
-    runs = parlour["runs"]
-    # The ceiling's column, and the ratio column of a single layout, only when the ceiling ran.
-    single = len(runs) == 1 and ceiling is not None
-    rows: list[list[str]] = []
+class _Table:
+    """The report's table: a row per figure, a column per layout, then the
+    ceiling's column and, for a single layout beside the ceiling, their ratio."""
 
-    def section(title: str) -> None:
-        rows.append([title] + [""] * (len(runs) + (ceiling is not None) + single))
+    def __init__(self, runs: list[dict], ceiling: dict | None):
+        self.runs, self.ceiling = runs, ceiling
+        # The ceiling's column, and the ratio column of a single layout, only when the ceiling ran.
+        self.single = len(runs) == 1 and ceiling is not None
+        self.rows: list[list[str]] = []
 
-    def row(label, get, get_ceiling=None, digits=1, with_ratio=True):
+    def section(self, title: str) -> None:
+        self.rows.append([title] + [""] * (len(self.runs) + (self.ceiling is not None) + self.single))
+
+    def row(self, label, get, get_ceiling=None, digits=1, with_ratio=True):
         """One line: ``get(run)`` per layout, ``get_ceiling(ceiling)`` (default ``get``)."""
-        ours = [get(r) for r in runs]
-        theirs = (get_ceiling or get)(ceiling) if ceiling else None
+        ours = [get(r) for r in self.runs]
+        theirs = (get_ceiling or get)(self.ceiling) if self.ceiling else None
         cells = [label, *(fmt(v, digits) for v in ours)]
-        if ceiling is not None:
+        if self.ceiling is not None:
             cells.append(fmt(theirs, digits))
-        if single:
+        if self.single:
             cells.append(ratio(ours[0], theirs) if with_ratio else "")
-        rows.append(cells)
+        self.rows.append(cells)
 
-    for key, title in (("paced", f"(a) offered {args.rate:g} moves/s"), ("saturated", "(b) saturation")):
-        section(title)
-        row("  moves/s persisted (DB rows, actor seat)", lambda r, k=key: r[k].get("persisted_per_s"),
-            lambda c, k=key: c[k]["moves_per_s"], 0)
-        row("  moves/s (round trips completed)", lambda r, k=key: r[k]["moves_per_s"], digits=0)
-        for p in ("p50", "p95", "p99"):
-            row(f"  round trip {p} (ms)", lambda r, k=key, p=p: r[k][p])
-        row("  round trip max (ms)", lambda r, k=key: r[k]["max"], with_ratio=False)
-        row("  errors", lambda r, k=key: r[k]["error_count"], digits=0, with_ratio=False)
-        row("  server CPU per move (ms, all processes)", lambda r, k=key: r[k]["server_cpu_ms_per_move"],
-            digits=2)
-        row("  server CPU (% of one core, all processes)", lambda r, k=key: r[k]["server_cpu_percent"],
-            digits=0, with_ratio=False)
-        row("  redis CPU per move (ms)", lambda r, k=key: r[k]["redis_cpu_ms_per_move"], digits=2,
-            with_ratio=False)
-        row("  PostgreSQL CPU per move (ms, private server)",
-            lambda r, k=key: r[k]["database_cpu_ms_per_move"], digits=2, with_ratio=False)
-        row("  driver (clients) CPU (% of one core)", lambda r, k=key: r[k]["driver_cpu_percent"],
-            digits=0, with_ratio=False)
-        if key == "paced":
-            row("  paced slots with no match ready", lambda r, k=key: r[k]["missed_slots"], digits=0,
-                with_ratio=False)
-        row("  finished matches replaced", lambda r, k=key: r[k]["replaced"], digits=0, with_ratio=False)
-        row("  user-socket rows per move (Your matches)", lambda r, k=key: r[k].get("user_rows_per_move"),
-            lambda c: None, digits=2, with_ratio=False)
-        row("  user-socket notes per move (your turn)", lambda r, k=key: r[k].get("user_notes_per_move"),
-            lambda c: None, digits=2, with_ratio=False)
-        row("  user-socket bytes per move", lambda r, k=key: r[k].get("user_bytes_per_move"),
-            lambda c: None, digits=0, with_ratio=False)
-    section("idle sockets")
-    row("  sockets connected", lambda r: r["sockets"], digits=0, with_ratio=False)
-    row("  of them user sockets (/ws/notify/)", lambda r: r.get("user_sockets"), digits=0, with_ratio=False)
-    row("  server RSS with all idle (MiB, all processes)", lambda r: r["rss_idle_bytes"] / 2**20,
-        with_ratio=False)
-    row("  server memory per idle socket (KiB)", lambda r: r["bytes_per_socket"] / 1024)
-    row("  time to connect all (s)", lambda r: r["connect_seconds"], with_ratio=False)
+    def lines(self) -> list[str]:
+        header = ["", *(r["label"] for r in self.runs)] \
+            + (["bare websockets"] if self.ceiling is not None else []) + (["ratio"] if self.single else [])
+        widths = [max(len(r[i]) for r in [header, *self.rows]) for i in range(len(header))]
 
-    header = ["", *(r["label"] for r in runs)] + (["bare websockets"] if ceiling is not None else []) \
-        + (["ratio"] if single else [])
-    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+        def line(cells: list[str]) -> str:
+            return "  ".join(v.ljust(widths[0]) if i == 0 else v.rjust(widths[i])
+                             for i, v in enumerate(cells))
 
-    def line(cells: list[str]) -> str:
-        return "  ".join(v.ljust(widths[0]) if i == 0 else v.rjust(widths[i]) for i, v in enumerate(cells))
+        return [line(header), "  ".join("-" * w for w in widths), *(line(r) for r in self.rows)]
 
-    table = [line(header), "  ".join("-" * w for w in widths), *(line(r) for r in rows)]
 
-    ratios = []
-    if ceiling and not single:
-        c = ceiling
-        ratios = ["", "Each layout against the bare websockets ceiling (layout / ceiling):"]
-        for r in runs:
-            a, b, cb = r["paced"], r["saturated"], c["saturated"]
-            ratios.append(
-                f"  {r['label']}: (a) p99 {ratio(a['p99'], c['paced']['p99'])}; "
-                f"(b) persisted moves/s {ratio(b.get('persisted_per_s'), cb['moves_per_s'])}; "
-                f"(b) CPU per move {ratio(b['server_cpu_ms_per_move'], cb['server_cpu_ms_per_move'])}"
-            )
+def _window_rows(t: _Table, key: str, title: str) -> None:
+    """The rows of one measured window, ``key`` "paced" (a) or "saturated" (b)."""
+    t.section(title)
+    t.row("  moves/s persisted (DB rows, actor seat)", lambda r: r[key].get("persisted_per_s"),
+          lambda c: c[key]["moves_per_s"], 0)
+    t.row("  moves/s (round trips completed)", lambda r: r[key]["moves_per_s"], digits=0)
+    for p in ("p50", "p95", "p99"):
+        t.row(f"  round trip {p} (ms)", lambda r, p=p: r[key][p])
+    t.row("  round trip max (ms)", lambda r: r[key]["max"], with_ratio=False)
+    t.row("  errors", lambda r: r[key]["error_count"], digits=0, with_ratio=False)
+    t.row("  server CPU per move (ms, all processes)", lambda r: r[key]["server_cpu_ms_per_move"], digits=2)
+    t.row("  server CPU (% of one core, all processes)", lambda r: r[key]["server_cpu_percent"],
+          digits=0, with_ratio=False)
+    t.row("  redis CPU per move (ms)", lambda r: r[key]["redis_cpu_ms_per_move"], digits=2, with_ratio=False)
+    t.row("  PostgreSQL CPU per move (ms, private server)",
+          lambda r: r[key]["database_cpu_ms_per_move"], digits=2, with_ratio=False)
+    t.row("  driver (clients) CPU (% of one core)", lambda r: r[key]["driver_cpu_percent"],
+          digits=0, with_ratio=False)
+    if key == "paced":
+        t.row("  paced slots with no match ready", lambda r: r[key]["missed_slots"], digits=0,
+              with_ratio=False)
+    t.row("  finished matches replaced", lambda r: r[key]["replaced"], digits=0, with_ratio=False)
+    t.row("  user-socket rows per move (Your matches)", lambda r: r[key].get("user_rows_per_move"),
+          lambda c: None, digits=2, with_ratio=False)
+    t.row("  user-socket notes per move (your turn)", lambda r: r[key].get("user_notes_per_move"),
+          lambda c: None, digits=2, with_ratio=False)
+    t.row("  user-socket bytes per move", lambda r: r[key].get("user_bytes_per_move"),
+          lambda c: None, digits=0, with_ratio=False)
 
-    first = runs[0]
+
+def _idle_rows(t: _Table) -> None:
+    t.section("idle sockets")
+    t.row("  sockets connected", lambda r: r["sockets"], digits=0, with_ratio=False)
+    t.row("  of them user sockets (/ws/notify/)", lambda r: r.get("user_sockets"), digits=0, with_ratio=False)
+    t.row("  server RSS with all idle (MiB, all processes)", lambda r: r["rss_idle_bytes"] / 2**20,
+          with_ratio=False)
+    t.row("  server memory per idle socket (KiB)", lambda r: r["bytes_per_socket"] / 1024)
+    t.row("  time to connect all (s)", lambda r: r["connect_seconds"], with_ratio=False)
+
+
+def _ratios(runs: list[dict], c: dict | None, single: bool) -> list[str]:
+    """Each layout against the ceiling, when there are several layouts (one has the ratio column)."""
+    if not c or single:
+        return []
+    ratios = ["", "Each layout against the bare websockets ceiling (layout / ceiling):"]
+    for r in runs:
+        a, b, cb = r["paced"], r["saturated"], c["saturated"]
+        ratios.append(
+            f"  {r['label']}: (a) p99 {ratio(a['p99'], c['paced']['p99'])}; "
+            f"(b) persisted moves/s {ratio(b.get('persisted_per_s'), cb['moves_per_s'])}; "
+            f"(b) CPU per move {ratio(b['server_cpu_ms_per_move'], cb['server_cpu_ms_per_move'])}"
+        )
+    return ratios
+
+
+def _targets(first: dict) -> list[str]:
+    """The live-play targets, MET or MISSED, for the first layout."""
     pp, ps = first["paced"], first["saturated"]
     persisted = ps.get("persisted_per_s") or 0
     targets = [
@@ -151,31 +165,47 @@ def report(args, machine: dict, parlour: dict, ceiling: dict | None) -> str:
          f"{fmt(ps['server_cpu_ms_per_move'], 2)} ms"),
     ]
     processes_note = "" if first["processes"] == 1 else f"; this layout has {first['processes']} processes"
+    return [
+        f"Targets (2 cores, one server process), checked for the first layout only ({first['label']}; "
+        f"the live-play targets are for one server process{processes_note}):",
+        *(f"  {'MET' if ok else 'MISSED':6}  {name}: {detail}" for name, ok, detail in targets),
+    ]
+
+
+def _breakdown(parlour: dict, first: dict) -> list[str]:
+    """The first layout's CPU per move by part, when the breakdown ran."""
     parts = parlour.get("breakdown")
-    if parts:
-        total = ps["server_cpu_ms_per_move"]
-        sync_ms = sum(ms for _, ms in parts)
-        out_parts = [f"  {ms:6.2f} ms  {name}" for name, ms in parts]
-        out_parts.append(f"  {total - sync_ms:6.2f} ms  the rest of {first['label']}'s {total:.2f} ms per "
-                         "move in (b): receive, thread hops, group sends, forwarding frames to sockets")
-    else:
-        out_parts = []
+    if not parts:
+        return []
+    total = first["saturated"]["server_cpu_ms_per_move"]
+    sync_ms = sum(ms for _, ms in parts)
+    return ["", f"Server CPU per move, by part (synchronous parts timed alone in the driver; "
+                f"{first['label']}):",
+            *(f"  {ms:6.2f} ms  {name}" for name, ms in parts),
+            f"  {total - sync_ms:6.2f} ms  the rest of {first['label']}'s {total:.2f} ms per "
+            "move in (b): receive, thread hops, group sends, forwarding frames to sockets"]
 
-    def describe(r: dict) -> str:
-        n = r["processes"]
-        ports = ", ".join(str(p) for p in r["ports"])
-        return (f"{r['label']} = {n} {r['kind']} process{'es' if n > 1 else ''} "
-                f"(port{'s' if n > 1 else ''} {ports})")
 
+def _describe(r: dict) -> str:
+    n = r["processes"]
+    ports = ", ".join(str(p) for p in r["ports"])
+    return (f"{r['label']} = {n} {r['kind']} process{'es' if n > 1 else ''} "
+            f"(port{'s' if n > 1 else ''} {ports})")
+
+
+def _preamble(args, machine: dict, parlour: dict) -> list[str]:
+    """What ran: the machine, the database, the layouts, the load and the frames."""
+    runs = parlour["runs"]
+    first = runs[0]
     spread = ("; seat i of a match connects to the (i mod N)-th process of its layout" if
               any(r["processes"] > 1 for r in runs) else "")
-    out = [
+    return [
         f"Machine: {machine['nproc']} cores (nproc), {machine['cpu']}, Python {machine['python']}, "
         f"Linux {machine['kernel']}; load average {machine['load_before']} before the run, "
         f"{services.load_average()} after (other work on the machine slows throughput and "
         f"latency; CPU per move is the server processes' own time)",
         f"Database: {parlour['database']}; embedded Redis (pub/sub channel layer) shared by every process",
-        f"Layouts, one after another: {'; '.join(describe(r) for r in runs)}{spread}. CPU and memory "
+        f"Layouts, one after another: {'; '.join(_describe(r) for r in runs)}{spread}. CPU and memory "
         "are sums over a layout's processes; "
         + ("processes left to the scheduler (--no-pin)" if args.no_pin else
            "process i pinned to the i-th core as in production (the ceiling like process 0)"),
@@ -189,24 +219,35 @@ def report(args, machine: dict, parlour: dict, ceiling: dict | None) -> str:
         f"controls (mean {first['seat_frame_bytes']} B, median {first['seat_frame_median']} B); a match's "
         "first update after the server started is whole (games.frames.wire); "
         "the ceiling sends the mean sizes",
-        "",
-        *table,
-        *ratios,
-        "",
-        f"Targets (2 cores, one server process), checked for the first layout only ({first['label']}; "
-        f"the live-play targets are for one server process{processes_note}):",
-        *(f"  {'MET' if ok else 'MISSED':6}  {name}: {detail}" for name, ok, detail in targets),
     ]
+
+
+def _problems(r: dict) -> list[str]:
+    """A layout's errors by kind and its server processes that exited, if any."""
+    out = []
+    errors = {k: v for k, v in {**r["setup_errors"], **r["paced"]["errors"],
+                                **r["saturated"]["errors"]}.items() if v}
+    if errors:
+        out.append(f"Errors by kind ({r['label']}): {errors}")
+    if r["exited"]:
+        out.append(f"Server processes that EXITED during {r['label']}: {', '.join(r['exited'])}")
+    return out
+
+
+def report(args, machine: dict, parlour: dict, ceiling: dict | None) -> str:
+    """The table of ``make bench-live``: every layout of ``parlour`` (run_parlour)
+    beside the bare websockets ``ceiling`` (None: not run), the targets, errors
+    and the CPU breakdown."""
+    runs = parlour["runs"]
+    t = _Table(runs, ceiling)
+    for key, title in (("paced", f"(a) offered {args.rate:g} moves/s"), ("saturated", "(b) saturation")):
+        _window_rows(t, key, title)
+    _idle_rows(t)
+    out = [*_preamble(args, machine, parlour), "", *t.lines(), *_ratios(runs, ceiling, t.single), "",
+           *_targets(runs[0])]
     for r in runs:
-        errors = {k: v for k, v in {**r["setup_errors"], **r["paced"]["errors"],
-                                    **r["saturated"]["errors"]}.items() if v}
-        if errors:
-            out.append(f"Errors by kind ({r['label']}): {errors}")
-        if r["exited"]:
-            out.append(f"Server processes that EXITED during {r['label']}: {', '.join(r['exited'])}")
-    if out_parts:
-        out += ["", f"Server CPU per move, by part (synchronous parts timed alone in the driver; "
-                    f"{first['label']}):", *out_parts]
+        out += _problems(r)
+    out += _breakdown(parlour, runs[0])
     return "\n".join(out)
 
 

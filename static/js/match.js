@@ -1,6 +1,6 @@
 /* Parlour match page: live updates over the htmx WebSocket extension.
  *
- * Loaded with `defer` after htmx 2.0.11, htmx-ext-ws 2.0.4 and parlour.js. Without this
+ * An ES module, run after htmx 2.0.11 and htmx-ext-ws 2.0.4 (classic `defer` scripts). Without this
  * file (or without JavaScript) the page still works: move forms post and the
  * page reloads. DOM contract (templates/games/match.html):
  *
@@ -31,15 +31,16 @@
  *   - a ws-send form's submit is handled by a listener on the form itself, which
  *     cancels the browser's post; htmx:wsAfterSend fires on the form once sent.
  */
+import { addCsrfTokens, refusals, tryAgainCode } from "./parlour.js";
+import { MATCH, backoff, closeVerdict, frameTags, gateFrame, isRenderedSnapshot, mayAskSnapshot } from "./socket.js";
+
 (function () {
   "use strict";
 
   // What each refusal close code means (accounts/close_codes.py, README "Decisions").
-  var REFUSED = window.Parlour.refusals();
-  var TRY_AGAIN = window.Parlour.tryAgainCode(); // 4013: reconnect, as after any drop
+  var REFUSED = refusals();
+  var TRY_AGAIN = tryAgainCode(); // 4013: reconnect, as after any drop
   var EXTENSION_RETRIES = [1006, 1011, 1012, 1013]; // ws.js reconnects after these itself
-  var BACKOFF_BASE_MS = 500;
-  var BACKOFF_CAP_MS = 10000;
   var BUSY_TIMEOUT_MS = 10000; // re-enable a sent form's buttons if no frame ever answers
   var SLOW_ANSWER_MS = 1500; // a move unanswered this long: say it is waiting for the connection
   var URGENT_MS = 10000;
@@ -87,15 +88,10 @@
     return isNaN(v) ? -1 : v;
   }
 
-  /** Full-jitter exponential backoff in ms for the n-th retry, capped near 10 s. */
-  function backoff(n) {
-    var ceiling = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * Math.pow(2, Math.min(n, 10)));
-    return Math.round(250 + Math.random() * ceiling);
-  }
-
+  // Full-jitter exponential backoff for the n-th retry, capped near 10 s (socket.js MATCH).
   if (window.htmx) {
     window.htmx.config.wsReconnectDelay = function (retryCount) {
-      return backoff(Math.max(retryCount, failures));
+      return backoff(Math.max(retryCount, failures), MATCH);
     };
   }
 
@@ -272,7 +268,7 @@
     if (moveWait.sentAt === null) releaseForms(true);
     if (stopped) return;
     var code = closeEvent ? closeEvent.code : 1006;
-    if (code >= 4000 && code <= 4999 && code !== TRY_AGAIN) {
+    if (closeVerdict(code, { tryAgain: TRY_AGAIN }) === "refused") {
       stop(elt, code, closeEvent.reason);
       return;
     }
@@ -286,35 +282,17 @@
         if (!stopped && !live && document.body.contains(elt) && elt.hasAttribute("ws-connect")) {
           wrapper.reconnect();
         }
-      }, backoff(failures));
+      }, backoff(failures, MATCH));
     }
   });
 
   // --- Frames: drop stale ones, then note the version ------------------------
-
-  // Frame kinds (data-kind on #frame-version; an update has none, to save its
-  // bytes in every update): "snapshot" (the whole public
-  // position, replaces the move list), "update" (one change: the parts it changed
-  // and its moves, appended to the list; games/deltas.py), "seat" (this seat's
-  // controls), "error" (this socket only).
+  // The frame kinds and the gate: socket.js (frameTags, gateFrame).
   // Public and seat frames travel separately, so each keeps its own version.
   var publicVersion = currentVersion();
   var seatVersion = currentVersion();
   var pending = null;
   var openSocket = null;
-
-  /** Every #frame-version tag of a frame: [{v: int, kind: str}]. */
-  function frameTags(text) {
-    var re = /<[^>]*\bid="frame-version"[^>]*>/g;
-    var tags = [];
-    var m;
-    while ((m = re.exec(text))) {
-      var v = /\bdata-version="(\d+)"/.exec(m[0]);
-      var k = /\bdata-kind="(\w+)"/.exec(m[0]);
-      if (v) tags.push({ v: parseInt(v[1], 10), kind: k ? k[1] : "update" });
-    }
-    return tags;
-  }
 
   document.addEventListener("htmx:wsOpen", function (evt) {
     openSocket = evt.detail && evt.detail.socketWrapper;
@@ -398,12 +376,7 @@
     if (renderedVersion !== null && !synced) {
       // The first snapshot after the page loaded, at the version the page was
       // rendered at: nothing to swap.
-      var same = true;
-      for (var j = 0; j < tags.length; j++) {
-        var tj = tags[j];
-        if ((tj.kind !== "snapshot" && tj.kind !== "seat") || tj.v !== renderedVersion) same = false;
-      }
-      if (same) {
+      if (isRenderedSnapshot(tags, renderedVersion)) {
         evt.preventDefault();
         noteSnapshot(tags);
         if (synced) renderedVersion = null;
@@ -411,49 +384,31 @@
       }
       renderedVersion = null;
     }
-    var next = { pub: null, seat: null, update: false, tags: tags };
-    for (var i = 0; i < tags.length; i++) {
-      var t = tags[i];
-      if (t.kind === "error") {
-        // An error frame is for this socket only; show it whatever version it names.
-        answered = true;
-        answeredByError = true;
-        rememberFocus();
-        return;
-      }
-      if (t.kind === "snapshot") {
-        if (t.v < publicVersion) { evt.preventDefault(); noteSnapshot(tags); return; }
-        next.pub = t.v;
-        answered = true;
-      } else if (t.kind === "seat") {
-        if (t.v < seatVersion) { evt.preventDefault(); noteSnapshot(tags); return; }
-        next.seat = t.v;
-        answered = true;
-      } else {
-        // An update carries only what its change changed (games/deltas.py): apply
-        // each version once, in order. One that does not follow the page's own
-        // (a frame went missing) is not applied: the page asks for a snapshot.
-        if (t.v <= publicVersion) { evt.preventDefault(); return; }
-        if (t.v > publicVersion + 1) {
-          evt.preventDefault();
-          askSnapshot();
-          return;
-        }
-        next.pub = t.v;
-        next.update = true;
-      }
+    var gate = gateFrame(tags, { pub: publicVersion, seat: seatVersion });
+    if (gate.verdict === "error") {
+      // An error frame is for this socket only; show it whatever version it names.
+      answered = true;
+      answeredByError = true;
+      rememberFocus();
+      return;
     }
-    pending = next;
+    if (gate.verdict !== "apply") {
+      evt.preventDefault();
+      if (gate.verdict === "stale") noteSnapshot(tags);
+      else if (gate.verdict === "gap") askSnapshot();
+      return;
+    }
+    answered = gate.next.answer;
+    pending = { pub: gate.next.pub, seat: gate.next.seat, update: gate.next.update, tags: tags };
     lastPlyShown = lastPly();
     rememberFocus();
   });
 
   // One request for a snapshot at a time (a burst of later updates would each ask):
   // another only once one arrived or SYNC_RETRY_MS passed.
-  var SYNC_RETRY_MS = 3000;
   var syncAskedAt = -Infinity;
   function askSnapshot() {
-    if (!openSocket || performance.now() - syncAskedAt < SYNC_RETRY_MS) return;
+    if (!openSocket || !mayAskSnapshot(performance.now(), syncAskedAt)) return;
     syncAskedAt = performance.now();
     openSocket.send(JSON.stringify({ type: "sync" }));
   }
@@ -974,7 +929,7 @@
 
   // Controls pushed over the socket were rendered without a request, so their
   // plain forms (leave, pause, resume) have no csrfmiddlewaretoken (parlour.js adds it).
-  window.Parlour.addCsrfTokens();
+  addCsrfTokens();
 
   // --- Start -----------------------------------------------------------------------------
 

@@ -30,6 +30,20 @@ def _no_option_lines(options: dict) -> list[str]:
     return []
 
 
+def dice_board_keys(one: str = "piece", roll: str = "roll") -> tuple[tuple[str, str], ...]:
+    """The board's keyboard help of a game of dice and pieces: (keys, words) lines, the
+    pieces called ``one`` ("dart") and the roll ``roll`` ("roll the dice")."""
+    return (
+        ("R", roll),
+        ("N or →", f"next {one}"),
+        ("P or ←", f"previous {one}"),
+        ("T or ↓ ↑", f"cycle the selected {one}'s destinations"),
+        ("Enter or Space", "select, then confirm"),
+        ("U or Backspace", "undo the last step"),
+        ("Esc", "cancel"),
+    )
+
+
 @dataclass(frozen=True)
 class GameSite:
     """What the site shows of one game.
@@ -55,6 +69,10 @@ class GameSite:
     - The play page's card (README "The play page"): ``picture``, the static
       path of a small picture of its board (SVG, about 150 px square; empty:
       the card has none), and ``blurb``, one sentence on how it plays.
+    - ``board_keys``: the match page's list of the board's keyboard shortcuts, in the
+      game's words: (keys, words) pairs ("N or →", "next dart"), rendered once with the
+      page as JSON (#board-key-words) and read by static/js/board.js;
+      ``dice_board_keys()`` for games of dice and pieces (the default).
     """
 
     name: str
@@ -70,6 +88,7 @@ class GameSite:
     has_dice: bool = True
     picture: str = ""
     blurb: str = ""
+    board_keys: tuple[tuple[str, str], ...] = field(default_factory=dice_board_keys)
 
 
 @functools.cache

@@ -3,7 +3,7 @@ forms and admin show of the game (``games.sites.GameSite``)."""
 
 from django import forms
 
-from games.sites import GameSite
+from games.sites import GameSite, dice_board_keys
 from games.themes import Theme
 
 
@@ -29,4 +29,5 @@ SITE = GameSite(
         Theme("south_asia", "Map: South Asia", centre=(80.0, 21.0), span=34.0),
         Theme("europe", "Map: Europe", centre=(10.0, 50.0), span=30.0),
     ),
+    board_keys=dice_board_keys("piece", "roll the die"),
 )

@@ -32,4 +32,11 @@ SITE = GameSite(
     chance_step="tile draw",
     scripts=("js/rondo.js",),
     has_dice=False,
+    board_keys=(
+        ("N or →", "next space the chain may take"),
+        ("P or ←", "previous space"),
+        ("Enter or Space", "open a space's tiles, or send the chain"),
+        ("U or Backspace", "undo the last placement"),
+        ("Esc", "clear the chain (as Clear chain does)"),
+    ),
 )

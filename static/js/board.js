@@ -65,30 +65,18 @@
   var SVG = "http://www.w3.org/2000/svg";
   var MIN_HIT_PX = 22;
   var CLOSE_PX = 44; // targets nearer each other than this on screen: a finger cannot tell them apart
-  /** The shortcuts as this game's page lists them (#match's data-game-name): the
-   *  same keys everywhere, named in the game's own words, and only those that act. */
+  /** The shortcuts as this game's page lists them: its GameSite's board_keys
+   *  (games/sites.py), [[keys, words], ...], rendered once with the page as JSON
+   *  (#board-key-words): the same keys everywhere, named in the game's own words,
+   *  and only those that act. [] without the block. */
   function keys() {
-    var m = byId("match");
-    var game = m ? m.getAttribute("data-game-name") : "";
-    if (game === "Rondo") {
-      return [
-        ["N or →", "next space the chain may take"],
-        ["P or ←", "previous space"],
-        ["Enter or Space", "open a space's tiles, or send the chain"],
-        ["U or Backspace", "undo the last placement"],
-        ["Esc", "clear the chain (as Clear chain does)"],
-      ];
+    var el = byId("board-key-words");
+    try {
+      var list = el ? JSON.parse(el.textContent) : [];
+      return Array.isArray(list) ? list : [];
+    } catch (e) {
+      return [];
     }
-    var one = game === "Ludo" ? "piece" : game === "Roundabout" ? "dart" : "piece or dart";
-    return [
-      ["R", game === "Ludo" ? "roll the die" : game === "Roundabout" ? "roll the dice" : "roll"],
-      ["N or →", "next " + one],
-      ["P or ←", "previous " + one],
-      ["T or ↓ ↑", "cycle the selected " + one + "'s destinations"],
-      ["Enter or Space", "select, then confirm"],
-      ["U or Backspace", "undo the last step"],
-      ["Esc", "cancel"],
-    ];
   }
 
   var st = null; // {el, version, all, steps, selected, cursor, dest, busy, compose}

@@ -13,7 +13,8 @@ from tests.e2e.test_live_play import in_thread
 
 
 @pytest.mark.parametrize("position", ["ludo-choose", "roundabout-darts", "rondo-place"])
-def test_each_games_match_page_runs_its_modules_without_an_error(page, live_server_url, csp_violations, position):
+def test_each_games_match_page_runs_its_modules_without_an_error(page, live_server_url, csp_violations,
+                                                                 position):
     errors = []
     failed = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))

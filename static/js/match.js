@@ -19,20 +19,13 @@
  * Its parts: match/ (clock, settings, sound, the move list, the move forms and focus,
  * auto-roll, the status lines); the socket's policy and version gate: socket.js.
  *
- * Facts about ws.js 2.0.4 this relies on (read in its source):
- *   - it reconnects by itself only after close codes 1006, 1011, 1012, 1013, waiting
- *     htmx.config.wsReconnectDelay(retryCount) ms; every other close is final, so we
- *     reconnect after those ourselves (socketWrapper.reconnect), except the refusals
- *     (4000-4999 but 4013, "try again later", accounts/close_codes.py);
- *   - it opens a socket whenever #match is processed and still has ws-connect, so on a
- *     refusal we remove that attribute;
- *   - htmx:wsBeforeMessage is cancelable (preventDefault: nothing is swapped);
- *     settle tasks have run when htmx:wsAfterMessage fires;
- *   - a ws-send form's submit is handled by a listener on the form itself, which
- *     cancels the browser's post; htmx:wsAfterSend fires on the form once sent.
+ * Facts about ws.js 2.0.4 this relies on: socket.js's header.
  */
 import { addCsrfTokens, refusals, tryAgainCode } from "./parlour.js";
-import { MATCH, backoff, closeVerdict, frameTags, gateFrame, isRenderedSnapshot, mayAskSnapshot } from "./socket.js";
+import {
+  HEARTBEAT_FRAME, MATCH, backoff, closeVerdict, extensionSocket, frameTags, gateFrame, isRenderedSnapshot,
+  mayAskSnapshot, silence,
+} from "./socket.js";
 import { autoRoll, watchPlayer } from "./match/autoroll.js";
 import { readClock, tick } from "./match/clock.js";
 import {
@@ -52,10 +45,6 @@ import { setStatus, showMoveWait, watchLastMove } from "./match/status.js";
   var TRY_AGAIN = tryAgainCode(); // 4013: reconnect, as after any drop
   var EXTENSION_RETRIES = [1006, 1011, 1012, 1013]; // ws.js reconnects after these itself
   var SLOW_ANSWER_MS = 1500; // a move unanswered this long: say it is waiting for the connection
-  // A frame that only says the connection is alive (games/fragments.HEARTBEAT_FRAME).
-  var HEARTBEAT = '<div id="heartbeat" hidden></div>';
-  // No frame for the heartbeat period and this much more: the connection is not live.
-  var SILENCE_GRACE_MS = 3000;
 
   var live = false; // the socket is open
   var offline = navigator.onLine === false; // the browser says the device has no network
@@ -96,12 +85,6 @@ import { setStatus, showMoveWait, watchLastMove } from "./match/status.js";
   }
 
   // --- Connection status -----------------------------------------------------
-
-  /** The socket ws.js currently holds for ``elt`` (its internal data), if any. */
-  function currentSocket(elt) {
-    var data = elt && elt["htmx-internal-data"];
-    return data && data.webSocket ? data.webSocket.socket : null;
-  }
 
   function stop(elt, code, reason) {
     stopped = true;
@@ -240,7 +223,7 @@ import { setStatus, showMoveWait, watchLastMove } from "./match/status.js";
   document.addEventListener("htmx:wsClose", function (evt) {
     var elt = evt.target;
     var closeEvent = evt.detail && evt.detail.event;
-    var sock = currentSocket(elt);
+    var sock = extensionSocket(elt);
     // A socket ws.js already replaced (it closes the old one on reconnect): not news.
     if (closeEvent && sock && closeEvent.target && closeEvent.target !== sock) return;
     live = false;
@@ -309,14 +292,13 @@ import { setStatus, showMoveWait, watchLastMove } from "./match/status.js";
     }
   }
 
-  /** Every second: an open socket that brought nothing for the heartbeat period
-   *  and SILENCE_GRACE_MS is not live; after twice that, drop it and reconnect
-   *  (a connection can die without the socket closing). */
+  /** Every second: an open socket that brought nothing for a while is not live, or is
+   *  dropped and reconnected (socket.js silence()). */
   function watchSilence() {
     var period = heartbeatMs();
     if (!period || !live || stopped) return;
-    var quiet = performance.now() - lastFrameAt;
-    if (quiet > period + SILENCE_GRACE_MS && !silent) {
+    var verdict = silence(performance.now() - lastFrameAt, period);
+    if (verdict !== "ok" && !silent) {
       silent = true;
       setStatus("reconnecting", offline ? "Offline" : "Reconnecting…");
       if (moveWait.sentAt !== null) {
@@ -325,7 +307,7 @@ import { setStatus, showMoveWait, watchLastMove } from "./match/status.js";
         showMoveWait("Your move is waiting for the connection…");
       }
     }
-    if (quiet > 2 * (period + SILENCE_GRACE_MS) && openSocket && openSocket.socket) {
+    if (verdict === "drop" && openSocket && openSocket.socket) {
       lastFrameAt = performance.now();
       try {
         openSocket.socket.close(); // ws.js's close handler (above) reconnects
@@ -348,7 +330,7 @@ import { setStatus, showMoveWait, watchLastMove } from "./match/status.js";
     answered = false;
     answeredByError = false;
     frameArrived();
-    if (text === HEARTBEAT) {
+    if (text === HEARTBEAT_FRAME) {
       evt.preventDefault(); // nothing to swap
       return;
     }

@@ -16,9 +16,23 @@
  *   frameTags(text)             the #frame-version tags of a match frame: [{v: int, kind: str}].
  *   gateFrame(tags, versions)   the version gate of a match frame (see there).
  *   mayAskSnapshot(now, askedAt)  one snapshot request per SYNC_RETRY_MS.
+ *   silence(quietMs, periodMs)  what a silence means under the server's heartbeat.
  *
- * DOM edges: retryLater(evt) (htmx:wsClose with 4013), openSocket(path, handlers); the
- * page's close-code table (refusals(), tryAgainCode()) is read by parlour.js.
+ * Facts about ws.js 2.0.4 the pages rely on (read in its source):
+ *   - it reconnects by itself only after close codes 1006, 1011, 1012, 1013, waiting
+ *     htmx.config.wsReconnectDelay(retryCount) ms; every other close is final, so we
+ *     reconnect after those ourselves (socketWrapper.reconnect), except the refusals
+ *     (4000-4999 but 4013, "try again later", accounts/close_codes.py);
+ *   - it opens a socket whenever #match is processed and still has ws-connect, so on a
+ *     refusal we remove that attribute;
+ *   - htmx:wsBeforeMessage is cancelable (preventDefault: nothing is swapped);
+ *     settle tasks have run when htmx:wsAfterMessage fires;
+ *   - a ws-send form's submit is handled by a listener on the form itself, which
+ *     cancels the browser's post; htmx:wsAfterSend fires on the form once sent.
+ *
+ * DOM edges: extensionSocket(elt), retryLater(evt) (htmx:wsClose with 4013),
+ * openSocket(path, handlers); the page's close-code table (refusals(), tryAgainCode())
+ * is read by parlour.js.
  */
 import { tryAgainCode } from "./parlour.js";
 
@@ -109,6 +123,24 @@ export function gateFrame(tags, versions) {
   return { verdict: "apply", next };
 }
 
+// --- The match socket's heartbeat -------------------------------------------------
+
+/** A frame that only says the connection is alive (games/fragments.HEARTBEAT_FRAME). */
+export const HEARTBEAT_FRAME = '<div id="heartbeat" hidden></div>';
+/** No frame for the heartbeat period and this much more: the connection is not live. */
+export const SILENCE_GRACE_MS = 3000;
+
+/** What ``quietMs`` without a frame means under the server's heartbeat period ``periodMs``
+ *  (0: none, never silent): "drop" (past twice the period and SILENCE_GRACE_MS: close the
+ *  socket and reconnect, a connection can die without the socket closing), "silent"
+ *  (past the period and SILENCE_GRACE_MS: not live) or "ok". */
+export function silence(quietMs, periodMs) {
+  if (!periodMs) return "ok";
+  const limit = periodMs + SILENCE_GRACE_MS;
+  if (quietMs > 2 * limit) return "drop";
+  return quietMs > limit ? "silent" : "ok";
+}
+
 /** One request for a snapshot at a time (a burst of later updates would each ask). */
 export const SYNC_RETRY_MS = 3000;
 
@@ -118,6 +150,12 @@ export function mayAskSnapshot(now, askedAt) {
 }
 
 // --- DOM edges ---------------------------------------------------------------
+
+/** The socket htmx's ws extension currently holds for ``elt`` (its internal data), if any. */
+export function extensionSocket(elt) {
+  const data = elt && elt["htmx-internal-data"];
+  return data && data.webSocket ? data.webSocket.socket : null;
+}
 
 // 4013s in a row per socket element (htmx's ws extension), reset when a socket opens.
 const tryAgains = new WeakMap();

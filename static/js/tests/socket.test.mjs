@@ -2,8 +2,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
-  LOBBY, MATCH, NOTIFY, NOTIFY_TRY_AGAIN, SYNC_RETRY_MS,
-  backoff, closeVerdict, frameTags, gateFrame, isRenderedSnapshot, mayAskSnapshot,
+  HEARTBEAT_FRAME, LOBBY, MATCH, NOTIFY, NOTIFY_TRY_AGAIN, SILENCE_GRACE_MS, SYNC_RETRY_MS,
+  backoff, closeVerdict, frameTags, gateFrame, isRenderedSnapshot, mayAskSnapshot, silence,
 } from "../socket.js";
 
 const zero = () => 0;
@@ -92,4 +92,17 @@ test("one snapshot request per SYNC_RETRY_MS", () => {
   assert.ok(mayAskSnapshot(0, -Infinity));
   assert.ok(!mayAskSnapshot(1000 + SYNC_RETRY_MS - 1, 1000));
   assert.ok(mayAskSnapshot(1000 + SYNC_RETRY_MS, 1000));
+});
+
+test("the heartbeat: silent past the period and the grace, dropped past twice that", () => {
+  assert.equal(SILENCE_GRACE_MS, 3000);
+  assert.equal(silence(12_999, 10_000), "ok");
+  assert.equal(silence(13_001, 10_000), "silent");
+  assert.equal(silence(26_000, 10_000), "silent");
+  assert.equal(silence(26_001, 10_000), "drop");
+  assert.equal(silence(1e9, 0), "ok"); // no heartbeat: never silent
+});
+
+test("the heartbeat frame is the server's", () => {
+  assert.equal(HEARTBEAT_FRAME, '<div id="heartbeat" hidden></div>');
 });

@@ -71,7 +71,7 @@ class GameSite:
       the card has none), and ``blurb``, one sentence on how it plays.
     - ``board_keys``: the match page's list of the board's keyboard shortcuts, in the
       game's words: (keys, words) pairs ("N or →", "next dart"), rendered once with the
-      page as JSON (#board-key-words) and read by static/js/board.js;
+      page (an inert <template id="board-key-words">, dt and dd) and read by static/js/board/keys.js;
       ``dice_board_keys()`` for games of dice and pieces (the default).
     """
 

@@ -4,25 +4,29 @@
  * Parlour.setting("shortcuts")). They act while the board has focus; the letter keys
  * also from anywhere else on the match page but a field (they take the focus to the
  * board). Their words are the game's own: its GameSite's board_keys (games/sites.py),
- * rendered once with the page as JSON, <script type="application/json"
- * id="board-key-words">[[keys, words], ...]</script>. keyCommand() is pure
+ * rendered once with the page as an inert <template id="board-key-words"><dl> of <dt>keys
+ * and <dd>words (not a script: the page's only data script is its close codes).
+ * keyCommand() and wordsOf() are pure
  * (static/js/tests/board_keys.test.mjs).
  */
 
 import { byId, keysOn, stage } from "./dom.js";
 import { inChooser } from "./chooser.js";
 
+/** [[keys, words], ...] of a list's <dt> elements (each followed by its <dd>). */
+export function wordsOf(dts) {
+  return Array.prototype.map.call(dts, (dt) => [
+    dt.textContent,
+    dt.nextElementSibling ? dt.nextElementSibling.textContent : "",
+  ]);
+}
+
 /** The shortcuts as this game's page lists them: [[keys, words], ...] from
  *  #board-key-words, the same keys everywhere named in the game's own words, and
- *  only those that act; [] without the block. */
+ *  only those that act; [] without it. */
 export function keyWords() {
   const el = byId("board-key-words");
-  try {
-    const list = el ? JSON.parse(el.textContent) : [];
-    return Array.isArray(list) ? list : [];
-  } catch (e) {
-    return [];
-  }
+  return el && el.content ? wordsOf(el.content.querySelectorAll("dt")) : [];
 }
 
 /** The letters that act from anywhere on the match page (not only on the board). */

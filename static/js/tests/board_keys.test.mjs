@@ -1,7 +1,7 @@
 // board/keys.js: what each key does, without a DOM.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { LETTERS, keyCommand, typing } from "../board/keys.js";
+import { LETTERS, keyCommand, typing, wordsOf } from "../board/keys.js";
 
 test("the letters and their arrows", () => {
   assert.deepEqual(keyCommand("r"), ["roll"]);
@@ -34,4 +34,11 @@ test("a key pressed in a field belongs to the field", () => {
   assert.equal(typing(inField), true);
   assert.equal(typing(onButton), false);
   assert.equal(typing(null), false);
+});
+
+test("the game's words are read from its list, each <dt> with the <dd> after it", () => {
+  const dd = (text) => ({ textContent: text });
+  const dts = [{ textContent: "R", nextElementSibling: dd("roll the die") },
+    { textContent: "Esc", nextElementSibling: null }];
+  assert.deepEqual(wordsOf(dts), [["R", "roll the die"], ["Esc", ""]]);
 });

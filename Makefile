@@ -15,7 +15,7 @@ PYTEST_ARGS ?=
 PYTEST_WORKERS ?= 2
 export PYTHON
 
-.PHONY: install lock lock-upgrade run cluster test test-stress lint migrate bench-engine bench-bots bench-live bench-live-cluster bench-peer bench-page bench-pairing bench-history bench-replay bench-renders bench-arena clean
+.PHONY: install lock lock-upgrade run cluster test test-js test-stress lint migrate bench-engine bench-bots bench-live bench-live-cluster bench-peer bench-page bench-pairing bench-history bench-replay bench-renders bench-arena clean
 
 $(PY):
 	@py="$$(scripts/find-python)" && echo "Using $$py" && "$$py" -m venv $(VENV)
@@ -46,7 +46,14 @@ run: migrate
 cluster: migrate
 	$(PY) -m config.cluster
 
-test: install
+# The browser code's unit tests (static/js/tests/*.test.mjs, docs/testing.md): Node's own
+# runner (Node >= 20, no npm packages), before pytest. TEST_JS=0 leaves them out of
+# `make test` (CI's second pass: they run once per CI).
+TEST_JS ?= 1
+test-js:
+	node --test static/js/tests/*.test.mjs
+
+test: install $(if $(filter 0,$(TEST_JS)),,test-js)
 	@$(PY) -m config.browser_check || $(PY) -m playwright install chromium || true
 	$(PY) -m pytest $(if $(filter 0,$(PYTEST_WORKERS)),,-n $(PYTEST_WORKERS)) $(PYTEST_ARGS)
 

@@ -34,6 +34,20 @@ def _no_seat_phrase(seat: dict) -> str:
     return ""
 
 
+def dice_board_keys(one: str = "piece", roll: str = "roll") -> tuple[tuple[str, str], ...]:
+    """The board's keyboard help of a game of dice and pieces: (keys, words) lines, the
+    pieces called ``one`` ("dart") and the roll ``roll`` ("roll the dice")."""
+    return (
+        ("R", roll),
+        ("N or →", f"next {one}"),
+        ("P or ←", f"previous {one}"),
+        ("T or ↓ ↑", f"cycle the selected {one}'s destinations"),
+        ("Enter or Space", "select, then confirm"),
+        ("U or Backspace", "undo the last step"),
+        ("Esc", "cancel"),
+    )
+
+
 @dataclass(frozen=True)
 class GameSite:
     """What the site shows of one game.
@@ -73,6 +87,10 @@ class GameSite:
     - ``rules_pictures``: the pictures of its rules page's "In one screen"
       (games.howto): (players, ((plies played from the start, caption), ...)),
       or None for none.
+    - ``board_keys``: the match page's list of the board's keyboard shortcuts, in the
+      game's words: (keys, words) pairs ("N or →", "next dart"), rendered once with the
+      page (an inert <template id="board-key-words">, dt and dd) and read by static/js/board/keys.js;
+      ``dice_board_keys()`` for games of dice and pieces (the default).
     """
 
     name: str
@@ -94,6 +112,7 @@ class GameSite:
     rules_pictures: tuple[int, tuple[tuple[int, str], ...]] | None = None
     credit: str = ""
     credit_name: str = ""
+    board_keys: tuple[tuple[str, str], ...] = field(default_factory=dice_board_keys)
 
     def to_move_phrase(self, view: Mapping) -> str:
         """What the seat to move must do in the engine view ``view``, for the

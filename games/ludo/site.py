@@ -4,7 +4,7 @@ forms and admin show of the game (``games.sites.GameSite``)."""
 from django import forms
 
 from games.ludo.svg import GRID as BOARD_SIZE
-from games.sites import GameSite
+from games.sites import GameSite, dice_board_keys
 from games.themes import Theme
 
 
@@ -45,4 +45,5 @@ SITE = GameSite(
              "home lane (its coloured arm) leads to the centre. Stars are safe cells."),
     )),
     credit="Board concept and design by Mohammad Asif.",
+    board_keys=dice_board_keys("piece", "roll the die"),
 )

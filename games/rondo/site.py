@@ -40,4 +40,11 @@ SITE = GameSite(
     )),
     credit="Designed by Reiner Knizia, published by Schmidt Spiele (2012).",
     credit_name="RONDO",
+    board_keys=(
+        ("N or →", "next space the chain may take"),
+        ("P or ←", "previous space"),
+        ("Enter or Space", "open a space's tiles, or send the chain"),
+        ("U or Backspace", "undo the last placement"),
+        ("Esc", "clear the chain (as Clear chain does)"),
+    ),
 )

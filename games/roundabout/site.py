@@ -1,7 +1,7 @@
 """Roundabout on the site (docs/adding-a-game.md, "The folder"): what the shared
 pages, forms and admin show of the game (``games.sites.GameSite``)."""
 
-from games.sites import GameSite
+from games.sites import GameSite, dice_board_keys
 
 SITE = GameSite(
     name="Roundabout",
@@ -19,4 +19,5 @@ SITE = GameSite(
     )),
     credit="Designed and published by Otero Games (2004).",
     credit_name="ROUNDABOUT",
+    board_keys=dice_board_keys("dart", "roll the dice"),
 )

@@ -25,6 +25,8 @@
  * the page goes to that match at once. Forms pushed in the viewer's own
  * block get the page's CSRF token (parlour.js).
  */
+import { addCsrfTokens } from "./parlour.js";
+
 (function () {
   "use strict";
 
@@ -129,6 +131,6 @@
     }
   });
   document.addEventListener("htmx:wsAfterMessage", afterMessage);
-  window.Parlour.addCsrfTokens();
+  addCsrfTokens();
   place(); // mark the rows the page came with
 })();

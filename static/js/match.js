@@ -1,6 +1,6 @@
 /* Parlour match page: live updates over the htmx WebSocket extension.
  *
- * Loaded with `defer` after htmx 2.0.11, htmx-ext-ws 2.0.4 and parlour.js. Without this
+ * An ES module, run after htmx 2.0.11 and htmx-ext-ws 2.0.4 (classic `defer` scripts). Without this
  * file (or without JavaScript) the page still works: move forms post and the
  * page reloads. DOM contract (templates/games/match.html):
  *
@@ -11,46 +11,40 @@
  *   <p id="connection-status" role="status">          we write Live / Reconnecting… / Offline / why it closed
  *   <p id="move-wait" role="status" hidden>   (seat pages) a sent move waiting for the connection, and
  *                                             when it went
- *   <time id="clock" data-deadline="ms" data-server-now="ms">   we count it down
- *   <form id="device-settings"> with input[name=sound], select[name=dice_style] (games with
- *     dice only), input[name=autoroll] (players of games with dice) and input[name=shortcuts]
- *     (players only); each kept in localStorage
- *     under parlour.<name>, read by other scripts with Parlour.setting(name)
+ *   <time id="clock" data-deadline="ms" data-server-now="ms">   counted down: match/clock.js
+ *   <form id="device-settings">   this device's settings (match/settings.js), read by other
+ *                                 scripts with Parlour.setting(name)
  *   <div id="match" data-heartbeat-ms>   the server's heartbeat period (games/consumers.py)
  *   move forms: <form method="post" action="/m/<id>/move/" ws-send> (hidden move, version)
+ * Its parts: match/ (clock, settings, sound, the move list, the move forms and focus,
+ * auto-roll, the status lines); the socket's policy and version gate: socket.js.
  *
- * Facts about ws.js 2.0.4 this relies on (read in its source):
- *   - it reconnects by itself only after close codes 1006, 1011, 1012, 1013, waiting
- *     htmx.config.wsReconnectDelay(retryCount) ms; every other close is final, so we
- *     reconnect after those ourselves (socketWrapper.reconnect), except the refusals
- *     (4000-4999 but 4013, "try again later", accounts/close_codes.py);
- *   - it opens a socket whenever #match is processed and still has ws-connect, so on a
- *     refusal we remove that attribute;
- *   - htmx:wsBeforeMessage is cancelable (preventDefault: nothing is swapped);
- *     settle tasks have run when htmx:wsAfterMessage fires;
- *   - a ws-send form's submit is handled by a listener on the form itself, which
- *     cancels the browser's post; htmx:wsAfterSend fires on the form once sent.
+ * Facts about ws.js 2.0.4 this relies on: socket.js's header.
  */
+import { addCsrfTokens, refusals, tryAgainCode } from "./parlour.js";
+import {
+  HEARTBEAT_FRAME, MATCH, backoff, closeVerdict, extensionSocket, frameTags, gateFrame, isRenderedSnapshot,
+  mayAskSnapshot, silence,
+} from "./socket.js";
+import { autoRoll, watchPlayer } from "./match/autoroll.js";
+import { readClock, tick } from "./match/clock.js";
+import {
+  focusWasOnBoard, isMoveForm, lock, lockMoves, releaseForms, rememberFocus, restoreFocus, sentFrom, useConnection,
+  watchConfirms,
+} from "./match/forms.js";
+import { announceNewLines, lastPly, pinMoveList, showNewestMove } from "./match/movelist.js";
+import { initSettings, settings } from "./match/settings.js";
+import { playNotes, playTone, watchGestures } from "./match/sound.js";
+import { setStatus, showMoveWait, watchLastMove } from "./match/status.js";
+
 (function () {
   "use strict";
 
   // What each refusal close code means (accounts/close_codes.py, README "Decisions").
-  var REFUSED = window.Parlour.refusals();
-  var TRY_AGAIN = window.Parlour.tryAgainCode(); // 4013: reconnect, as after any drop
+  var REFUSED = refusals();
+  var TRY_AGAIN = tryAgainCode(); // 4013: reconnect, as after any drop
   var EXTENSION_RETRIES = [1006, 1011, 1012, 1013]; // ws.js reconnects after these itself
-  var BACKOFF_BASE_MS = 500;
-  var BACKOFF_CAP_MS = 10000;
-  var BUSY_TIMEOUT_MS = 10000; // re-enable a sent form's buttons if no frame ever answers
   var SLOW_ANSWER_MS = 1500; // a move unanswered this long: say it is waiting for the connection
-  var URGENT_MS = 10000;
-  var KEYS = { sound: "parlour.sound", dice: "parlour.dice_style", shortcuts: "parlour.shortcuts",
-    autoroll: "parlour.autoroll" };
-  var AUTO_ROLL_MS = 600; // the turn is seen arriving before the page rolls for the player
-  // A frame that only says the connection is alive (games/fragments.HEARTBEAT_FRAME).
-  var HEARTBEAT = '<div id="heartbeat" hidden></div>';
-  // No frame for the heartbeat period and this much more: the connection is not live.
-  var SILENCE_GRACE_MS = 3000;
-  var DICE_STYLES = ["pips", "numbers"];
 
   var live = false; // the socket is open
   var offline = navigator.onLine === false; // the browser says the device has no network
@@ -66,12 +60,8 @@
   var stopped = false; // refused by the server (4xxx): never reconnect
   var failures = 0; // closes since the last frame arrived
   var ourTimer = null;
-  var focusHome = null; // id of the element around the move form that had focus
-  var settings = { sound: false, dice: "pips", shortcuts: true, autoroll: false };
   var lastFrameAt = 0; // performance.now() when the socket last brought a frame
   var silent = false; // open, but no frame for longer than the heartbeat allows
-  var audioCtx = null;
-  var clock = { el: null, key: "", deadline: 0, serverNow: 0, arrived: 0, text: null };
 
   function byId(id) {
     return document.getElementById(id);
@@ -87,35 +77,14 @@
     return isNaN(v) ? -1 : v;
   }
 
-  /** Full-jitter exponential backoff in ms for the n-th retry, capped near 10 s. */
-  function backoff(n) {
-    var ceiling = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * Math.pow(2, Math.min(n, 10)));
-    return Math.round(250 + Math.random() * ceiling);
-  }
-
+  // Full-jitter exponential backoff for the n-th retry, capped near 10 s (socket.js MATCH).
   if (window.htmx) {
     window.htmx.config.wsReconnectDelay = function (retryCount) {
-      return backoff(Math.max(retryCount, failures));
+      return backoff(Math.max(retryCount, failures), MATCH);
     };
   }
 
   // --- Connection status -----------------------------------------------------
-
-  function setStatus(state, text) {
-    var m = matchEl();
-    if (m) m.setAttribute("data-connection", state);
-    var el = byId("connection-status");
-    if (!el) return;
-    el.classList.remove("is-connecting", "is-live", "is-reconnecting", "is-closed");
-    el.classList.add("is-" + state);
-    if (el.textContent !== text) el.textContent = text;
-  }
-
-  /** The socket ws.js currently holds for ``elt`` (its internal data), if any. */
-  function currentSocket(elt) {
-    var data = elt && elt["htmx-internal-data"];
-    return data && data.webSocket ? data.webSocket.socket : null;
-  }
 
   function stop(elt, code, reason) {
     stopped = true;
@@ -177,14 +146,6 @@
   // when it went (its answer came) or that the board, re-sent whole after a
   // reconnect, shows whether it did.
   var moveWait = { sentAt: null, socket: null, timer: null, shown: false };
-
-  function showMoveWait(text, done) {
-    var el = byId("move-wait");
-    if (!el) return;
-    el.classList.toggle("is-done", !!done);
-    if (el.textContent !== text) el.textContent = text;
-    el.hidden = !text;
-  }
 
   function connected() {
     return live && !silent && !offline && !stopped;
@@ -262,7 +223,7 @@
   document.addEventListener("htmx:wsClose", function (evt) {
     var elt = evt.target;
     var closeEvent = evt.detail && evt.detail.event;
-    var sock = currentSocket(elt);
+    var sock = extensionSocket(elt);
     // A socket ws.js already replaced (it closes the old one on reconnect): not news.
     if (closeEvent && sock && closeEvent.target && closeEvent.target !== sock) return;
     live = false;
@@ -272,7 +233,7 @@
     if (moveWait.sentAt === null) releaseForms(true);
     if (stopped) return;
     var code = closeEvent ? closeEvent.code : 1006;
-    if (code >= 4000 && code <= 4999 && code !== TRY_AGAIN) {
+    if (closeVerdict(code, { tryAgain: TRY_AGAIN }) === "refused") {
       stop(elt, code, closeEvent.reason);
       return;
     }
@@ -286,35 +247,17 @@
         if (!stopped && !live && document.body.contains(elt) && elt.hasAttribute("ws-connect")) {
           wrapper.reconnect();
         }
-      }, backoff(failures));
+      }, backoff(failures, MATCH));
     }
   });
 
   // --- Frames: drop stale ones, then note the version ------------------------
-
-  // Frame kinds (data-kind on #frame-version; an update has none, to save its
-  // bytes in every update): "snapshot" (the whole public
-  // position, replaces the move list), "update" (one change: the parts it changed
-  // and its moves, appended to the list; games/deltas.py), "seat" (this seat's
-  // controls), "error" (this socket only).
+  // The frame kinds and the gate: socket.js (frameTags, gateFrame).
   // Public and seat frames travel separately, so each keeps its own version.
   var publicVersion = currentVersion();
   var seatVersion = currentVersion();
   var pending = null;
   var openSocket = null;
-
-  /** Every #frame-version tag of a frame: [{v: int, kind: str}]. */
-  function frameTags(text) {
-    var re = /<[^>]*\bid="frame-version"[^>]*>/g;
-    var tags = [];
-    var m;
-    while ((m = re.exec(text))) {
-      var v = /\bdata-version="(\d+)"/.exec(m[0]);
-      var k = /\bdata-kind="(\w+)"/.exec(m[0]);
-      if (v) tags.push({ v: parseInt(v[1], 10), kind: k ? k[1] : "update" });
-    }
-    return tags;
-  }
 
   document.addEventListener("htmx:wsOpen", function (evt) {
     openSocket = evt.detail && evt.detail.socketWrapper;
@@ -349,14 +292,13 @@
     }
   }
 
-  /** Every second: an open socket that brought nothing for the heartbeat period
-   *  and SILENCE_GRACE_MS is not live; after twice that, drop it and reconnect
-   *  (a connection can die without the socket closing). */
+  /** Every second: an open socket that brought nothing for a while is not live, or is
+   *  dropped and reconnected (socket.js silence()). */
   function watchSilence() {
     var period = heartbeatMs();
     if (!period || !live || stopped) return;
-    var quiet = performance.now() - lastFrameAt;
-    if (quiet > period + SILENCE_GRACE_MS && !silent) {
+    var verdict = silence(performance.now() - lastFrameAt, period);
+    if (verdict !== "ok" && !silent) {
       silent = true;
       setStatus("reconnecting", offline ? "Offline" : "Reconnecting…");
       if (moveWait.sentAt !== null) {
@@ -365,7 +307,7 @@
         showMoveWait("Your move is waiting for the connection…");
       }
     }
-    if (quiet > 2 * (period + SILENCE_GRACE_MS) && openSocket && openSocket.socket) {
+    if (verdict === "drop" && openSocket && openSocket.socket) {
       lastFrameAt = performance.now();
       try {
         openSocket.socket.close(); // ws.js's close handler (above) reconnects
@@ -388,7 +330,7 @@
     answered = false;
     answeredByError = false;
     frameArrived();
-    if (text === HEARTBEAT) {
+    if (text === HEARTBEAT_FRAME) {
       evt.preventDefault(); // nothing to swap
       return;
     }
@@ -398,12 +340,7 @@
     if (renderedVersion !== null && !synced) {
       // The first snapshot after the page loaded, at the version the page was
       // rendered at: nothing to swap.
-      var same = true;
-      for (var j = 0; j < tags.length; j++) {
-        var tj = tags[j];
-        if ((tj.kind !== "snapshot" && tj.kind !== "seat") || tj.v !== renderedVersion) same = false;
-      }
-      if (same) {
+      if (isRenderedSnapshot(tags, renderedVersion)) {
         evt.preventDefault();
         noteSnapshot(tags);
         if (synced) renderedVersion = null;
@@ -411,76 +348,36 @@
       }
       renderedVersion = null;
     }
-    var next = { pub: null, seat: null, update: false, tags: tags };
-    for (var i = 0; i < tags.length; i++) {
-      var t = tags[i];
-      if (t.kind === "error") {
-        // An error frame is for this socket only; show it whatever version it names.
-        answered = true;
-        answeredByError = true;
-        rememberFocus();
-        return;
-      }
-      if (t.kind === "snapshot") {
-        if (t.v < publicVersion) { evt.preventDefault(); noteSnapshot(tags); return; }
-        next.pub = t.v;
-        answered = true;
-      } else if (t.kind === "seat") {
-        if (t.v < seatVersion) { evt.preventDefault(); noteSnapshot(tags); return; }
-        next.seat = t.v;
-        answered = true;
-      } else {
-        // An update carries only what its change changed (games/deltas.py): apply
-        // each version once, in order. One that does not follow the page's own
-        // (a frame went missing) is not applied: the page asks for a snapshot.
-        if (t.v <= publicVersion) { evt.preventDefault(); return; }
-        if (t.v > publicVersion + 1) {
-          evt.preventDefault();
-          askSnapshot();
-          return;
-        }
-        next.pub = t.v;
-        next.update = true;
-      }
+    var gate = gateFrame(tags, { pub: publicVersion, seat: seatVersion });
+    if (gate.verdict === "error") {
+      // An error frame is for this socket only; show it whatever version it names.
+      answered = true;
+      answeredByError = true;
+      rememberFocus();
+      return;
     }
-    pending = next;
+    if (gate.verdict !== "apply") {
+      evt.preventDefault();
+      if (gate.verdict === "stale") noteSnapshot(tags);
+      else if (gate.verdict === "gap") askSnapshot();
+      return;
+    }
+    answered = gate.next.answer;
+    pending = { pub: gate.next.pub, seat: gate.next.seat, update: gate.next.update, tags: tags };
     lastPlyShown = lastPly();
     rememberFocus();
   });
 
   // One request for a snapshot at a time (a burst of later updates would each ask):
   // another only once one arrived or SYNC_RETRY_MS passed.
-  var SYNC_RETRY_MS = 3000;
   var syncAskedAt = -Infinity;
   function askSnapshot() {
-    if (!openSocket || performance.now() - syncAskedAt < SYNC_RETRY_MS) return;
+    if (!openSocket || !mayAskSnapshot(performance.now(), syncAskedAt)) return;
     syncAskedAt = performance.now();
     openSocket.send(JSON.stringify({ type: "sync" }));
   }
 
-  /** The ply of the move list's last line (-1: none). */
-  function lastPly() {
-    var lines = document.querySelectorAll("#move-list .move-line");
-    var last = lines[lines.length - 1];
-    var ply = last ? parseInt(last.getAttribute("data-ply"), 10) : NaN;
-    return isNaN(ply) ? -1 : ply;
-  }
-
-  /** Screen readers hear an update's new lines (#announce, polite); a snapshot says nothing. */
-  var lastPlyShown = -1;
-  function announceNewLines(update) {
-    var box = byId("announce");
-    if (!box) return;
-    var words = [];
-    if (update) {
-      var lines = document.querySelectorAll("#move-list .move-line");
-      for (var i = 0; i < lines.length; i++) {
-        var ply = parseInt(lines[i].getAttribute("data-ply"), 10);
-        if (ply > lastPlyShown) words.push(lines[i].textContent.trim());
-      }
-    }
-    box.textContent = words.join(" ");
-  }
+  var lastPlyShown = -1; // the move list's last ply before the message (its new lines are read out)
 
   document.addEventListener("htmx:wsAfterMessage", function () {
     failures = 0;
@@ -495,7 +392,7 @@
       }
       if (pending.pub !== null) {
         if (!pending.update) syncAskedAt = -Infinity; // a snapshot came: the next gap may ask again
-        announceNewLines(pending.update);
+        announceNewLines(pending.update, lastPlyShown);
       }
       noteSnapshot(pending.tags);
     }
@@ -507,89 +404,17 @@
     readClock(false);
     // A sent move's focus waits for its answer (the seat's new controls): the public
     // frame that may come first must not spend it while the sent form is locked.
-    if (wasAnswer || focusHome === BOARD_FOCUS || moveWait.sentAt === null) restoreFocus();
+    if (wasAnswer || focusWasOnBoard() || moveWait.sentAt === null) restoreFocus();
     showNewestMove();
     autoRoll();
   });
 
-  // Forms that ask first (leaving a match) carry the question in data-confirm.
-  document.addEventListener(
-    "submit",
-    function (evt) {
-      var q = evt.target && evt.target.getAttribute && evt.target.getAttribute("data-confirm");
-      if (q && !window.confirm(q)) {
-        evt.preventDefault();
-        evt.stopPropagation();
-      }
-    },
-    true
-  );
-
-  /** Keep the move list scrolled to its newest line, and no longer than
-   *  MOVE_LINES_KEPT turns (a long match would grow the page without end;
-   *  the replay has every line). */
-  var MOVE_LINES_KEPT = 200;
-  function showNewestMove() {
-    var list = byId("move-list");
-    if (!list) return;
-    // One item per turn, numbered from the list's start: dropping the oldest
-    // moves the start on, so the turns left keep their numbers.
-    while (list.children.length > MOVE_LINES_KEPT) {
-      list.removeChild(list.firstElementChild);
-      list.start = list.start + 1;
-    }
-    pinList(list);
-    showLastMove(list);
-  }
-
-  // The move list stays scrolled to its newest line when its box shrinks (on a
-  // desktop the seat's controls above it grow when a decision comes), unless the
-  // player scrolled up to read.
-  var pinned = true;
-  var pinnedTop = 0; // the scrollTop this script last set: a scroll above it is the player's
-
-  function pinList(list) {
-    list.scrollTop = list.scrollHeight;
-    pinnedTop = list.scrollTop;
-    pinned = true;
-  }
-
-  function pinMoveList() {
-    // A snapshot replaces #move-list itself: listen on the document, observe its panel.
-    var panel = byId("panel-moves");
-    if (!panel || !window.ResizeObserver) return;
-    document.addEventListener("scroll", function (evt) {
-      var list = evt.target;
-      if (list && list.id === "move-list") {
-        // A shrinking box does not move scrollTop, so it leaves the list pinned.
-        pinned = list.scrollTop >= pinnedTop - 4 || list.scrollTop + list.clientHeight >= list.scrollHeight - 4;
-      }
-    }, { capture: true, passive: true });
-    new ResizeObserver(function () {
-      var list = byId("move-list");
-      if (list && pinned) pinList(list);
-    }).observe(panel);
-  }
-
-  /** Copies the move list's newest line into #last-move (above a phone's board). */
-  function showLastMove(list) {
-    var box = byId("last-move");
-    if (!box) return;
-    var lines = list.querySelectorAll(".move-line");
-    var line = lines[lines.length - 1];
-    var copies = [];
-    if (line) {
-      for (var n = line.firstChild; n; n = n.nextSibling) copies.push(n.cloneNode(true));
-      box.title = line.textContent.trim();
-    }
-    box.replaceChildren.apply(box, copies);
-  }
+  watchConfirms(); // forms that ask first (leaving a match): data-confirm
 
   // --- Move forms --------------------------------------------------------------
 
-  function isMoveForm(el) {
-    return el && el.tagName === "FORM" && (el.hasAttribute("ws-send") || el.hasAttribute("data-ws-send"));
-  }
+  // The forms' locks and the focus across swaps: match/forms.js.
+  useConnection(connected);
 
   // Not connected: keep htmx away from the submit so the browser posts the form
   // (the page reloads with the current state) instead of queueing it unseen.
@@ -604,10 +429,7 @@
   document.addEventListener("htmx:wsAfterSend", function (evt) {
     var form = evt.target;
     if (!isMoveForm(form)) return;
-    if (!onBoard(document.activeElement)) {
-      // Sent from the form itself (a shortcut on the board keeps the board's focus).
-      focusHome = homeOf(form);
-    }
+    sentFrom(form); // from the form itself (a shortcut on the board keeps the board's focus)
     if (form.closest("#controls")) {
       lockMoves();
       moveSent();
@@ -616,207 +438,7 @@
     }
   });
 
-  /** Disables a sent form's buttons until its answer (releaseForms) or BUSY_TIMEOUT_MS. */
-  function lock(form) {
-    var controls = form.querySelectorAll("button, input[type=submit]");
-    for (var i = 0; i < controls.length; i++) {
-      if (!controls[i].disabled) {
-        controls[i].disabled = true;
-        controls[i].setAttribute("data-busy", "");
-      }
-    }
-    form.setAttribute("aria-busy", "true");
-    clearTimeout(form._parlourBusy);
-    form._parlourBusy = setTimeout(function expire() {
-      // A lost answer on a working connection: free the form. While the connection is
-      // down, the move is still on its way: wait on.
-      if (connected()) release(form);
-      else form._parlourBusy = setTimeout(expire, BUSY_TIMEOUT_MS);
-    }, BUSY_TIMEOUT_MS);
-  }
-
-  /** A move was sent: every move form of the seat's controls waits for the answer
-   *  (one move per version: any other would be refused as out of date). */
-  function lockMoves() {
-    var forms = document.querySelectorAll("#controls form");
-    for (var i = 0; i < forms.length; i++) {
-      if (isMoveForm(forms[i])) lock(forms[i]);
-    }
-  }
-
-  function release(form) {
-    clearTimeout(form._parlourBusy);
-    form.removeAttribute("aria-busy");
-    var controls = form.querySelectorAll("[data-busy]");
-    for (var i = 0; i < controls.length; i++) {
-      controls[i].disabled = false;
-      controls[i].removeAttribute("data-busy");
-    }
-  }
-
-  /** Unlocks the sent forms: all of them when the message answered this page's
-   *  move (see `answered`), else only those outside the seat's controls (chat). */
-  function releaseForms(all) {
-    var forms = document.querySelectorAll("form[aria-busy]");
-    for (var i = 0; i < forms.length; i++) {
-      if (all || !forms[i].closest("#controls")) release(forms[i]);
-    }
-  }
-
-  // Keyboard users keep their place: a swap that replaces the focused move form
-  // leaves focus on <body>; put it on the first control of what replaced it.
-  var BOARD_FOCUS = "board"; // focusHome when focus was on the board (static/js/board.js)
-
-  /** Whether el is the board's stage (the board's parent, which holds focus
-   *  for the board's shortcuts) or inside it. */
-  function onBoard(el) {
-    var board = byId("board");
-    var here = board && board.parentElement;
-    return !!(here && el && here.contains(el));
-  }
-
-  function rememberFocus() {
-    var active = document.activeElement;
-    if (onBoard(active)) {
-      focusHome = BOARD_FOCUS;
-      return;
-    }
-    var form = active && active.closest ? active.closest("form") : null;
-    if (isMoveForm(form)) focusHome = homeOf(form);
-  }
-
-  /** Where focus goes back to after a swap replaces ``form``: the seat's controls as a
-   *  whole (their new decision's primary control; the form's own id may be gone from
-   *  them), else the form's nearest element with an id. */
-  function homeOf(form) {
-    if (form.closest("#controls")) return "controls";
-    var home = form.closest("[id]");
-    return home ? home.id : null;
-  }
-
-  function restoreFocus() {
-    var id = focusHome;
-    focusHome = null;
-    var active = document.activeElement;
-    if (!id || (active && active !== document.body)) return;
-    if (id === BOARD_FOCUS) {
-      // The board was swapped under the focus: back to the board (or, with
-      // nothing to choose there, its primary control).
-      if (window.parlourBoard) window.parlourBoard.focusPrimary();
-      return;
-    }
-    var home = byId(id);
-    if (home && home.closest("#controls") && window.parlourBoard) {
-      // The seat's controls were replaced: to the new decision's primary control (the
-      // board or Roll), not the first button left (often "Leave the match"); with no
-      // decision, to the board. After this frame's other listeners (board.js reads the
-      // new choices in its own), and only if nothing took the focus meanwhile.
-      setTimeout(function () {
-        var now = document.activeElement;
-        if (now && now !== document.body) return;
-        if (!window.parlourBoard.focusPrimary() || document.activeElement === document.body) {
-          var board = byId("board");
-          var here = board && board.parentElement;
-          if (here && here.hasAttribute("tabindex")) here.focus({ preventScroll: true });
-        }
-      }, 0);
-      return;
-    }
-    var target = home && home.querySelector("button:not([disabled]), input[type=submit]:not([disabled])");
-    if (target) target.focus({ preventScroll: true });
-  }
-
-  // --- Countdown -----------------------------------------------------------------
-
-  function arrivalTime(initial) {
-    // The first page's clock was written when the server rendered it, which is
-    // about when the response started arriving; later ones arrive as we read them.
-    if (initial && window.performance && performance.getEntriesByType) {
-      var nav = performance.getEntriesByType("navigation")[0];
-      if (nav && nav.responseStart > 0) return nav.responseStart;
-    }
-    return performance.now();
-  }
-
-  /** Re-read #clock when it was replaced or its attributes changed. */
-  function readClock(initial) {
-    var el = byId("clock");
-    if (!el) {
-      clock.el = null;
-      return;
-    }
-    var deadline = el.getAttribute("data-deadline") || "";
-    var serverNow = el.getAttribute("data-server-now") || "";
-    var key = deadline + "|" + serverNow;
-    if (el === clock.el && key === clock.key) return; // unchanged: keep its arrival time
-    clock.el = el;
-    clock.key = key;
-    clock.deadline = parseInt(deadline, 10);
-    clock.serverNow = parseInt(serverNow, 10);
-    clock.arrived = arrivalTime(initial);
-    clock.text = null;
-    tick();
-  }
-
-  function pad(n) {
-    return n < 10 ? "0" + n : String(n);
-  }
-
-  function tick() {
-    readClock(false);
-    var el = clock.el;
-    if (!el) return;
-    if (isNaN(clock.deadline) || isNaN(clock.serverNow)) {
-      el.classList.remove("urgent");
-      return;
-    }
-    // Remaining on the server's clock: deadline - (server now + time since it arrived).
-    var left = clock.deadline - clock.serverNow - (performance.now() - clock.arrived);
-    if (left < 0) left = 0;
-    var secs = Math.ceil(left / 1000);
-    var text = pad(Math.floor(secs / 60)) + ":" + pad(secs % 60);
-    if (text !== clock.text) {
-      clock.text = text;
-      el.textContent = text;
-    }
-    el.classList.toggle("urgent", left < URGENT_MS);
-  }
-
-  // --- Device settings (this browser only) -----------------------------------------
-
-  function stored(key) {
-    try {
-      return window.localStorage.getItem(key);
-    } catch (e) {
-      return null;
-    }
-  }
-
-  function store(key, value) {
-    try {
-      window.localStorage.setItem(key, value);
-    } catch (e) {
-      /* private mode or storage full: the setting lasts for this page only */
-    }
-  }
-
-  function applyDiceStyle() {
-    var body = document.body;
-    DICE_STYLES.forEach(function (style) {
-      body.classList.toggle("dice-" + style, style === settings.dice);
-    });
-  }
-
-  function readForm(form) {
-    var sound = form.elements.namedItem("sound");
-    var dice = form.elements.namedItem("dice_style");
-    var shortcuts = form.elements.namedItem("shortcuts");
-    var autoroll = form.elements.namedItem("autoroll");
-    if (autoroll) settings.autoroll = !!autoroll.checked;
-    if (sound) settings.sound = !!sound.checked;
-    if (dice && DICE_STYLES.indexOf(dice.value) >= 0) settings.dice = dice.value;
-    if (shortcuts) settings.shortcuts = !!shortcuts.checked;
-  }
+  // --- Countdown (match/clock.js), device settings (match/settings.js) ---------------------
 
   /** Parlour.setting(name): this device's "sound" (bool), "dice" ("pips" or
    *  "numbers") or "shortcuts" (bool: board keyboard shortcuts on, WCAG 2.1.4).
@@ -825,173 +447,32 @@
     return settings[name];
   };
 
-  function initSettings() {
-    var sound = stored(KEYS.sound);
-    var dice = stored(KEYS.dice);
-    var shortcuts = stored(KEYS.shortcuts);
-    if (shortcuts !== null) settings.shortcuts = shortcuts === "1";
-    settings.autoroll = stored(KEYS.autoroll) === "1";
-    var form = byId("device-settings");
-    if (form) {
-      var box = form.elements.namedItem("sound");
-      var select = form.elements.namedItem("dice_style");
-      var keys = form.elements.namedItem("shortcuts");
-      if (box && sound !== null) box.checked = sound === "1";
-      if (select && DICE_STYLES.indexOf(dice) >= 0) select.value = dice;
-      if (keys) keys.checked = settings.shortcuts;
-      var auto = form.elements.namedItem("autoroll");
-      if (auto) auto.checked = settings.autoroll;
-      readForm(form);
-      form.addEventListener("change", function () {
-        var wasOn = settings.sound;
-        readForm(form);
-        store(KEYS.sound, settings.sound ? "1" : "0");
-        store(KEYS.dice, settings.dice);
-        store(KEYS.shortcuts, settings.shortcuts ? "1" : "0");
-        store(KEYS.autoroll, settings.autoroll ? "1" : "0");
-        applyDiceStyle();
-        autoRoll();
-        if (settings.sound && !wasOn) playTone(); // also unlocks audio: this is a user gesture
-        document.dispatchEvent(new CustomEvent("parlour:settings", { detail: { settings: settings } }));
-      });
-      form.addEventListener("submit", function (evt) {
-        evt.preventDefault(); // nothing goes to the server
-      });
-    } else {
-      if (sound !== null) settings.sound = sound === "1";
-      if (DICE_STYLES.indexOf(dice) >= 0) settings.dice = dice;
-    }
-    applyDiceStyle();
-  }
+  // --- Auto-roll (match/autoroll.js): the device's setting rolls when a roll is the seat's only choice
 
-  // --- Auto-roll: the device's setting rolls when a roll is the seat's only choice ------
+  watchPlayer({ connected: connected, version: currentVersion });
 
-  var autoRollTimer = null;
-  var autoRolledAt = null; // the version rolled for: never twice for one decision
-  // Never two rolls in a row for a player who did nothing in between (no key, no tap):
-  // an absent player's turns still run out and count as missed (docs/rules.md "Device
-  // settings"), so auto-roll cannot keep them in a match they have left.
-  var actedSinceAutoRoll = true;
-  function playerActed(evt) {
-    if (evt.isTrusted) actedSinceAutoRoll = true;
-  }
-  document.addEventListener("pointerdown", playerActed, true);
-  document.addEventListener("keydown", playerActed, true);
-
-  /** The seat's roll form when rolling is its only move (no other move form), else null. */
-  function onlyRoll() {
-    var controls = byId("controls");
-    if (!controls || !controls.hasAttribute("data-my-turn")) return null;
-    var forms = controls.querySelectorAll("form");
-    var roll = null;
-    for (var i = 0; i < forms.length; i++) {
-      if (!isMoveForm(forms[i])) continue;
-      var move = forms[i].querySelector('input[name="move"]');
-      if (!move || move.value !== "roll" || roll) return null;
-      roll = forms[i];
-    }
-    return roll;
-  }
-
-  /** With auto-roll on, roll AUTO_ROLL_MS after a decision that is only a roll arrives, if
-   *  the player has pressed a key or tapped since the last roll it made. */
-  function autoRoll() {
-    clearTimeout(autoRollTimer);
-    if (!settings.autoroll || !actedSinceAutoRoll || !onlyRoll()) return;
-    var version = currentVersion();
-    if (autoRolledAt === version) return;
-    autoRollTimer = setTimeout(function () {
-      var form = onlyRoll();
-      var button = form && form.querySelector("button:not([disabled])");
-      if (!button || !connected() || currentVersion() !== version || autoRolledAt === version
-          || !actedSinceAutoRoll) return;
-      autoRolledAt = version;
-      actedSinceAutoRoll = false;
-      button.click(); // as the player's own click: ws-send, the busy lock, the focus
-    }, AUTO_ROLL_MS);
-  }
-
-  // --- Sound: a short tone, no audio files ---------------------------------------------
-
-  function audio() {
-    if (!audioCtx) {
-      var Ctx = window.AudioContext || window.webkitAudioContext;
-      if (!Ctx) return null;
-      try {
-        audioCtx = new Ctx();
-      } catch (e) {
-        return null;
-      }
-    }
-    if (audioCtx.state === "suspended" && audioCtx.resume) {
-      audioCtx.resume().catch(function () {});
-    }
-    return audioCtx;
-  }
-
-  /** Play notes [[start Hz, end Hz], ...], each ``step`` s apart, if sound is on. */
-  function playNotes(notes, step, type) {
-    if (!settings.sound) return;
-    var ctx = audio();
-    if (!ctx) return;
-    for (var i = 0; i < notes.length; i++) {
-      var t = ctx.currentTime + i * step;
-      var osc = ctx.createOscillator();
-      var gain = ctx.createGain();
-      osc.type = type || "sine";
-      osc.frequency.setValueAtTime(notes[i][0], t);
-      osc.frequency.exponentialRampToValueAtTime(notes[i][1], t + 0.12);
-      gain.gain.setValueAtTime(0.0001, t);
-      gain.gain.exponentialRampToValueAtTime(0.2, t + 0.01);
-      gain.gain.exponentialRampToValueAtTime(0.0001, t + 0.18);
-      osc.connect(gain);
-      gain.connect(ctx.destination);
-      osc.start(t);
-      osc.stop(t + 0.2);
-    }
-  }
-
-  // Every change: one falling tone. Attention (static/js/attention.js) plays its own.
-  function playTone() {
-    playNotes([[880, 660]], 0.2);
-  }
+  // --- Sound (match/sound.js): a short tone, no audio files ------------------------------
 
   /** Parlour.playNotes(notes, step, type): the page's tones, for attention.js. */
   window.Parlour.playNotes = playNotes;
-
-  // Browsers start audio only from a user gesture: wake it on the first one.
-  function unlockAudio() {
-    if (settings.sound) audio();
-    if (audioCtx && audioCtx.state === "running") {
-      document.removeEventListener("pointerdown", unlockAudio, true);
-      document.removeEventListener("keydown", unlockAudio, true);
-    }
-  }
-  document.addEventListener("pointerdown", unlockAudio, true);
-  document.addEventListener("keydown", unlockAudio, true);
+  watchGestures(); // browsers start audio only from a user gesture: wake it on the first one
 
   // --- Pushed forms ------------------------------------------------------------------------
 
   // Controls pushed over the socket were rendered without a request, so their
   // plain forms (leave, pause, resume) have no csrfmiddlewaretoken (parlour.js adds it).
-  window.Parlour.addCsrfTokens();
+  addCsrfTokens();
 
   // --- Start -----------------------------------------------------------------------------
 
   function init() {
-    initSettings();
+    initSettings(function (wasSoundOn) {
+      autoRoll();
+      if (settings.sound && !wasSoundOn) playTone(); // also unlocks audio: this is a user gesture
+    });
     showNewestMove();
     pinMoveList();
-    // A tap on the newest-move line above a phone's board opens the whole move list.
-    var last = byId("last-move");
-    if (last) {
-      last.addEventListener("click", function () {
-        var tab = byId("tab-moves");
-        if (tab && tab.getAttribute("aria-selected") !== "true") tab.click();
-        var panel = byId("panel-moves");
-        if (panel) panel.scrollIntoView({ block: "start" });
-      });
-    }
+    watchLastMove();
     var m = matchEl();
     if (m && window.htmx && m.hasAttribute("ws-connect")) setStatus("connecting", "Connecting…");
     renderedVersion = currentVersion();

@@ -19,11 +19,13 @@
  * toast with a link, announced to screen readers; while the tab is hidden and
  * the person opted in (the same choice as the match page's, localStorage
  * "parlour.notify"), also as a browser notification, tagged with the id so
- * several tabs show it once. The socket reconnects with backoff after a drop
- * and stops after a refusal; after 4003 (banned) or 4002 (the session ended:
+ * several tabs show it once. The socket (socket.js's openSocket) reconnects with
+ * backoff after a drop and stops after a refusal; after 4003 (banned) or 4002 (the session ended:
  * logged out, or the password changed elsewhere) a sticky toast says why. Without JavaScript none of this happens: the
  * pages show the same facts on load.
  */
+import { openSocket } from "./socket.js";
+
 (function () {
   "use strict";
 
@@ -41,7 +43,6 @@
   var signedOut = Number(region.getAttribute("data-signed-out-code") || 4002);
   var toasts = document.getElementById("toasts");
   var said = document.getElementById("notify-said");
-  var tries = 0;
   var banShown = false;
 
   function seenIds() {
@@ -235,12 +236,13 @@
     }
   }
 
-  var socket = null;
+  var sock = null; // openSocket's handle: sock.current() is the socket now
 
   function watch() {
-    if (socket && socket.readyState === WebSocket.OPEN) {
+    var ws = sock && sock.current();
+    if (ws && ws.readyState === WebSocket.OPEN) {
       // The page's own match, if any: the server leaves out the notes about it.
-      socket.send(JSON.stringify({ type: "watch", panels: watchedPanels(), match: pageMatch() }));
+      ws.send(JSON.stringify({ type: "watch", panels: watchedPanels(), match: pageMatch() }));
     }
   }
   // A page swapped in by htmx (boosted navigation) may show other panels: watch those.
@@ -249,33 +251,27 @@
   });
 
   function connect() {
-    var scheme = window.location.protocol === "https:" ? "wss:" : "ws:";
-    var ws = new WebSocket(scheme + "//" + window.location.host + region.getAttribute("data-ws"));
-    socket = ws;
-    ws.onopen = function () {
-      tries = 0;
-      region.setAttribute("data-socket", "open");
-      if (watchedPanels().length || pageMatch()) watch();
-    };
-    ws.onmessage = onMessage;
-    ws.onclose = function (evt) {
-      region.setAttribute("data-socket", "closed");
-      if (stopCodes.indexOf(evt.code) !== -1) {
-        if (evt.code === 4003 && !banShown) {
+    sock = openSocket(region.getAttribute("data-ws"), {
+      stopCodes: stopCodes,
+      tryAgain: tryAgain,
+      open: function () {
+        region.setAttribute("data-socket", "open");
+        if (watchedPanels().length || pageMatch()) watch();
+      },
+      message: onMessage,
+      close: function () {
+        region.setAttribute("data-socket", "closed");
+      },
+      refused: function (code) {
+        if (code === 4003 && !banShown) {
           showNote({ id: "banned", kind: "moderation", text: region.getAttribute("data-banned"),
                      href: "/login/", sticky: true });
-        } else if (evt.code === signedOut) {
+        } else if (code === signedOut) {
           showNote({ id: "signed-out-" + Date.now(), kind: "session",
                      text: region.getAttribute("data-signed-out"), href: "/login/", sticky: true });
         }
-        return; // refused: reconnecting would be refused again
-      }
-      if (evt.code === 1000 || evt.code === 1001) return; // the page is going
-      tries += 1;
-      var base = evt.code === tryAgain ? 2000 : 500;
-      var ms = base + 1000 * Math.pow(2, Math.min(tries - 1, 4)) * Math.random();
-      setTimeout(connect, ms);
-    };
+      },
+    });
   }
 
   // The opt-in for browser notifications (the match page has its own button for the same choice).

@@ -7,6 +7,9 @@
  * itself (a <noscript> meta refresh to /queue/, which redirects to the match).
  * ws.js fires htmx:wsAfterMessage after the frame's swaps have settled.
  */
+import { refusals } from "./parlour.js";
+import { retryLater } from "./socket.js";
+
 (function () {
   "use strict";
 
@@ -28,11 +31,11 @@
 
 
   // Refusals (accounts/close_codes.py, README "Decisions"): say why and stop reconnecting.
-  var REFUSED = window.Parlour.refusals();
+  var REFUSED = refusals();
   var BANNED = 4003; // accounts/close_codes.py CLOSE_BANNED
   document.addEventListener("htmx:wsClose", function (evt) {
     var closeEvent = evt.detail && evt.detail.event;
-    if (window.Parlour.retryLater(evt)) return; // 4013 "try again later": not a refusal
+    if (retryLater(evt)) return; // 4013 "try again later": not a refusal
     if (!closeEvent || !REFUSED[closeEvent.code]) return;
     evt.target.removeAttribute("ws-connect");
     var panel = document.getElementById("queue");

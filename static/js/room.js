@@ -1,6 +1,7 @@
 /* Parlour room lobby: live seats over the htmx WebSocket extension.
  *
- * Loaded with `defer` after htmx, its ws extension and parlour.js. Without it the lobby
+ * An ES module, run after htmx and its ws extension (classic `defer` scripts
+ * before it); socket.js says what a close means. Without it the lobby
  * still works by reloading: every lobby change is a plain form post. DOM
  * contract (templates/matchmaking/room.html, room_parts.html):
  *   <div id="room" hx-ext="ws" ws-connect="/ws/room/<code>/">
@@ -11,11 +12,14 @@
  *   pushed forms lack a CSRF input (rendered without a request): parlour.js adds the page's token
  *   chat: <form ws-send> with hidden type=chat and id=<preset id>
  */
+import { addCsrfTokens, refusals } from "./parlour.js";
+import { retryLater } from "./socket.js";
+
 (function () {
   "use strict";
 
   // What each refusal close code means (accounts/close_codes.py, README "Decisions").
-  var REFUSED = window.Parlour.refusals();
+  var REFUSED = refusals();
   var stopped = false;
 
   function byId(id) {
@@ -29,7 +33,7 @@
 
   // Forms pushed over the socket were rendered without a request, so they have
   // no csrfmiddlewaretoken (parlour.js adds it).
-  window.Parlour.addCsrfTokens();
+  addCsrfTokens();
 
   // Go to the match when it starts while we wait here (not when we come back to
   // the lobby of a room whose match is under way).
@@ -72,7 +76,7 @@
   document.addEventListener("htmx:wsClose", function (evt) {
     var closeEvent = evt.detail && evt.detail.event;
     var code = closeEvent ? closeEvent.code : 1006;
-    if (!stopped && window.Parlour.retryLater(evt)) {
+    if (!stopped && retryLater(evt)) {
       setStatus("Reconnecting…"); // 4013 "try again later": not a refusal
     } else if (code >= 4000 && code <= 4999) {
       stopped = true;

@@ -91,6 +91,8 @@ class GameSite:
       game's words: (keys, words) pairs ("N or →", "next dart"), rendered once with the
       page (an inert <template id="board-key-words">, dt and dd) and read by static/js/board/keys.js;
       ``dice_board_keys()`` for games of dice and pieces (the default).
+    - ``piece_word``: what the board's hints call a piece ("Choose a highlighted
+      dart."; default "piece"), the template's data-piece, read by static/js/board/keys.js.
     """
 
     name: str
@@ -113,6 +115,7 @@ class GameSite:
     credit: str = ""
     credit_name: str = ""
     board_keys: tuple[tuple[str, str], ...] = field(default_factory=dice_board_keys)
+    piece_word: str = "piece"
 
     def to_move_phrase(self, view: Mapping) -> str:
         """What the seat to move must do in the engine view ``view``, for the

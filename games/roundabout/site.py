@@ -20,4 +20,5 @@ SITE = GameSite(
     credit="Designed and published by Otero Games (2004).",
     credit_name="ROUNDABOUT",
     board_keys=dice_board_keys("dart", "roll the dice"),
+    piece_word="dart",
 )

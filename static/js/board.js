@@ -70,7 +70,7 @@ import { ask, checkChooser, isAsking, watchViewport } from "./board/chooser.js";
 import { byId, keysOn, net, stage, visibleFirst } from "./board/dom.js";
 import { clearLayer, draw, markDice } from "./board/draw.js";
 import { crowd } from "./board/geometry.js";
-import { keyList, onKeys, showHelp } from "./board/keys.js";
+import { keyList, onKeys, pieceWord, showHelp } from "./board/keys.js";
 import { onPointer } from "./board/pointer.js";
 
 let st = null; // the state machine's state (board/choices.js), null: no choices
@@ -81,7 +81,7 @@ function render() {
   markDice(st);
   draw(st, adapter);
   if (!bar(st, { confirm, undo, cancel })) return;
-  showBar(st, C.words(st, net()), C.canConfirm(st));
+  showBar(st, C.words(st, net(), pieceWord()), C.canConfirm(st));
 }
 
 // --- Acting ---------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 """Dice race on the site (``games.sites.GameSite``): its name and words, its
 styles, its rules page's pictures."""
 
-from games.sites import GameSite
+from games.sites import GameSite, dice_board_keys
 
 
 def seat_phrase(seat: dict) -> str:
@@ -16,6 +16,8 @@ SITE = GameSite(
     phase_phrases={"roll": "roll"},
     seat_phrase=seat_phrase,
     stylesheets=("css/dicerace.css",),
+    board_keys=dice_board_keys("marker", "roll the die"),
+    piece_word="marker",
     rules_pictures=(2, (
         (0, "The start: both markers on cell 0, the first of the row."),
         (6, "Some turns later: each marker has moved on by its own rolls; the gold cell is the goal."),

@@ -69,6 +69,10 @@ def test_a_whole_dice_race_in_the_browser_with_its_own_styles_and_words(browser,
     assert _cell_fill(page, "#board .dr-cell") == CELL_FILL
     expect(page.locator("#seats .home").first).to_have_text(re.compile(r"^on cell \d+ of 20$"))
     expect(page.locator("#status")).to_contain_text("to roll.")
+    # The keyboard help and the board's hints name its markers (GameSite.board_keys, piece_word).
+    key_words = page.locator("#board-key-words")
+    assert "next marker" in key_words.evaluate("t => t.content.textContent")
+    expect(key_words).to_have_attribute("data-piece", "marker")
 
     status, rolls = page.locator("#status"), 0
     for _ in range(80):

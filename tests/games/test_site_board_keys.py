@@ -20,4 +20,4 @@ def test_the_dice_games_share_the_keys_in_their_own_words():
 
 
 def test_a_game_without_its_own_keys_gets_the_shared_ones():
-    assert sites.GameSite(name="Dice race").board_keys == sites.dice_board_keys("piece", "roll")
+    assert sites.GameSite(name="Some game").board_keys == sites.dice_board_keys("piece", "roll")

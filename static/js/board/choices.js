@@ -173,8 +173,9 @@ export function cycleDest(st, dir) {
   return true;
 }
 
-/** The bar's words for the state, given the connection ``net`` ({offline, connected}). */
-export function words(st, net) {
+/** The bar's words for the state, given the connection ``net`` ({offline, connected}),
+ *  the game's pieces called ``piece`` (its GameSite's piece_word: "piece", "dart"). */
+export function words(st, net, piece = "piece") {
   if (!st) return "";
   if (!st.busy && net.offline) return "Offline: you can move again when the network is back.";
   if (st.busy) return net.connected ? "Sent…" : "Sent: waiting for the connection…";
@@ -195,10 +196,10 @@ export function words(st, net) {
   } else if (level(st).length) {
     const last = lastStep(st);
     if (last && last.w === "turn") {
-      parts.push("Next: turn another dart (it, then ↺), or Confirm to end the turn.");
+      parts.push("Next: turn another " + piece + " (it, then ↺), or Confirm to end the turn.");
     } else {
-      parts.push(st.steps.length ? "Next: choose a dart for the other die, or Undo."
-        : st.compose ? "Choose a highlighted dart." : "Choose a highlighted piece.");
+      parts.push(st.steps.length ? "Next: choose a " + piece + " for the other die, or Undo."
+        : "Choose a highlighted " + piece + ".");
       if (last && (last.e || last.x)) parts.push("Or Confirm to end the turn here.");
     }
   } else if (st.steps.length) {

@@ -29,6 +29,13 @@ export function keyWords() {
   return el && el.content ? wordsOf(el.content.querySelectorAll("dt")) : [];
 }
 
+/** What the game's pieces are called in the board's hints ("piece", "dart"): its
+ *  GameSite's piece_word, #board-key-words' data-piece. */
+export function pieceWord() {
+  const el = byId("board-key-words");
+  return (el && el.getAttribute("data-piece")) || "piece";
+}
+
 /** The letters that act from anywhere on the match page (not only on the board). */
 export const LETTERS = { r: 1, n: 1, p: 1, t: 1, u: 1 };
 

@@ -62,7 +62,7 @@ test("a composed turn: steps follow, undo, cancel, and the pass after the last s
   assert.equal(C.chooseDest(st, 0), "changed");
   assert.deepEqual(C.level(st).map((c) => c.m), ["b2"]);
   assert.equal(st.cursor, 0);
-  assert.match(C.words(st, { offline: false, connected: true }), /^Step 1: A to 1\. Next: choose a dart/);
+  assert.match(C.words(st, { offline: false, connected: true }, "dart"), /^Step 1: A to 1\. Next: choose a dart/);
   C.select(st, "B");
   C.chooseDest(st, 0);
   assert.equal(C.canConfirm(st), true);

@@ -70,7 +70,7 @@ export function closeVerdict(code, codes) {
 // Frame kinds (data-kind on #frame-version; an update has none, to save its
 // bytes in every update): "snapshot" (the whole public position, replaces the
 // move list), "update" (one change: the parts it changed and its moves, appended
-// to the list; games/deltas.py), "seat" (this seat's controls), "error" (this
+// to the list; games/frames/wire.py), "seat" (this seat's controls), "error" (this
 // socket only). Public and seat frames travel separately: each keeps its own version.
 
 /** Every #frame-version tag of a frame's text: [{v: int, kind: str}]. */
@@ -111,7 +111,7 @@ export function gateFrame(tags, versions) {
       next.seat = t.v;
       next.answer = true;
     } else {
-      // An update carries only what its change changed (games/deltas.py): apply
+      // An update carries only what its change changed (games/frames/wire.py): apply
       // each version once, in order. One that does not follow the page's own
       // (a frame went missing) is not applied: the page asks for a snapshot.
       if (t.v <= versions.pub) return { verdict: "old", next };
@@ -125,7 +125,7 @@ export function gateFrame(tags, versions) {
 
 // --- The match socket's heartbeat -------------------------------------------------
 
-/** A frame that only says the connection is alive (games/fragments.HEARTBEAT_FRAME). */
+/** A frame that only says the connection is alive (games.frames.wire.HEARTBEAT_FRAME). */
 export const HEARTBEAT_FRAME = '<div id="heartbeat" hidden></div>';
 /** No frame for the heartbeat period and this much more: the connection is not live. */
 export const SILENCE_GRACE_MS = 3000;

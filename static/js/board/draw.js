@@ -104,7 +104,7 @@ export function draw(st, adapter) {
     under = drawTarget(t, i, st, sel, layer, under);
   });
   if (under) {
-    // Before the first piece, or the part (games/deltas.py) that holds it.
+    // Before the first piece, or the part (games/frames/wire.py) that holds it.
     let first = svg.querySelector("[data-space]");
     while (first && first.parentNode !== svg) first = first.parentNode;
     svg.insertBefore(under, first);

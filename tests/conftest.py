@@ -135,8 +135,9 @@ def reaches_the_database(item) -> bool:
 
 
 def pytest_collection_modifyitems(config, items):
-    """Browser tests last: Playwright's sync API leaves an event loop in the
-    main thread, which code under test that uses async_to_sync must not meet.
+    """Browser tests (tests/e2e/, and any marked e2e elsewhere, e.g. a test-only
+    game's) last: Playwright's sync API leaves an event loop in the main thread,
+    which code under test that uses async_to_sync must not meet.
     With --database-tests-only, the tests that cannot reach the database are
     deselected; with --not-in-postgresql-pass, those that pass runs."""
     if config.getoption("--database-tests-only"):
@@ -150,4 +151,4 @@ def pytest_collection_modifyitems(config, items):
 
         config.hook.pytest_deselected(items=[item for item in items if in_postgresql_pass(item)])
         items[:] = [item for item in items if not in_postgresql_pass(item)]
-    items.sort(key=lambda item: "/tests/e2e/" in str(item.fspath))
+    items.sort(key=lambda item: "/tests/e2e/" in str(item.fspath) or item.get_closest_marker("e2e") is not None)

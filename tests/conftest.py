@@ -151,4 +151,5 @@ def pytest_collection_modifyitems(config, items):
 
         config.hook.pytest_deselected(items=[item for item in items if in_postgresql_pass(item)])
         items[:] = [item for item in items if not in_postgresql_pass(item)]
-    items.sort(key=lambda item: "/tests/e2e/" in str(item.fspath) or item.get_closest_marker("e2e") is not None)
+    items.sort(key=lambda item: ("/tests/e2e/" in str(item.fspath)
+                                 or item.get_closest_marker("e2e") is not None))

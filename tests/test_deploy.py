@@ -1,0 +1,173 @@
+"""The production path's configuration (docs/operations.md, "From a bare
+Debian machine to HTTPS"): deploy/parlour.env.example makes a site that
+``check --deploy`` finds clean, and production's nginx renderer
+(``python -m config.deploy nginx``) refuses what would half-deploy it.
+
+Fast: no nginx, no database (the real nginx in front of a real server is
+tests/test_production_front.py).
+"""
+
+import os
+import secrets
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from config import deploy
+
+ROOT = Path(__file__).resolve().parent.parent
+CERTIFICATE = "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n"
+KEY = "-----BEGIN PRIVATE KEY-----\nMIIE\n-----END PRIVATE KEY-----\n"
+
+
+def example_environment() -> dict[str, str]:
+    """deploy/parlour.env.example as a dict, as a shell would read it."""
+    found = {}
+    for line in (ROOT / "deploy" / "parlour.env.example").read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            name, value = line.split("=", 1)
+            found[name] = " ".join(shlex.split(value))
+    return found
+
+
+def clean_environment(**env) -> dict[str, str]:
+    """This process's environment without the test settings' variables, plus ``env``."""
+    example = example_environment()
+    kept = {k: v for k, v in os.environ.items() if k not in example and k not in {
+        "DJANGO_SETTINGS_MODULE", "SECURE_SSL_REDIRECT", "SESSION_COOKIE_SECURE", "CSRF_COOKIE_SECURE",
+        "SECURE_HSTS_SECONDS", "DJANGO_ALLOW_ASYNC_UNSAFE"}}
+    return {**kept, **env}
+
+
+def test_check_deploy_is_clean_with_the_example_production_environment(tmp_path):
+    """Every value of deploy/parlour.env.example (its secrets filled in as the
+    operator would, STATIC_ROOT moved to a temporary folder): ``manage.py
+    check --deploy`` reports nothing, warnings included."""
+    env = example_environment()
+    assert env["DEBUG"] == "0" and env["STATIC_MANIFEST"] == "1"
+    assert env["SECRET_KEY"] == "" and env["TRUSTED_PROXY_SECRET"] == ""  # the operator makes their own
+    env.update(SECRET_KEY=secrets.token_urlsafe(50), TRUSTED_PROXY_SECRET=secrets.token_hex(32),
+               STATIC_ROOT=str(tmp_path / "static"))
+    r = subprocess.run([sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+                       cwd=ROOT, env=clean_environment(**env), capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "System check identified no issues" in r.stdout
+
+
+def test_every_variable_of_the_example_environment_is_in_the_configuration_table():
+    table = (ROOT / "docs" / "operations.md").read_text().split("## Configuration", 1)[1].split("\n## ", 1)[0]
+    missing = [name for name in example_environment() if f"`{name}`" not in table]
+    assert not missing
+
+
+@pytest.mark.parametrize(("secret_key", "message"), [
+    ("", "SECRET_KEY is not set"),
+    ("short", "SECRET_KEY is too weak"),
+    ("django-insecure-" + "x1y2z3" * 10, "SECRET_KEY is too weak"),
+])
+def test_a_missing_or_weak_secret_key_stops_manage_py_with_a_message_saying_so(secret_key, message):
+    """With DEBUG off the settings refuse to load: the last line of the
+    error names the setting and how to make a good one."""
+    env = {**example_environment(), "SECRET_KEY": secret_key, "TRUSTED_PROXY_SECRET": secrets.token_hex(32)}
+    r = subprocess.run([sys.executable, "manage.py", "check"], cwd=ROOT, env=clean_environment(**env),
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode != 0
+    assert message in r.stderr.strip().splitlines()[-1]
+
+
+def production_settings(static_root: Path, **changes):
+    (static_root / "staticfiles.json").write_text('{"paths": {}, "version": "1.1"}')
+    values = dict(ALLOWED_HOSTS=["parlour.example"], STATIC_MANIFEST=True, STATIC_ROOT=static_root,
+                  TRUSTED_PROXY_COUNT=1, TRUSTED_PROXY_SECRET=secrets.token_hex(32))
+    return SimpleNamespace(**{**values, **changes})
+
+
+@pytest.fixture
+def site_environment(tmp_path) -> dict[str, str]:
+    (tmp_path / "cert.pem").write_text(CERTIFICATE)
+    (tmp_path / "key.pem").write_text(KEY)
+    return {"SERVER_NAME": "parlour.example", "TLS_CERTIFICATE": str(tmp_path / "cert.pem"),
+            "TLS_CERTIFICATE_KEY": str(tmp_path / "key.pem")}
+
+
+def test_the_rendered_configuration_has_the_sites_names_certificate_upstreams_and_static_root(
+        site_environment, tmp_path):
+    settings = production_settings(tmp_path)
+    site = deploy.site_from_environment(
+        {**site_environment, "SERVER_NAME": "parlour.example,www.parlour.example",
+         "WEB_UPSTREAMS": "10.0.0.2:8101,10.0.0.3:8101"},
+        production_settings(tmp_path, ALLOWED_HOSTS=[".parlour.example"]))
+    text = deploy.render(site, (1, 22, 1))
+    assert "server_name parlour.example www.parlour.example;" in text
+    assert "return 301 https://parlour.example$request_uri;" in text
+    assert f"ssl_certificate {tmp_path}/cert.pem;" in text
+    assert f"ssl_certificate_key {tmp_path}/key.pem;" in text
+    assert "server 10.0.0.2:8101 max_fails=0;\n    server 10.0.0.3:8101 max_fails=0;" in text
+    assert f"alias {tmp_path.resolve()}/;" in text
+    assert "listen 443 ssl http2;" in text and "listen [::]:80;" in text and "http2 on;" not in text
+    newer = deploy.render(site, (1, 26, 0))  # http2 on; from 1.25.1
+    assert "listen 443 ssl;" in newer and "http2 on;" in newer
+    # Without WEB_UPSTREAMS: deploy/Procfile's web processes.
+    default = deploy.site_from_environment(site_environment, settings)
+    assert default.upstreams == ["127.0.0.1:8101", "127.0.0.1:8102"] == deploy.procfile_upstreams()
+
+
+@pytest.mark.parametrize(("change", "settings_change", "message"), [
+    ({"SERVER_NAME": ""}, {}, "SERVER_NAME is not set"),
+    ({"SERVER_NAME": "other.example"}, {}, "SERVER_NAME other.example is not in ALLOWED_HOSTS"),
+    ({"SERVER_NAME": "parlour.example;"}, {}, "is not a host name"),
+    ({"TLS_CERTIFICATE": ""}, {}, "TLS_CERTIFICATE is not set"),
+    ({"TLS_CERTIFICATE": "/nonexistent/fullchain.pem"}, {}, "cannot read the certificate"),
+    ({"TLS_CERTIFICATE_KEY": "/nonexistent/privkey.pem"}, {}, "cannot read the certificate's key"),
+    ({"TLS_CERTIFICATE": "KEY"}, {}, "is not a PEM certificate"),
+    ({}, {"TRUSTED_PROXY_SECRET": ""}, "TRUSTED_PROXY_SECRET is not set"),
+    ({}, {"TRUSTED_PROXY_SECRET": "0123456789"}, "TRUSTED_PROXY_SECRET is weak"),
+    ({}, {"TRUSTED_PROXY_SECRET": "ab" * 20}, "TRUSTED_PROXY_SECRET is weak"),
+    ({}, {"TRUSTED_PROXY_SECRET": "a$b{c}d;e" * 4}, "TRUSTED_PROXY_SECRET is weak"),
+    ({}, {"TRUSTED_PROXY_COUNT": 0}, "TRUSTED_PROXY_COUNT is 0"),
+    ({}, {"STATIC_MANIFEST": False}, "STATIC_MANIFEST is off"),
+    ({"WEB_UPSTREAMS": "127.0.0.1"}, {}, "is not host:port"),
+    ({"NGINX_HTTPS_PORT": "70000"}, {}, "is not a port number"),
+])
+def test_the_renderer_refuses_what_would_half_deploy_the_site(site_environment, tmp_path, change,
+                                                               settings_change, message):
+    if change.get("TLS_CERTIFICATE") == "KEY":
+        change = {"TLS_CERTIFICATE": site_environment["TLS_CERTIFICATE_KEY"]}
+    with pytest.raises(deploy.Refusal, match=message) as refused:
+        deploy.site_from_environment({**site_environment, **change},
+                                     production_settings(tmp_path, **settings_change))
+    assert "\n" not in str(refused.value)
+
+
+def test_the_renderer_refuses_a_static_root_collectstatic_has_not_filled(site_environment, tmp_path):
+    settings = production_settings(tmp_path)
+    (tmp_path / "staticfiles.json").unlink()
+    with pytest.raises(deploy.Refusal, match="holds no staticfiles.json: run manage.py collectstatic"):
+        deploy.site_from_environment(site_environment, settings)
+
+
+def test_the_renderer_command_refuses_in_one_line_and_writes_nothing(site_environment, tmp_path):
+    """``python -m config.deploy nginx --output FILE`` with a missing
+    certificate, then with a weak secret: exit status 2, one line on stderr,
+    nothing on stdout, no FILE."""
+    static = tmp_path / "static"
+    static.mkdir()
+    (static / "staticfiles.json").write_text("{}")
+    out = tmp_path / "parlour.conf"
+    env = {**example_environment(), **site_environment, "SECRET_KEY": secrets.token_urlsafe(50),
+           "TRUSTED_PROXY_SECRET": secrets.token_hex(32), "STATIC_ROOT": str(static)}
+    refusals = (({"TLS_CERTIFICATE": str(tmp_path / "missing.pem")}, "cannot read the certificate"),
+                ({"TRUSTED_PROXY_SECRET": "short-secret"}, "the settings refuse"),
+                ({"TRUSTED_PROXY_SECRET": "a" * 40}, "TRUSTED_PROXY_SECRET is weak"))
+    for change, message in refusals:
+        r = subprocess.run([sys.executable, "-m", "config.deploy", "nginx", "--output", str(out)],
+                           cwd=ROOT, env=clean_environment(**{**env, **change}), capture_output=True,
+                           text=True, timeout=60)
+        assert r.returncode == 2, r.stderr
+        assert r.stdout == ""
+        assert len(r.stderr.strip().splitlines()) == 1 and message in r.stderr, r.stderr
+        assert not out.exists()

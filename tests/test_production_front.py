@@ -163,6 +163,7 @@ def front(static_root, certificate, django_db_setup, django_db_blocker, tmp_path
     proxy = services.Service("nginx-front", [services.NGINX, "-e", str(var / "error.log"), "-c", str(conf),
                                              "-g", "daemon off; master_process off;"], dict(os.environ))
     served = Front(https_port, http_port, certificate[0], acme)
+    served.web_port = web_port
 
     def up():
         if not proxy.alive():
@@ -223,6 +224,16 @@ def test_a_match_over_tls_with_hashed_static_files_from_nginx_and_its_socket_thr
 
     unhashed = front.get("/static/js/match.js")
     assert unhashed.status == 200 and unhashed.getheader("Cache-Control") == "public, max-age=300"
+    assert unhashed.getheader("X-Content-Type-Options") == "nosniff"
+    # A proxy that passes /static/ on (one without the files) gets them from
+    # WhiteNoise, out of STATIC_ROOT, hashed names cached for good too.
+    direct = http.client.HTTPConnection("127.0.0.1", front.web_port, timeout=20)
+    direct.request("GET", match_js, headers={"X-Forwarded-Proto": "https",
+                                             "X-Parlour-Proxy": services.PROXY_SECRET})
+    passed_on = direct.getresponse()
+    assert passed_on.status == 200 and passed_on.read() == front.get(match_js).body
+    assert "immutable" in passed_on.getheader("Cache-Control")
+    direct.close()
 
     from websockets.exceptions import InvalidStatus
     from websockets.sync.client import connect

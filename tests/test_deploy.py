@@ -171,3 +171,48 @@ def test_the_renderer_command_refuses_in_one_line_and_writes_nothing(site_enviro
         assert r.stdout == ""
         assert len(r.stderr.strip().splitlines()) == 1 and message in r.stderr, r.stderr
         assert not out.exists()
+
+
+def collect(source: Path, target: Path) -> dict[str, str]:
+    """Post-process every file of ``source`` into ``target`` with production's
+    storage, as collectstatic does; the manifest's paths."""
+    import json
+
+    from django.core.files.storage import FileSystemStorage
+
+    from core.staticfiles import ModuleManifestStaticFilesStorage
+
+    found = FileSystemStorage(location=source)
+    storage = ModuleManifestStaticFilesStorage(location=target, base_url="/static/")
+    names = [str(p.relative_to(source)) for p in source.rglob("*") if p.is_file()]
+    for name in names:
+        with found.open(name) as f:
+            storage.save(name, f)
+    for _name, _hashed, processed in storage.post_process({name: (found, name) for name in names}):
+        assert not isinstance(processed, Exception), processed
+    return json.loads((target / "staticfiles.json").read_text())["paths"]
+
+
+def test_a_changed_module_renames_every_module_that_imports_it_up_to_the_page(tmp_path):
+    """A hashed module's name covers its rewritten imports: when a module
+    deep in the chain changes, the modules importing it, and the page's, get
+    new names too, so a page never mixes two releases' modules; a module
+    outside the chain keeps its name (and the browser's cached copy)."""
+    source = tmp_path / "source"
+    (source / "js" / "match").mkdir(parents=True)
+    (source / "js" / "page.js").write_text('import { go } from "./match/middle.js";\ngo();\n')
+    (source / "js" / "match" / "middle.js").write_text(
+        'export { leaf as go } from "./leaf.js";\nexport const later = () => import("./leaf.js");\n')
+    (source / "js" / "match" / "leaf.js").write_text("export function leaf() { return 1; }\n")
+    (source / "js" / "other.js").write_text("export const other = 1;\n")
+    before = collect(source, tmp_path / "before")
+    (source / "js" / "match" / "leaf.js").write_text("export function leaf() { return 2; }\n")
+    after = collect(source, tmp_path / "after")
+    for name in ("js/match/leaf.js", "js/match/middle.js", "js/page.js"):
+        assert before[name] != after[name], name
+    assert before["js/other.js"] == after["js/other.js"]
+    page = (tmp_path / "after" / after["js/page.js"]).read_text()
+    assert f'from "./{Path(after["js/match/middle.js"]).relative_to("js")}"' in page
+    middle = (tmp_path / "after" / after["js/match/middle.js"]).read_text()
+    leaf = Path(after["js/match/leaf.js"]).name
+    assert f'from "./{leaf}"' in middle and f'import("./{leaf}")' in middle

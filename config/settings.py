@@ -73,6 +73,8 @@ MIDDLEWARE = [
     # middleware, answers 503 "try again".
     "config.views.LostConnectionMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    # With STATIC_MANIFEST on, a web process refuses to start before collectstatic ran.
+    "core.staticfiles.RequireManifest",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",

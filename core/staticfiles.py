@@ -16,6 +16,8 @@ that names no file fails ``collectstatic`` (``manifest_strict``), so nothing
 half-collected is served.
 """
 
+from pathlib import Path
+
 from django.contrib.staticfiles.storage import ManifestStaticFilesStorage
 
 
@@ -23,3 +25,22 @@ class ModuleManifestStaticFilesStorage(ManifestStaticFilesStorage):
     """ManifestStaticFilesStorage that also rewrites ES module imports."""
 
     support_js_module_import_aggregation = True
+
+
+class RequireManifest:
+    """A check when a server builds the site's handler, not a middleware: with
+    STATIC_MANIFEST on and no ``staticfiles.json`` in STATIC_ROOT every page
+    would fail on its first ``{% static %}``, so the web process refuses to
+    start, saying to run collectstatic. Otherwise it takes itself out of the
+    chain (MiddlewareNotUsed): no cost per request."""
+
+    def __init__(self, get_response):
+        from django.conf import settings
+        from django.core.exceptions import ImproperlyConfigured, MiddlewareNotUsed
+
+        manifest = Path(settings.STATIC_ROOT) / ManifestStaticFilesStorage.manifest_name
+        if getattr(settings, "STATIC_MANIFEST", False) and not manifest.is_file():
+            raise ImproperlyConfigured(
+                f"STATIC_MANIFEST is on but {manifest} is missing: run "
+                "`python manage.py collectstatic --noinput` (with this environment) before starting the site")
+        raise MiddlewareNotUsed

@@ -216,3 +216,16 @@ def test_a_changed_module_renames_every_module_that_imports_it_up_to_the_page(tm
     middle = (tmp_path / "after" / after["js/match/middle.js"]).read_text()
     leaf = Path(after["js/match/leaf.js"]).name
     assert f'from "./{leaf}"' in middle and f'import("./{leaf}")' in middle
+
+
+def test_a_web_process_refuses_to_start_with_the_manifest_on_before_collectstatic(tmp_path):
+    """STATIC_MANIFEST=1 and an empty STATIC_ROOT: building the ASGI
+    application (what uvicorn does as it starts) stops with a message
+    naming the missing manifest and the command that makes it."""
+    env = {**example_environment(), "SECRET_KEY": secrets.token_urlsafe(50),
+           "TRUSTED_PROXY_SECRET": secrets.token_hex(32), "STATIC_ROOT": str(tmp_path)}
+    r = subprocess.run([sys.executable, "-c", "import config.asgi"], cwd=ROOT, env=clean_environment(**env),
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode != 0
+    last = r.stderr.strip().splitlines()[-1]
+    assert f"{tmp_path}/staticfiles.json is missing" in last and "collectstatic --noinput" in last, r.stderr

@@ -4,7 +4,7 @@ Debian machine to HTTPS"): deploy/parlour.env.example makes a site that
 (``python -m config.deploy nginx``) refuses what would half-deploy it.
 
 Fast: no nginx, no database (the real nginx in front of a real server is
-tests/test_production_front.py).
+tests/e2e/test_production_front.py).
 """
 
 import os

@@ -12,9 +12,12 @@ with DEBUG off, the https redirect and secure cookies on.
 - nginx serves a hashed static file with a year's immutable cache, an
   unhashed one with five minutes', text compressed;
 - a match socket opens through TLS (wss) with the site's origin and gets its
-  snapshot; a page of another origin is refused.
+  snapshot; a page of another origin is refused;
+- in Chromium, the match page loads every module of its graph from nginx,
+  hashed names only, and goes Live over wss.
 
-``slow`` (it starts real processes): CI runs it once, in its SQLite pass.
+In tests/e2e/ (``slow`` and ``e2e``: it starts real processes and a browser):
+CI runs it once, in its SQLite pass.
 """
 
 import gzip
@@ -27,18 +30,22 @@ import ssl
 import subprocess
 import sys
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 from django.conf import settings
 from django.test import Client
+from playwright.sync_api import expect
 
 from config import deploy, servers
 from tests import services
+from tests.e2e.test_live_play import in_thread
 from tests.factories import ludo_state, make_match
 
 pytestmark = [pytest.mark.slow]
+IMMUTABLE = "public, max-age=31536000, immutable"
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 HASHED = re.compile(r"\.[0-9a-f]{12}\.[A-Za-z0-9]+$")
 #: A module specifier after ``from``, after ``import`` (side-effect import) or
 #: in ``import(...)``; comments, strings and template literals are matched
@@ -197,7 +204,7 @@ def test_a_match_over_tls_with_hashed_static_files_from_nginx_and_its_socket_thr
     nginx serves with a year's immutable cache; an unhashed copy gets five
     minutes; a module comes gzipped when asked; the match socket opens over
     wss with the page's origin and sends the snapshot, and not with another."""
-    match = make_match(seats=("human", "human"), state=ludo_state())
+    match = in_thread(make_match, seats=("human", "human"), state=ludo_state())
     player = match.seats.get(index=0).user
     client = Client()
     client.force_login(player)
@@ -215,7 +222,7 @@ def test_a_match_over_tls_with_hashed_static_files_from_nginx_and_its_socket_thr
         assert url.startswith("/static/") and HASHED.search(url), url
         asset = front.get(url)
         assert asset.status == 200, url
-        assert asset.getheader("Cache-Control") == "public, max-age=31536000, immutable", url
+        assert asset.getheader("Cache-Control") == IMMUTABLE, url
     match_js = next(src for src in modules if "/js/match." in src)
     assert front.get(match_js).getheader("Content-Type").startswith("application/javascript")
     zipped = front.get(match_js, **{"Accept-Encoding": "gzip"})
@@ -247,3 +254,33 @@ def test_a_match_over_tls_with_hashed_static_files_from_nginx_and_its_socket_thr
         connect(url, origin=f"http://localhost:{front.https_port}", additional_headers=[("Cookie", cookie)],
                 ssl=front.tls, proxy=None, open_timeout=10)
     assert refused.value.response.status_code == 403
+
+
+def test_in_chromium_the_match_page_loads_its_hashed_module_graph_from_nginx_and_goes_live(
+        front, browser, transactional_db):
+    """A player's Chromium over TLS: every script the page runs, the modules
+    its modules import among them, is a hashed name nginx served with the
+    year's cache; nothing failed to load, no Content-Security-Policy
+    violation, and the page says Live with its snapshot in (the socket over wss)."""
+    match = in_thread(make_match, seats=("human", "human"), state=ludo_state())
+    client = Client()
+    client.force_login(match.seats.get(index=0).user)
+    context = browser.new_context(ignore_https_errors=True)  # the certificate is self-signed
+    context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "url": front.origin, "secure": True,
+                          "value": client.cookies[settings.SESSION_COOKIE_NAME].value}])
+    page = context.new_page()
+    scripts, failed, csp = [], [], []
+    page.on("response", lambda r: scripts.append((r.url, r.status, r.headers.get("cache-control")))
+            if r.request.resource_type == "script" else None)
+    page.on("requestfailed", lambda r: failed.append(r.url))
+    page.on("console", lambda m: csp.append(m.text) if "Content Security Policy" in m.text else None)
+    page.goto(f"{front.origin}/m/{match.public_id}/")
+    expect(page.locator("#connection-status")).to_have_text("Live", timeout=20_000)
+    page.wait_for_selector("#match[data-synced]", state="attached")
+    assert not failed and not csp
+    paths = [urlsplit(url).path for url, _, _ in scripts]
+    for name in ("js/match.", "js/match/clock.", "js/board.", "js/board/draw.", "js/parlour.", "js/socket."):
+        assert any(path.startswith(f"/static/{name}") for path in paths), name
+    for url, status, cache in scripts:
+        assert (status, cache) == (200, IMMUTABLE) and HASHED.search(urlsplit(url).path), url
+    context.close()

@@ -265,9 +265,16 @@ def test_in_chromium_the_match_page_loads_its_hashed_module_graph_from_nginx_and
     match = in_thread(make_match, seats=("human", "human"), state=ludo_state())
     client = Client()
     client.force_login(match.seats.get(index=0).user)
+    session = client.cookies[settings.SESSION_COOKIE_NAME].value
+    # The server sees the new match: wait for that state, not for time (once, in this
+    # test's first twenty runs, on SQLite on a loaded machine, the page's first answer
+    # was a 404; not reproduced in the next fourteen).
+    services.wait_for(lambda: front.get(f"/m/{match.public_id}/",
+                                        Cookie=f"{settings.SESSION_COOKIE_NAME}={session}").status == 200,
+                      10, what="the match page over TLS")
     context = browser.new_context(ignore_https_errors=True)  # the certificate is self-signed
     context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "url": front.origin, "secure": True,
-                          "value": client.cookies[settings.SESSION_COOKIE_NAME].value}])
+                          "value": session}])
     page = context.new_page()
     scripts, failed, csp = [], [], []
     page.on("response", lambda r: scripts.append((r.url, r.status, r.headers.get("cache-control")))

@@ -317,7 +317,7 @@ STATIC_ROOT.mkdir(parents=True, exist_ok=True)
 # STATIC_MANIFEST=1 (production): {% static %} names the hashed copies that
 # collectstatic made (core/staticfiles.py; ES module imports rewritten to them),
 # nginx serves them from STATIC_ROOT, and WhiteNoise serves STATIC_ROOT too,
-# for a request that reaches a web port directly. Off (development, `make
+# to a proxy that passes /static/ on to the web ports. Off (development, `make
 # cluster`, the tests): WhiteNoise serves the app/project folders as they are,
 # no collectstatic step (docs/decisions.md "The production front").
 STATIC_MANIFEST = env.bool("STATIC_MANIFEST", default=False)

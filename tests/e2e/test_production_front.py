@@ -153,6 +153,8 @@ def front(static_root, certificate, django_db_setup, django_db_blocker, tmp_path
                   "SESSION_COOKIE_SECURE": "1", "CSRF_COOKIE_SECURE": "1", "SECURE_HSTS_SECONDS": "3600",
                   **services.behind_proxy()}
     with django_db_blocker.unblock():
+        # It answers /healthz on its own port over plain HTTP (SECURE_REDIRECT_EXEMPT),
+        # which start_daphne waits for.
         web, _ = services.start_daphne("uvicorn-front", web_port,
                                        argv=servers.production_argv("127.0.0.1", web_port), **production)
         env = services.service_env(

@@ -73,6 +73,8 @@ MIDDLEWARE = [
     # middleware, answers 503 "try again".
     "config.views.LostConnectionMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    # With STATIC_MANIFEST on, a web process refuses to start before collectstatic ran.
+    "core.staticfiles.RequireManifest",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -308,11 +310,23 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = VAR_DIR / "staticfiles"
+# Where `manage.py collectstatic` copies the static files (production's nginx
+# serves /static/ from here, docs/operations.md).
+STATIC_ROOT = Path(env.str("STATIC_ROOT", default=str(VAR_DIR / "staticfiles")))
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)
-# WhiteNoise serves static files from the app/project folders directly (no
-# collectstatic step): the site is small and daphne serves no static files itself.
-WHITENOISE_USE_FINDERS = True
+# STATIC_MANIFEST=1 (production): {% static %} names the hashed copies that
+# collectstatic made (core/staticfiles.py; ES module imports rewritten to them),
+# nginx serves them from STATIC_ROOT, and WhiteNoise serves STATIC_ROOT too,
+# to a proxy that passes /static/ on to the web ports. Off (development, `make
+# cluster`, the tests): WhiteNoise serves the app/project folders as they are,
+# no collectstatic step (docs/decisions.md "The production front").
+STATIC_MANIFEST = env.bool("STATIC_MANIFEST", default=False)
+if STATIC_MANIFEST:
+    STORAGES = {
+        "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+        "staticfiles": {"BACKEND": "core.staticfiles.ModuleManifestStaticFilesStorage"},
+    }
+WHITENOISE_USE_FINDERS = not STATIC_MANIFEST
 WHITENOISE_AUTOREFRESH = DEBUG
 
 # --- Security (production defaults; `manage.py check --deploy` is clean) -----
@@ -323,6 +337,9 @@ if not DEBUG:
     SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=True)
     SESSION_COOKIE_SECURE = env.bool("SESSION_COOKIE_SECURE", default=True)
     CSRF_COOKIE_SECURE = env.bool("CSRF_COOKIE_SECURE", default=True)
+    # A health probe on a web port itself (the release script, a load
+    # balancer) gets its answer, not a redirect to https.
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 # Content-Security-Policy: only this origin's scripts (no inline scripts or
 # handlers, no eval); htmx runs with its indicator styles off (base.html).
 # 'self' covers the same-origin WebSocket in connect-src.

@@ -15,6 +15,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 
 from core.database import check_pooled_connection
+from core.reporting import init_sentry, parse_addresses
 from games.engine import GAMES
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -298,6 +299,23 @@ MAILERS = {
 }
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Parlour <noreply@localhost>")
 
+# --- Errors that reach someone (docs/operations.md) ---------------------------
+# ADMINS, e.g. "Ops <ops@example.org>,dev@example.org": who gets a mail for each
+# server error (with DEBUG off; LOGGING below), sent from SERVER_EMAIL. A
+# malformed entry stops the start with a message that names it.
+ADMINS = parse_addresses("ADMINS", env.str("ADMINS", default=""))
+SERVER_EMAIL = parse_addresses("SERVER_EMAIL", env.str("SERVER_EMAIL", default=DEFAULT_FROM_EMAIL))[0]
+EMAIL_SUBJECT_PREFIX = env.str("EMAIL_SUBJECT_PREFIX", default="[Parlour] ")
+# At most one mail per kind of error per this many seconds per process (seconds).
+PARLOUR_ERROR_MAIL_REPEAT_SECONDS = env.float("PARLOUR_ERROR_MAIL_REPEAT_SECONDS", default=60.0)
+# What error reports show of settings, headers and cookies: no secrets (core/reporting.py).
+DEFAULT_EXCEPTION_REPORTER_FILTER = "core.reporting.SafeReporterFilter"
+# The optional error tracker: sentry-sdk, off unless SENTRY_DSN is set.
+SENTRY_DSN = env.str("SENTRY_DSN", default="")
+if SENTRY_DSN:
+    init_sentry(SENTRY_DSN, environment=env.str("SENTRY_ENVIRONMENT", default="production"),
+                traces_sample_rate=env.float("SENTRY_TRACES_SAMPLE_RATE", default=0.0))
+
 # --- I18N / static ---------------------------------------------------------
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
@@ -343,13 +361,34 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 
+# Every line names the request or socket it was written for (core/request_ids.py;
+# "-" outside one). Every ERROR line, with DEBUG off, is mailed to ADMINS
+# (core.reporting.AdminMailHandler: at most one per kind of error per
+# PARLOUR_ERROR_MAIL_REPEAT_SECONDS); Celery's workers add it to their own root
+# logger (config/celery.py). The "django" logger's own handlers (Django's
+# defaults: a console line with DEBUG, a mail without) give way to the root's.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
-    "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
-    "loggers": {"django.db.backends": {"level": "WARNING"}},
+    "filters": {
+        "request_id": {"()": "core.request_ids.RequestIdFilter"},
+        "require_debug_false": {"()": "django.utils.log.RequireDebugFalse"},
+    },
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s]: %(message)s"}},
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "formatter": "plain", "filters": ["request_id"]},
+        "mail_admins": {
+            "class": "core.reporting.AdminMailHandler",
+            "level": "ERROR",
+            "formatter": "plain",
+            "filters": ["request_id", "require_debug_false"],
+        },
+    },
+    "root": {"handlers": ["console", "mail_admins"], "level": env.str("LOG_LEVEL", default="INFO")},
+    "loggers": {
+        "django": {"handlers": [], "level": "INFO"},
+        "django.db.backends": {"level": "WARNING"},
+    },
 }
 
 # --- Parlour: live play ---------------------------------------------------------

@@ -11,6 +11,7 @@ from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 import environ
+from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 
@@ -438,6 +439,27 @@ PARLOUR_HEARTBEAT_SECONDS = env.float("PARLOUR_HEARTBEAT_SECONDS", default=10.0)
 # arena is announced (minutes).
 PARLOUR_ARENA_WAVE_SECONDS = env.float("PARLOUR_ARENA_WAVE_SECONDS", default=2.0)
 PARLOUR_ARENA_ANNOUNCE_MINUTES = env.int("PARLOUR_ARENA_ANNOUNCE_MINUTES", default=120)
+# Housekeeping (docs/operations.md, "Errors that reach someone, and
+# housekeeping"): once a day, at PARLOUR_HOUSEKEEPING_HOUR:17 UTC, each app's
+# task deletes its old rows in batches of PARLOUR_HOUSEKEEPING_BATCH. Rows older
+# than these many days go: log-in attempts (django-axes' failure counts; the
+# lockout's cool-off is 15 minutes), the log of log-ins, room invites and
+# challenges (counted from their expiry). Expired sessions go whatever their age.
+PARLOUR_HOUSEKEEPING_HOUR = env.int("PARLOUR_HOUSEKEEPING_HOUR", default=4)
+PARLOUR_HOUSEKEEPING_BATCH = env.int("PARLOUR_HOUSEKEEPING_BATCH", default=1000)
+PARLOUR_KEEP_LOGIN_ATTEMPTS_DAYS = env.int("PARLOUR_KEEP_LOGIN_ATTEMPTS_DAYS", default=7)
+PARLOUR_KEEP_LOGIN_LOG_DAYS = env.int("PARLOUR_KEEP_LOGIN_LOG_DAYS", default=90)
+PARLOUR_KEEP_INVITES_DAYS = env.int("PARLOUR_KEEP_INVITES_DAYS", default=30)
+PARLOUR_KEEP_CHALLENGES_DAYS = env.int("PARLOUR_KEEP_CHALLENGES_DAYS", default=30)
+for _name in ("PARLOUR_KEEP_LOGIN_ATTEMPTS_DAYS", "PARLOUR_KEEP_LOGIN_LOG_DAYS",
+              "PARLOUR_KEEP_INVITES_DAYS", "PARLOUR_KEEP_CHALLENGES_DAYS", "PARLOUR_HOUSEKEEPING_BATCH"):
+    if globals()[_name] < 1:
+        raise ImproperlyConfigured(f"{_name} must be 1 or more (it is {globals()[_name]})")
+if not 0 <= PARLOUR_HOUSEKEEPING_HOUR <= 23:
+    raise ImproperlyConfigured(
+        f"PARLOUR_HOUSEKEEPING_HOUR must be 0..23 (UTC), not {PARLOUR_HOUSEKEEPING_HOUR}")
+_HOUSEKEEPING = {"schedule": crontab(hour=PARLOUR_HOUSEKEEPING_HOUR, minute=17),
+                 "options": {"expires": 6 * 60 * 60}}  # a day's run not taken in 6 hours waits for the next
 # Each entry expires after one period: while no worker takes them (workers
 # down, or busy), they would pile up in Redis and then all run at once; an
 # expired one is dropped unrun (the next one is already on its way).
@@ -457,6 +479,8 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": PARLOUR_ARENA_WAVE_SECONDS,
         "options": {"expires": PARLOUR_ARENA_WAVE_SECONDS},
     },
+    "housekeeping-accounts": {"task": "accounts.tasks.housekeeping", **_HOUSEKEEPING},
+    "housekeeping-matchmaking": {"task": "matchmaking.tasks.housekeeping", **_HOUSEKEEPING},
 }
 # WebSocket limits per connection: frame size (bytes) and moves per window.
 PARLOUR_WS_MAX_FRAME = 4096

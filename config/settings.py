@@ -368,6 +368,8 @@ X_FRAME_OPTIONS = "DENY"
 # PARLOUR_ERROR_MAIL_REPEAT_SECONDS); Celery's workers add it to their own root
 # logger (config/celery.py). The "django" logger's own handlers (Django's
 # defaults: a console line with DEBUG, a mail without) give way to the root's.
+# uvicorn's "uvicorn.error" (its "Exception in ASGI application", a socket's
+# crash) does not reach the root (uvicorn's own logging stops it): it gets both.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
@@ -388,6 +390,7 @@ LOGGING = {
     "root": {"handlers": ["console", "mail_admins"], "level": env.str("LOG_LEVEL", default="INFO")},
     "loggers": {
         "django": {"handlers": [], "level": "INFO"},
+        "uvicorn.error": {"handlers": ["console", "mail_admins"], "propagate": False},
         "django.db.backends": {"level": "WARNING"},
     },
 }

@@ -106,6 +106,24 @@ def test_one_mail_per_kind_of_error_however_often_it_happens():
         "[Parlour] ERROR: Internal Server Error: /another-page/"]
 
 
+@pytest.mark.parametrize("logger", [
+    "uvicorn.error",  # uvicorn's "Exception in ASGI application": a socket's consumer raised
+    "daphne.server",  # daphne's "Exception inside application"
+    "core.sockets.consumer",  # a group frame's handler failed
+    "celery.app.trace",  # a task failed
+])
+def test_the_errors_of_sockets_and_tasks_are_mailed_once(smtp, logger, monkeypatch):
+    # As uvicorn's own logging configuration (uvicorn.config.LOGGING_CONFIG) leaves it:
+    # nothing under "uvicorn" reaches the root logger.
+    monkeypatch.setattr(logging.getLogger("uvicorn"), "propagate", False)
+    try:
+        raise RuntimeError("in a socket")
+    except RuntimeError:
+        logging.getLogger(logger).exception("Exception in ASGI application")
+    assert [m["Subject"].strip() for m in smtp.messages] == ["[Parlour] ERROR: Exception in ASGI application"]
+    assert "RuntimeError\nin a socket" in body_of(smtp.messages[0])
+
+
 @celery_app.task(name="tests.core.test_error_mail.failing_task")
 def failing_task():
     raise RuntimeError("a task that failed")

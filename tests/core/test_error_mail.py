@@ -14,6 +14,7 @@ from channels.testing import HttpCommunicator
 from django.conf import settings
 from django.core import mail
 from django.core.exceptions import ImproperlyConfigured
+from django.db import connection
 from django.test import Client, override_settings
 
 from config.asgi import application
@@ -44,6 +45,7 @@ def body_of(message) -> str:
 def signed_in_cookies() -> tuple[str, str]:
     client = Client()
     client.force_login(make_user())
+    connection.close()  # back to the pool: a connection left open outlives the test database
     return client.cookies[settings.SESSION_COOKIE_NAME].value, "csrf" + "t0ken" * 8
 
 

@@ -4,6 +4,7 @@ every log line written for the request or socket (in the socket's database
 calls and action threads too), in the response's X-Request-ID header and on
 the 500 page. Driven through the full ASGI application (config/asgi.py)."""
 
+import asyncio
 import logging
 import re
 
@@ -14,7 +15,9 @@ from django.conf import settings
 from django.test import Client, override_settings
 
 from config.asgi import application
+from core import request_ids
 from core.request_ids import RequestIdFilter
+from core.sockets.loop_tasks import PerLoop
 from games import consumers
 from tests.factories import ludo_state, make_match
 
@@ -133,3 +136,26 @@ async def test_a_sockets_lines_carry_its_id_from_its_database_calls_and_action_t
     assert of(lines, f"ws {match.public_id}: refused a move") == [NGINX_ID]
     assert of(lines, "version read on the database thread") == [NGINX_ID]
     assert of(lines, "closed with 4009") == [NGINX_ID]
+
+
+async def test_a_task_serving_the_whole_process_carries_no_sockets_id():
+    """A per-loop task (core/sockets/loop_tasks.py: the heartbeats, the session
+    re-checks) is started by the first socket that needs it, in a copy of that
+    socket's context: it clears the id, so its lines are no socket's."""
+    seen = asyncio.get_running_loop().create_future()
+
+    class Noting(PerLoop):
+        async def run(self, members):
+            seen.set_result(request_ids.current())
+
+    class Socket:
+        pass
+
+    token = request_ids.request_id.set(NGINX_ID)  # as RequestIds sets it for a socket
+    try:
+        socket = Socket()
+        Noting().add(socket)
+        assert request_ids.current() == NGINX_ID  # the socket's own context keeps its id
+    finally:
+        request_ids.request_id.reset(token)
+    assert await asyncio.wait_for(seen, 5) == request_ids.NONE

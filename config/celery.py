@@ -3,11 +3,12 @@ and a fix to kombu's Redis transport that keeps workers up through a Redis
 restart (``_close_despite_dead_brpop``)."""
 
 import functools
+import logging
 import os
 from queue import Empty
 
 import kombu
-from celery import Celery
+from celery import Celery, signals
 from kombu.transport import redis as kombu_redis
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
@@ -99,3 +100,25 @@ if not getattr(kombu_redis.Channel.close, "_parlour_patched", False):
 app = Celery("parlour")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+@signals.after_setup_logger.connect
+def mail_errors_from_workers(logger: logging.Logger, **kwargs) -> None:
+    """A worker's root logger, which Celery sets up anew (it drops the
+    handlers of settings.LOGGING), mails its ERROR lines to ADMINS too: a
+    task that failed (logged by ``celery.app.trace``) reaches someone as a
+    request's error does (core.reporting.AdminMailHandler)."""
+    from django.conf import settings
+    from django.utils.log import RequireDebugFalse
+
+    from core.reporting import AdminMailHandler
+    from core.request_ids import RequestIdFilter
+
+    if any(isinstance(handler, AdminMailHandler) for handler in logger.handlers):
+        return
+    handler = AdminMailHandler()
+    handler.setLevel(logging.ERROR)
+    handler.addFilter(RequestIdFilter())
+    handler.addFilter(RequireDebugFalse())
+    handler.setFormatter(logging.Formatter(settings.LOGGING["formatters"]["plain"]["format"]))
+    logger.addHandler(handler)

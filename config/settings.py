@@ -11,10 +11,12 @@ from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 import environ
+from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 
 from core.database import check_pooled_connection
+from core.reporting import init_sentry, parse_addresses
 from games.engine import GAMES
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -300,6 +302,23 @@ MAILERS = {
 }
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Parlour <noreply@localhost>")
 
+# --- Errors that reach someone (docs/operations.md) ---------------------------
+# ADMINS, e.g. "Ops <ops@example.org>,dev@example.org": who gets a mail for each
+# server error (with DEBUG off; LOGGING below), sent from SERVER_EMAIL. A
+# malformed entry stops the start with a message that names it.
+ADMINS = parse_addresses("ADMINS", env.str("ADMINS", default=""))
+SERVER_EMAIL = parse_addresses("SERVER_EMAIL", env.str("SERVER_EMAIL", default=DEFAULT_FROM_EMAIL))[0]
+EMAIL_SUBJECT_PREFIX = env.str("EMAIL_SUBJECT_PREFIX", default="[Parlour] ")
+# At most one mail per kind of error per this many seconds per process (seconds).
+PARLOUR_ERROR_MAIL_REPEAT_SECONDS = env.float("PARLOUR_ERROR_MAIL_REPEAT_SECONDS", default=60.0)
+# What error reports show of settings, headers and cookies: no secrets (core/reporting.py).
+DEFAULT_EXCEPTION_REPORTER_FILTER = "core.reporting.SafeReporterFilter"
+# The optional error tracker: sentry-sdk, off unless SENTRY_DSN is set.
+SENTRY_DSN = env.str("SENTRY_DSN", default="")
+if SENTRY_DSN:
+    init_sentry(SENTRY_DSN, environment=env.str("SENTRY_ENVIRONMENT", default="production"),
+                traces_sample_rate=env.float("SENTRY_TRACES_SAMPLE_RATE", default=0.0))
+
 # --- I18N / static ---------------------------------------------------------
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
@@ -360,13 +379,37 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 
+# Every line names the request or socket it was written for (core/request_ids.py;
+# "-" outside one). Every ERROR line, with DEBUG off, is mailed to ADMINS
+# (core.reporting.AdminMailHandler: at most one per kind of error per
+# PARLOUR_ERROR_MAIL_REPEAT_SECONDS); Celery's workers add it to their own root
+# logger (config/celery.py). The "django" logger's own handlers (Django's
+# defaults: a console line with DEBUG, a mail without) give way to the root's.
+# uvicorn's "uvicorn.error" (its "Exception in ASGI application", a socket's
+# crash) does not reach the root (uvicorn's own logging stops it): it gets both.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
-    "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
-    "loggers": {"django.db.backends": {"level": "WARNING"}},
+    "filters": {
+        "request_id": {"()": "core.request_ids.RequestIdFilter"},
+        "require_debug_false": {"()": "django.utils.log.RequireDebugFalse"},
+    },
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s]: %(message)s"}},
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "formatter": "plain", "filters": ["request_id"]},
+        "mail_admins": {
+            "class": "core.reporting.AdminMailHandler",
+            "level": "ERROR",
+            "formatter": "plain",
+            "filters": ["request_id", "require_debug_false"],
+        },
+    },
+    "root": {"handlers": ["console", "mail_admins"], "level": env.str("LOG_LEVEL", default="INFO")},
+    "loggers": {
+        "django": {"handlers": [], "level": "INFO"},
+        "uvicorn.error": {"handlers": ["console", "mail_admins"], "propagate": False},
+        "django.db.backends": {"level": "WARNING"},
+    },
 }
 
 # --- Parlour: live play ---------------------------------------------------------
@@ -416,6 +459,27 @@ PARLOUR_HEARTBEAT_SECONDS = env.float("PARLOUR_HEARTBEAT_SECONDS", default=10.0)
 # arena is announced (minutes).
 PARLOUR_ARENA_WAVE_SECONDS = env.float("PARLOUR_ARENA_WAVE_SECONDS", default=2.0)
 PARLOUR_ARENA_ANNOUNCE_MINUTES = env.int("PARLOUR_ARENA_ANNOUNCE_MINUTES", default=120)
+# Housekeeping (docs/operations.md, "Errors that reach someone, and
+# housekeeping"): once a day, at PARLOUR_HOUSEKEEPING_HOUR:17 UTC, each app's
+# task deletes its old rows in batches of PARLOUR_HOUSEKEEPING_BATCH. Rows older
+# than these many days go: log-in attempts (django-axes' failure counts; the
+# lockout's cool-off is 15 minutes), the log of log-ins, room invites and
+# challenges (counted from their expiry). Expired sessions go whatever their age.
+PARLOUR_HOUSEKEEPING_HOUR = env.int("PARLOUR_HOUSEKEEPING_HOUR", default=4)
+PARLOUR_HOUSEKEEPING_BATCH = env.int("PARLOUR_HOUSEKEEPING_BATCH", default=1000)
+PARLOUR_KEEP_LOGIN_ATTEMPTS_DAYS = env.int("PARLOUR_KEEP_LOGIN_ATTEMPTS_DAYS", default=7)
+PARLOUR_KEEP_LOGIN_LOG_DAYS = env.int("PARLOUR_KEEP_LOGIN_LOG_DAYS", default=90)
+PARLOUR_KEEP_INVITES_DAYS = env.int("PARLOUR_KEEP_INVITES_DAYS", default=30)
+PARLOUR_KEEP_CHALLENGES_DAYS = env.int("PARLOUR_KEEP_CHALLENGES_DAYS", default=30)
+for _name in ("PARLOUR_KEEP_LOGIN_ATTEMPTS_DAYS", "PARLOUR_KEEP_LOGIN_LOG_DAYS",
+              "PARLOUR_KEEP_INVITES_DAYS", "PARLOUR_KEEP_CHALLENGES_DAYS", "PARLOUR_HOUSEKEEPING_BATCH"):
+    if globals()[_name] < 1:
+        raise ImproperlyConfigured(f"{_name} must be 1 or more (it is {globals()[_name]})")
+if not 0 <= PARLOUR_HOUSEKEEPING_HOUR <= 23:
+    raise ImproperlyConfigured(
+        f"PARLOUR_HOUSEKEEPING_HOUR must be 0..23 (UTC), not {PARLOUR_HOUSEKEEPING_HOUR}")
+_HOUSEKEEPING = {"schedule": crontab(hour=PARLOUR_HOUSEKEEPING_HOUR, minute=17),
+                 "options": {"expires": 6 * 60 * 60}}  # a day's run not taken in 6 hours waits for the next
 # Each entry expires after one period: while no worker takes them (workers
 # down, or busy), they would pile up in Redis and then all run at once; an
 # expired one is dropped unrun (the next one is already on its way).
@@ -435,6 +499,8 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": PARLOUR_ARENA_WAVE_SECONDS,
         "options": {"expires": PARLOUR_ARENA_WAVE_SECONDS},
     },
+    "housekeeping-accounts": {"task": "accounts.tasks.housekeeping", **_HOUSEKEEPING},
+    "housekeeping-matchmaking": {"task": "matchmaking.tasks.housekeeping", **_HOUSEKEEPING},
 }
 # WebSocket limits per connection: frame size (bytes) and moves per window.
 PARLOUR_WS_MAX_FRAME = 4096

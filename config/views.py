@@ -8,13 +8,13 @@ from django.conf import settings
 from django.core.signals import got_request_exception
 from django.db import connection
 from django.dispatch import receiver
-from django.http import JsonResponse
+from django.http import HttpResponseServerError, JsonResponse
 from django.shortcuts import render
-from django.views import defaults
+from django.template import loader
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
-from core import database
+from core import database, request_ids
 
 
 @require_safe
@@ -67,10 +67,15 @@ def server_error(request):
     ending this request's connection (``core.database.connection_lost``),
     a 503 that says so and asks to try again (README "Decisions": a database
     that ends its connections). Django calls it with DEBUG off only; errors
-    in views reach ``LostConnectionMiddleware`` first, whatever DEBUG is."""
+    in views reach ``LostConnectionMiddleware`` first, whatever DEBUG is.
+
+    The page shows the request id (core/request_ids.py), for a player to
+    quote; it is rendered without the request's context (no context
+    processors: the error may have been in one of them)."""
     if database.connection_lost(sys.exc_info()[1]):
         return _lost_connection_page(request)
-    return defaults.server_error(request)
+    page = loader.get_template("500.html").render({"request_id": request_ids.current()})
+    return HttpResponseServerError(page)
 
 
 class LostConnectionMiddleware:

@@ -59,6 +59,8 @@ from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from redis.exceptions import RedisError
 
+from core import request_ids
+
 logger = logging.getLogger(__name__)
 
 
@@ -284,6 +286,9 @@ class ResilientShard(RedisSingleShardConnection):
             queue.put_nowait(data)
 
     async def _do_receiving(self) -> None:
+        # The process's reader, started by the first socket to subscribe: its
+        # lines, and the group frames' tasks it starts, are no socket's.
+        request_ids.detach()
         delay = 0.1
         while True:
             if not self._stale:

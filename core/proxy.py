@@ -16,8 +16,9 @@ says reverse proxies stand in front:
 Those headers count only on a request that came through the proxy: the proxy
 sends ``X-Parlour-Proxy: <TRUSTED_PROXY_SECRET>`` (deploy/nginx.conf.template
 overwrites whatever the client sent under that name), and ``ProxyHeaders``, the
-outermost layer of config/asgi.py, removes X-Forwarded-For and
-X-Forwarded-Proto from every request that lacks the secret. Someone who reaches
+outermost layer of config/asgi.py, removes X-Forwarded-For,
+X-Forwarded-Proto and X-Request-ID (core/request_ids.py) from every request
+that lacks the secret. Someone who reaches
 a web process's port directly (from the same machine, say) is then seen at the
 address they connect from, whatever they write. The secret header itself is
 removed from every request, so no page or log downstream sees it.
@@ -37,8 +38,9 @@ from django.conf import settings
 
 #: The header the trusted proxy sends with TRUSTED_PROXY_SECRET as its value.
 SECRET_HEADER = b"x-parlour-proxy"
-#: The headers believed from the proxy only (README "Production layout").
-PROXY_HEADERS = (b"x-forwarded-for", b"x-forwarded-proto")
+#: The headers believed from the proxy only (README "Production layout"; the
+#: request id: core/request_ids.py).
+PROXY_HEADERS = (b"x-forwarded-for", b"x-forwarded-proto", b"x-request-id")
 
 
 def forwarded_client(peer: str | None, forwarded_for: str | None) -> str | None:
@@ -117,7 +119,8 @@ def vouched(headers) -> bool:
 
 class ProxyHeaders:
     """ASGI middleware, outermost in config/asgi.py: on ``http`` and
-    ``websocket`` scopes, drops X-Forwarded-For and X-Forwarded-Proto unless
+    ``websocket`` scopes, drops X-Forwarded-For, X-Forwarded-Proto and
+    X-Request-ID (``PROXY_HEADERS``) unless
     the request carries the trusted proxy's secret (``vouched``), and drops
     the secret header always. Other scopes (``lifespan``) pass unchanged."""
 

@@ -7,6 +7,7 @@ import logging
 from celery import shared_task
 
 from matchmaking.challenges import actions as challenges
+from matchmaking.housekeeping import clear_old_challenges, clear_old_invites
 from matchmaking.queue import actions, push
 from matchmaking.rematch import actions as rematch
 
@@ -43,3 +44,17 @@ def lapse_rematch(offer_id: int) -> None:
 def lapse_challenge(challenge_id: int) -> None:
     """A challenge's 5 minutes are up: it lapses unless it was answered."""
     challenges.lapse(challenge_id)
+
+
+# Seconds, soft then hard (config/settings.py): a first run over a large
+# backlog may take minutes; cut short, it keeps what it deleted (batches).
+HOUSEKEEPING_LIMITS = {"soft_time_limit": 600, "time_limit": 660}
+
+
+@shared_task(ignore_result=True, **HOUSEKEEPING_LIMITS)
+def housekeeping() -> None:
+    """Delete room invites and challenges long over
+    (``matchmaking.housekeeping``; Celery beat, daily). Idempotent."""
+    invites = clear_old_invites()
+    challenges_deleted = clear_old_challenges()
+    log.info("housekeeping: %d invites, %d challenges deleted", invites, challenges_deleted)

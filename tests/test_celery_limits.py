@@ -9,6 +9,7 @@ import pytest
 from django.conf import settings
 from django.utils import timezone
 
+from accounts import tasks as accounts_tasks  # noqa: F401 - registers housekeeping
 from config.celery import app
 from games import tasks
 from games.models import Match, Move
@@ -16,13 +17,14 @@ from matchmaking import tasks as matchmaking_tasks  # noqa: F401 - registers que
 from tests import services
 from tests.factories import ludo_state, make_match
 
-OUR_TASKS = sorted(name for name in app.tasks if name.split(".")[0] in ("games", "matchmaking"))
+OUR_TASKS = sorted(name for name in app.tasks if name.split(".")[0] in ("games", "matchmaking", "accounts"))
 
 
 def test_our_tasks_are_all_found():
     assert set(OUR_TASKS) >= {
         "games.tasks.expire_turn", "games.tasks.sweep_deadlines", "games.tasks.auto_resume",
         "games.tasks.computer_move", "matchmaking.tasks.queue_wave",
+        "accounts.tasks.housekeeping", "matchmaking.tasks.housekeeping",
     }
 
 
@@ -44,7 +46,11 @@ def test_each_beat_entry_expires_within_its_period(entry):
     spec = settings.CELERY_BEAT_SCHEDULE[entry]
     expires = spec.get("options", {}).get("expires")
     assert expires is not None, f"beat entry {entry!r} never expires"
-    assert 0 < expires <= spec["schedule"]
+    schedule = spec["schedule"]
+    if not isinstance(schedule, (int, float)):  # the housekeeping's crontab: once a day
+        assert len(schedule.hour) == len(schedule.minute) == 1 and len(schedule.day_of_week) == 7
+        schedule = 24 * 60 * 60
+    assert 0 < expires <= schedule
 
 
 def overdue_match():

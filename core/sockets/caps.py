@@ -21,7 +21,7 @@ from django.conf import settings
 from redis import asyncio as aioredis
 from redis.exceptions import RedisError
 
-from core import proxy
+from core import proxy, request_ids
 
 log = logging.getLogger(__name__)
 
@@ -186,6 +186,7 @@ class SocketSlots:
                 keeper.cancel()
 
     async def _keep(self, held: dict[str, str]) -> None:
+        request_ids.detach()  # the process's task, not the first socket's
         try:
             while held:
                 await asyncio.sleep(settings.PARLOUR_WS_SLOT_SECONDS)

@@ -46,7 +46,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from core import database
+from core import database, request_ids
 from core.sockets.caps import slots, socket_owner
 from core.sockets.close_codes import CLOSE_FLOODING, CLOSE_TOO_LARGE, CLOSE_TOO_MANY_SOCKETS, CLOSE_TRY_AGAIN
 from core.sockets.db_calls import Gate, gate_of, retried
@@ -276,12 +276,16 @@ class SocketConsumer(AsyncWebsocketConsumer):
         return True
 
     async def _handle_direct(self, event: dict) -> None:
+        # Runs in the channel layer's task, not in this socket's context: its
+        # lines name the socket's request id themselves (core/request_ids.py).
         try:
             await getattr(self, get_handler_name(event))(event)
         except OSError as e:  # uvicorn's ClientDisconnected: the client went; its disconnect cleans up
-            log.debug("ws %s: %s not sent: %r", self.scope.get("path", "?"), event["type"], e)
+            log.debug("ws %s: %s not sent: %r", self.scope.get("path", "?"), event["type"], e,
+                      extra={"request_id": self.scope.get("request_id", request_ids.NONE)})
         except Exception:  # a bug in a handler: logged, and the other sockets still get theirs
-            log.exception("ws %s: %s handler failed", self.scope.get("path", "?"), event["type"])
+            log.exception("ws %s: %s handler failed", self.scope.get("path", "?"), event["type"],
+                          extra={"request_id": self.scope.get("request_id", request_ids.NONE)})
 
     @contextlib.asynccontextmanager
     async def holding(self):

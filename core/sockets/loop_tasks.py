@@ -13,6 +13,8 @@ from __future__ import annotations
 import asyncio
 import weakref
 
+from core import request_ids
+
 
 class PerLoop:
     """The consumers of each event loop and the one task that serves them."""
@@ -27,7 +29,7 @@ class PerLoop:
         members.add(consumer)
         task = self._tasks.get(loop)
         if task is None or task.done():
-            self._tasks[loop] = loop.create_task(self.run(members))
+            self._tasks[loop] = loop.create_task(self._run_detached(members))
 
     def discard(self, consumer) -> None:
         loop = asyncio.get_running_loop()
@@ -39,6 +41,11 @@ class PerLoop:
             task = self._tasks.pop(loop, None)
             if task is not None:
                 task.cancel()
+
+    async def _run_detached(self, members: weakref.WeakSet) -> None:
+        # Started by whichever socket came first: its lines are no socket's.
+        request_ids.detach()
+        await self.run(members)
 
     async def run(self, members: weakref.WeakSet) -> None:
         """The loop's task: serve ``members`` while any is there."""

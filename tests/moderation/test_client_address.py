@@ -158,14 +158,26 @@ def test_behind_nginx_a_forged_forwarded_for_escapes_neither_the_lockout_nor_the
     assert_invite_limit_counts_the_real_address(behind_nginx)
 
 
+def request_id_of(base_url: str, headers: dict) -> str:
+    """The X-Request-ID the site answers a request for its home page with."""
+    request = urllib.request.Request(base_url + "/", headers=headers)
+    with urllib.request.urlopen(request, timeout=15) as response:
+        return response.headers["X-Request-ID"]
+
+
 def test_behind_nginx_a_client_that_skips_nginx_is_seen_at_its_own_address(behind_nginx_and_direct):
     """A client on the machine that talks to the web process's port itself,
     with an X-Forwarded-For of its own making (and a guessed proxy secret),
-    is counted at the address it connects from."""
-    _, direct = behind_nginx_and_direct
+    is counted at the address it connects from. Nor does its X-Request-ID
+    count, through nginx (which replaces it with its own $request_id) or
+    past it (core/request_ids.py)."""
+    via_nginx, direct = behind_nginx_and_direct
     guess = {"X-Parlour-Proxy": "test-proxy-secret-0123456789abcdef"}
     assert_guessing_locks_out(direct, guess)
     assert_invite_limit_counts_the_real_address(direct, guess)
+    forged = {"X-Request-ID": "a-request-id-the-client-chose"}
+    for base_url, headers in ((via_nginx, forged), (direct, dict(guess, **forged))):
+        assert re.fullmatch(r"[0-9a-f]{32}", request_id_of(base_url, headers))
 
 
 def test_without_a_proxy_a_forged_forwarded_for_is_ignored(without_proxy):

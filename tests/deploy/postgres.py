@@ -28,8 +28,9 @@ class Server:
         self.url = f"postgres://parlour@127.0.0.1:{self.port}/parlour"
         if os.geteuid() == 0:
             shutil.chown(self.dir, "postgres")
-        self._as_owner(["initdb", "-D", str(self.dir / "data"), "-U", "parlour", "--auth=trust", "-E", "UTF8"])
-        self._as_owner(["pg_ctl", "-D", str(self.dir / "data"), "-l", str(self.dir / "server.log"), "-w", "-o",
+        data = str(self.dir / "data")
+        self._as_owner(["initdb", "-D", data, "-U", "parlour", "--auth=trust", "-E", "UTF8"])
+        self._as_owner(["pg_ctl", "-D", data, "-l", str(self.dir / "server.log"), "-w", "-o",
                         f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 -c fsync=off", "start"])
         self._as_owner(["createdb", "-h", "127.0.0.1", "-p", str(self.port), "-U", "parlour", "parlour"])
 

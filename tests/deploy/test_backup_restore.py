@@ -89,7 +89,8 @@ def test_a_backup_restored_into_a_fresh_server_goes_on_playing_and_replays(trans
     assert restored.returncode == 0, restored.stdout + restored.stderr
     # The procedure's next step (a backup from an older release would need it).
     services.run_python("from django.core.management import call_command; "
-                        "call_command('migrate', interactive=False, verbosity=0)", DATABASE_URL=fresh_server.url)
+                        "call_command('migrate', interactive=False, verbosity=0)",
+                        DATABASE_URL=fresh_server.url)
     # So that there is no doubt which database the site reads: the test's own moves
     # on, and ``match`` stays as the backup holds it.
     play(match, 1)
@@ -136,7 +137,8 @@ def test_a_failed_backup_says_why_writes_nothing_and_keeps_the_older_ones(tmp_pa
 
     for env, message in [({"DATABASE_URL": "sqlite:///var/db.sqlite3"}, "not a PostgreSQL URL"),
                          ({"DATABASE_URL": ""}, "DATABASE_URL is not set"),
-                         ({"DATABASE_URL": "postgres://x@127.0.0.1/x", "BACKUP_KEEP": "none"}, "BACKUP_KEEP")]:
+                         ({"DATABASE_URL": "postgres://x@127.0.0.1/x", "BACKUP_KEEP": "none"},
+                          "BACKUP_KEEP")]:
         refused = script("backup", BACKUP_DIR=str(tmp_path), **env)
         assert refused.returncode != 0 and message in refused.stderr, refused.stderr
     assert sorted(tmp_path.iterdir()) == older
@@ -153,6 +155,7 @@ def test_a_backup_keeps_the_newest_and_a_restore_refuses_a_database_with_tables(
     assert oct(Path(made.stdout.strip()).stat().st_mode & 0o777) == "0o600"
 
     refused = script("restore", made.stdout.strip(), DATABASE_URL=services.test_database_url())
-    assert refused.returncode != 0 and "already has" in refused.stderr and "nothing was changed" in refused.stderr
+    assert refused.returncode != 0, refused.stdout
+    assert "already has" in refused.stderr and "nothing was changed" in refused.stderr
     refused = script("restore", str(older[-1]), DATABASE_URL=services.test_database_url())
     assert refused.returncode != 0 and "not a pg_dump custom-format backup" in refused.stderr

@@ -60,7 +60,7 @@ def test_the_service_runs_supervisord_in_the_foreground_as_parlour_and_restarts_
 
 
 @pytest.mark.parametrize("name, before, after", [
-    ("parlour.service", "ExecStart=/usr/bin/env supervisord", "ExecStart=/usr/bin/no-such-program supervisord"),
+    ("parlour.service", "ExecStart=/usr/bin/env", "ExecStart=/usr/bin/no-such-program"),
     ("parlour.service", "Restart=always", "Restart=sometimes"),
     ("parlour.service", "KillMode=mixed", "KilMode=mixed"),
     ("parlour-backup.service", "ExecStart=", "ExecStart=/nowhere/backup\n#"),

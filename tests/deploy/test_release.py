@@ -149,10 +149,22 @@ class Site:
         return services.wait_for(running, 90, interval=0.3, what="every program RUNNING")
 
     def release(self) -> subprocess.Popen:
-        """deploy/release, as an operator runs it in the checkout, with this site's file."""
-        return subprocess.Popen([str(self.checkout / "deploy" / "release"), "--conf", str(self.conf)],
-                                cwd=self.checkout, env=dict(self.env, PYTHON=sys.executable),
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        """deploy/release, as an operator runs it in the checkout, with this
+        site's file; its output goes to files (``output()`` reads them)."""
+        self.out, self.err = self.dir / "release.out", self.dir / "release.err"
+        with open(self.out, "w") as out, open(self.err, "w") as err:
+            return subprocess.Popen([str(self.checkout / "deploy" / "release"), "--conf", str(self.conf)],
+                                    cwd=self.checkout, env=dict(self.env, PYTHON=sys.executable),
+                                    stdout=out, stderr=err)
+
+    def switch_to_this_commit(self) -> None:
+        """What ``git pull`` does to an operator's checkout: this commit, and
+        this working tree's changes, in place of the previous one."""
+        git("checkout", "--detach", git("rev-parse", "HEAD").strip(), cwd=self.checkout)
+        overlay_working_tree(self.checkout)
+
+    def output(self) -> tuple[str, str]:
+        return self.out.read_text(), self.err.read_text()
 
     def stop(self) -> None:
         if self.nginx is not None:
@@ -250,6 +262,7 @@ class Table:
 
         match = Match.objects.get(pk=self.match.pk)
         state = self.rules.load(match.state)
+        assert match.status == "active", (match.status, match.end_reason, match.version)
         seat = self.seats[self.rules.to_move(state)]
         try:
             seat.player.send(move=str(self.rules.legal_moves(state)[0]), version=str(match.version))
@@ -287,6 +300,13 @@ class Table:
             seat.player.close()
 
 
+#: Seconds between two rounds of moves while the release runs, and the most
+#: moves a match gets meanwhile: fast enough to meet every restart, few enough
+#: that no match ends (a Ludo match of first legal moves ends near ply 150).
+PACE = 0.5
+PACE_LIMIT = 50
+
+
 def test_the_release_upgrades_a_running_site_from_the_previous_commit_with_matches_in_play_none_lost(
         site, transactional_db):
     tables = [Table(site.url) for _ in range(3)]
@@ -297,18 +317,21 @@ def test_the_release_upgrades_a_running_site_from_the_previous_commit_with_match
         table.everyone_sees_a_move()
     before = site.wait_running()
 
-    git("checkout", "--detach", git("rev-parse", "HEAD").strip(), cwd=site.checkout)
-    overlay_working_tree(site.checkout)
+    site.switch_to_this_commit()
     started = time.monotonic()
     release = site.release()
+    # The players go on meanwhile, at a player's pace (a match has to last).
     both_down = moves = 0
     while release.poll() is None:
-        for table in tables:
-            table.move()
-            moves += 1
+        if moves < PACE_LIMIT * len(tables):
+            for table in tables:
+                table.move()
+                moves += 1
         if not any(healthy(f"http://127.0.0.1:{port}") for port in site.ports):
             both_down += 1
-    out, err = release.communicate()
+        time.sleep(PACE)
+    release.wait()
+    out, err = site.output()
     took = time.monotonic() - started
     assert release.returncode == 0, f"the release failed:\n{out}\n{err}"
     assert both_down == 0, "both web processes were down at once"
@@ -346,6 +369,7 @@ def test_a_migration_the_database_refuses_stops_the_release_and_the_site_serves_
     for table in tables:
         table.everyone_sees_a_move()
     before = site.wait_running()
+    site.switch_to_this_commit()
     folder = site.checkout / "games" / "migrations"
     last = max(p.stem for p in folder.glob("0*.py"))
     added = [folder / "9001_release_test_applies.py", folder / "9002_release_test_refused.py"]
@@ -355,7 +379,8 @@ def test_a_migration_the_database_refuses_stops_the_release_and_the_site_serves_
                                                                  "release_test_refused CHECK (version < 0)"))
     try:
         release = site.release()
-        out, err = release.communicate(timeout=240)
+        release.wait(240)
+        out, err = site.output()
     finally:
         for path in added:
             path.unlink()

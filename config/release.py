@@ -32,6 +32,7 @@ import argparse
 import configparser
 import os
 import shlex
+import shutil
 import subprocess
 import sys
 import time
@@ -200,8 +201,13 @@ def _healthz(port: int) -> str:
 
 
 def _supervisorctl(conf: Path, *words: str) -> str:
-    result = subprocess.run(["supervisorctl", "-c", str(conf), *words], cwd=ROOT, capture_output=True,
-                            text=True)
+    """What ``supervisorctl -c conf words...`` (the first on PATH: the
+    virtualenv's or the system's, like the service's supervisord) said."""
+    found = shutil.which("supervisorctl")
+    if found is None:
+        raise ReleaseError("supervisorctl is not on PATH (deploy/release puts the virtualenv's bin/ "
+                           "first, as the service does for supervisord)")
+    result = subprocess.run([found, "-c", str(conf), *words], cwd=ROOT, capture_output=True, text=True)
     return (result.stdout + result.stderr).strip()
 
 
@@ -231,9 +237,6 @@ def restart(conf: Path) -> None:
     webs = [p for p in programs if p.port is not None]
     if not webs:
         raise ReleaseError(f"{conf} has no web process (a uvicorn or daphne command with a --port)")
-    down = _supervisorctl(conf, "status")
-    if "RUNNING" not in down:
-        raise ReleaseError(f"supervisord does not answer for {conf}: {down}")
     print(f"\n== Restart, one at a time: {', '.join(p.name for p in webs)}, then the workers and beat",
           flush=True)
     workers = [p for p in programs if p.celery and not p.beat]
@@ -243,7 +246,11 @@ def restart(conf: Path) -> None:
 
 def release(args: argparse.Namespace) -> None:
     conf = Path(args.conf).resolve()
-    read_programs(conf)  # a wrong --conf stops here, before anything is done
+    # A wrong --conf, or a site that is not running, stops here, before anything is done.
+    read_programs(conf)
+    status = _supervisorctl(conf, "status")
+    if "RUNNING" not in status:
+        raise ReleaseError(f"supervisord does not answer for {conf} (is the site running?): {status}")
     if args.backup:
         backup()
     install(args.requirements)

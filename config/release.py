@@ -215,11 +215,13 @@ def restart_one(conf: Path, program: Program) -> None:
     """``supervisorctl restart`` ``program``; wait until supervisord says
     RUNNING and, for a web process, until it answers /healthz with 200."""
     print(f"-- restart {program.name}", flush=True)
+    started = time.monotonic()
     said = _supervisorctl(conf, "restart", program.name)
     status = _supervisorctl(conf, "status", program.name)
     if "RUNNING" not in status:
         raise ReleaseError(f"{program.name} did not start again: {said} / {status}")
     if program.port is None:
+        print(f"   {program.name} runs again ({time.monotonic() - started:.1f} s)", flush=True)
         return
     deadline = time.monotonic() + WEB_UP_SECONDS
     while (answer := _healthz(program.port)) != "200":
@@ -228,7 +230,8 @@ def restart_one(conf: Path, program: Program) -> None:
                                f"{WEB_UP_SECONDS} s (last: {answer}); the web processes after it still run "
                                f"the previous code. Its log: var/log/{program.name}.log")
         time.sleep(0.3)
-    print(f"   {program.name} answers on port {program.port}", flush=True)
+    took = time.monotonic() - started
+    print(f"   {program.name} answers on port {program.port} ({took:.1f} s)", flush=True)
 
 
 def restart(conf: Path) -> None:

@@ -350,7 +350,7 @@ def test_the_release_upgrades_a_running_site_from_the_previous_commit_with_match
     human_and_computer_play(site.url, solo, solo.seats.get(index=0).user)  # the new live worker answers
     for path in ("/", f"/m/{tables[0].match.public_id}/", "/healthz"):
         assert services.http_status(site.url + path) == 200, path
-    print(f"release took {took:.1f} s; {moves} moves tried meanwhile")
+    print(f"release took {took:.1f} s; {moves} moves tried meanwhile\n{out}")
 
 
 REFUSED = """\

@@ -2,20 +2,21 @@
 
 The site is the previous commit, checked out beside this one (``git worktree
 add HEAD~1``), run for real: supervisord with two uvicorn web processes, the
-three Celery workers and beat (startsecs 1 instead of 10, for speed), nginx in
-front, on the PostgreSQL test database. Players hold real WebSockets through
-nginx, as the match page does, and reconnect when theirs closes.
+Celery worker of the computers' moves and beat (startsecs 1 instead of 10, for
+speed), nginx in front, on the PostgreSQL test database. Players hold real WebSockets through
+nginx, as the match page does, and reconnect when theirs closes. The checkout
+is then switched to this commit (and this working tree's changes), as
+``git pull`` would, and:
 
-- The upgrade: the checkout is switched to this commit (and this working
-  tree's changes) and the release runs while the players go on moving. The web
-  processes restart one at a time (never both down), the workers and beat
-  after them; every socket is closed by a restart and reconnects; every move
-  a player saw acknowledged is in the record, the records replay, every match
-  goes on (the computer's answers too, through the new workers), the pages answer.
-- A refused migration: two new migrations, the second of which the database
-  refuses (a CHECK its rows break): the release stops with the message, neither
+- a release whose migration the database refuses (a CHECK its rows break,
+  after a migration that would pass) stops with the message, neither
   migration is applied (one transaction), no process is restarted and the
-  sockets go on as if nothing happened.
+  sockets go on as if nothing happened;
+- the release goes through while the players go on moving. The web processes
+  restart one at a time (never both down), the workers and beat after them;
+  every socket is closed by a restart and reconnects; every move a player saw
+  acknowledged is in the record, the records replay, every match goes on (the
+  computer's answers too, through the new workers), the pages answer.
 
 PostgreSQL only: the release backs up with pg_dump and migrates in one
 transaction, which needs PostgreSQL's transactional DDL."""
@@ -99,7 +100,9 @@ class Site:
         self.ports = [services.free_port(), services.free_port()]
         programs = [Program(f"web{i}", _join(servers.production_argv("127.0.0.1", port)))
                     for i, port in enumerate(self.ports, 1)]
-        programs += [Program(name, _join(argv)) for name, argv in workers.production_workers().items()]
+        # One Celery worker (the computers' moves) of the three stands for them
+        # all: the release restarts whatever the file lists, and each costs seconds.
+        programs.append(Program("live", _join(workers.production_workers()["live"])))
         programs.append(Program("beat", _join([sys.executable, "-m", "celery", "-A", "config", "beat", "-l",
                                                "info", "-s", str(self.state / "celerybeat-schedule")])))
         self.names = [p.name for p in programs]
@@ -306,53 +309,6 @@ class Table:
 PACE = 0.5
 PACE_LIMIT = 50
 
-
-def test_the_release_upgrades_a_running_site_from_the_previous_commit_with_matches_in_play_none_lost(
-        site, transactional_db):
-    tables = [Table(site.url) for _ in range(3)]
-    solo = make_match(seats=("human", "easy"), state=ludo_state(), turn_seconds=600)
-    human_and_computer_play(site.url, solo, solo.seats.get(index=0).user)
-    for table in tables:
-        table.everyone_sees_a_move()
-        table.everyone_sees_a_move()
-    before = site.wait_running()
-
-    site.switch_to_this_commit()
-    started = time.monotonic()
-    release = site.release()
-    # The players go on meanwhile, at a player's pace (a match has to last).
-    both_down = moves = 0
-    while release.poll() is None:
-        if moves < PACE_LIMIT * len(tables):
-            for table in tables:
-                table.move()
-                moves += 1
-        if not any(healthy(f"http://127.0.0.1:{port}") for port in site.ports):
-            both_down += 1
-        time.sleep(PACE)
-    release.wait()
-    out, err = site.output()
-    took = time.monotonic() - started
-    assert release.returncode == 0, f"the release failed:\n{out}\n{err}"
-    assert both_down == 0, "both web processes were down at once"
-    order = re.findall(r"^-- restart (\S+)", out, re.MULTILINE)
-    assert order == ["web1", "web2", "deadlines", "live", "default", "beat"], out
-    assert "No migrations to apply." in out or "To apply, together" in out, out
-    assert list((site.dir / "backups").glob("parlour-*.dump")), "no backup was made"
-    after = site.wait_running()
-    assert all(after[name] != before[name] for name in site.names), (before, after)
-
-    for table in tables:
-        table.everyone_sees_a_move()
-        table.check_record()
-        assert all(seat.reconnects >= 1 for seat in table.seats), "a socket was never closed by the restarts"
-        table.close()
-    human_and_computer_play(site.url, solo, solo.seats.get(index=0).user)  # the new live worker answers
-    for path in ("/", f"/m/{tables[0].match.public_id}/", "/healthz"):
-        assert services.http_status(site.url + path) == 200, path
-    print(f"release took {took:.1f} s; {moves} moves tried meanwhile\n{out}")
-
-
 REFUSED = """\
 from django.db import migrations
 
@@ -363,13 +319,26 @@ class Migration(migrations.Migration):
 """
 
 
-def test_a_migration_the_database_refuses_stops_the_release_and_the_site_serves_on_unchanged(
+def test_a_refused_migration_changes_nothing_then_the_release_upgrades_the_running_site_none_lost(
         site, transactional_db):
-    tables = [Table(site.url) for _ in range(2)]
+    """One test, one site (starting one costs more than each phase): first a
+    release that the database refuses, then the release that goes through,
+    as an operator would fix a migration and release again."""
+    tables = [Table(site.url) for _ in range(3)]
+    solo = make_match(seats=("human", "easy"), state=ludo_state(), turn_seconds=600)
+    human_and_computer_play(site.url, solo, solo.seats.get(index=0).user)
     for table in tables:
         table.everyone_sees_a_move()
-    before = site.wait_running()
     site.switch_to_this_commit()
+    refused_migration_changes_nothing(site, tables)
+    release_upgrades_with_matches_in_play(site, tables, solo)
+
+
+def refused_migration_changes_nothing(site: Site, tables: list[Table]) -> None:
+    """Two new migrations, the second of which the database refuses: the
+    release stops with the message after its backup; neither is applied; no
+    process restarts; the sockets and matches go on untouched."""
+    before = site.wait_running()
     folder = site.checkout / "games" / "migrations"
     last = max(p.stem for p in folder.glob("0*.py"))
     added = [folder / "9001_release_test_applies.py", folder / "9002_release_test_refused.py"]
@@ -389,7 +358,7 @@ def test_a_migration_the_database_refuses_stops_the_release_and_the_site_serves_
     assert "none of the 2 migrations is applied" in err and "release_test_refused" in err, err
     assert "nothing was restarted" in err, err
     assert "-- restart" not in out and "Collect static files" not in out, out
-    assert list((site.dir / "backups").glob("parlour-*.dump")), "no backup was made first"
+    assert len(list((site.dir / "backups").glob("parlour-*.dump"))) == 1, "no backup was made first"
     with connection.cursor() as cursor:
         cursor.execute("SELECT to_regclass('release_test_applied')")
         assert cursor.fetchone() == (None,)
@@ -400,4 +369,43 @@ def test_a_migration_the_database_refuses_stops_the_release_and_the_site_serves_
         table.everyone_sees_a_move()
         assert all(seat.reconnects == 0 for seat in table.seats), "a socket was closed"
         table.check_record()
+
+
+def release_upgrades_with_matches_in_play(site: Site, tables: list[Table], solo: Match) -> None:
+    """The release with the players moving meanwhile: web processes one at a
+    time (never both down), then the workers and beat, all new; every socket
+    closed by a restart reconnects; no acknowledged move is lost; every match
+    goes on, the computer's too; the pages answer."""
+    before = site.wait_running()
+    started = time.monotonic()
+    release = site.release()
+    # The players go on meanwhile, at a player's pace (a match has to last).
+    both_down = moves = 0
+    while release.poll() is None:
+        if moves < PACE_LIMIT * len(tables):
+            for table in tables:
+                table.move()
+                moves += 1
+        if not any(healthy(f"http://127.0.0.1:{port}") for port in site.ports):
+            both_down += 1
+        time.sleep(PACE)
+    out, err = site.output()
+    took = time.monotonic() - started
+    assert release.returncode == 0, f"the release failed:\n{out}\n{err}"
+    assert both_down == 0, "both web processes were down at once"
+    order = re.findall(r"^-- restart (\S+)", out, re.MULTILINE)
+    assert order == ["web1", "web2", "live", "beat"], out
+    assert "No migrations to apply." in out or "To apply, together" in out, out
+    assert len(list((site.dir / "backups").glob("parlour-*.dump"))) == 2, "no backup was made"
+    after = site.wait_running()
+    assert all(after[name] != before[name] for name in site.names), (before, after)
+
+    for table in tables:
+        table.everyone_sees_a_move()
+        table.check_record()
+        assert all(seat.reconnects >= 1 for seat in table.seats), "a socket was never closed by the restarts"
         table.close()
+    human_and_computer_play(site.url, solo, solo.seats.get(index=0).user)  # the new live worker answers
+    for path in ("/", f"/m/{tables[0].match.public_id}/", "/healthz"):
+        assert services.http_status(site.url + path) == 200, path
+    print(f"release took {took:.1f} s; {moves} moves tried meanwhile\n{out}")

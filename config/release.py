@@ -48,6 +48,11 @@ WEB_UP_SECONDS = 90
 RELEASED = ROOT / "var" / "released-commit"
 
 
+#: The migration step's exit status when the database refused a migration
+#: and every one was rolled back.
+REFUSED = 3
+
+
 class ReleaseError(Exception):
     """A step failed; the message says which and what state the site is in."""
 
@@ -119,12 +124,17 @@ def install(requirements: str) -> None:
 
 def migrate() -> None:
     print("\n== Migrate (every pending migration in one transaction)", flush=True)
-    if subprocess.run([sys.executable, "-m", "config.release", "--migrate-step"], cwd=ROOT).returncode != 0:
-        raise ReleaseError(
-            "the database refused a migration (above). None of this release's migrations is applied "
-            "and nothing was restarted: the site runs on, on the code its processes loaded. "
-            f"Put the checkout back to that code ({_previous_commit_hint()}) so that a process "
-            "supervisord restarts runs the code the database's tables are for, then fix the migration.")
+    status = subprocess.run([sys.executable, "-m", "config.release", "--migrate-step"], cwd=ROOT).returncode
+    if status == 0:
+        return
+    if status == REFUSED:
+        what = "the database refused a migration (above). None of this release's migrations is applied"
+    else:
+        what = "the migration step failed (above, with what it applied, if anything)"
+    raise ReleaseError(
+        f"{what}, and nothing was restarted: the site runs on, on the code its processes loaded. "
+        f"Put the checkout back to that code ({_previous_commit_hint()}) so that a process "
+        "supervisord restarts runs the code the database's tables are for, then fix the migration.")
 
 
 def _previous_commit_hint() -> str:
@@ -136,7 +146,9 @@ def _previous_commit_hint() -> str:
 def migrate_in_one_transaction() -> int:
     """Apply every pending migration in one transaction (PostgreSQL's DDL is
     transactional): all of them or, when one fails, none. Returns the exit
-    status: 0 applied (or nothing to do), 1 refused with a message.
+    status: 0 applied (or nothing to do), REFUSED when the database refused
+    one and all were rolled back, 1 when it would not start them (a message
+    says why).
 
     Django runs each migration in a transaction of its own, so a failure at
     the third of five would leave two applied; inside one outer
@@ -177,7 +189,7 @@ def migrate_in_one_transaction() -> int:
     except Exception as error:  # whatever the database or the migration raised
         print(f"\nThe database refused the migrations: {type(error).__name__}: {error}\n"
               f"Rolled back: none of the {len(plan)} migrations is applied.", file=sys.stderr)
-        return 1
+        return REFUSED
     return 0
 
 

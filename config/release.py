@@ -139,8 +139,8 @@ def migrate() -> None:
 
 def _previous_commit_hint() -> str:
     if RELEASED.exists():
-        return f"git checkout {RELEASED.read_text().strip()}, the last release"
-    return "git checkout ORIG_HEAD, the commit before your git pull"
+        return f"git reset --keep {RELEASED.read_text().strip()}, the last release"
+    return "git reset --keep ORIG_HEAD, the commit before your git pull"
 
 
 def migrate_in_one_transaction() -> int:

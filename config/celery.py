@@ -8,7 +8,10 @@ from queue import Empty
 
 import kombu
 from celery import Celery
+from celery.signals import beat_init
 from kombu.transport import redis as kombu_redis
+
+from config import beat_lock
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
@@ -99,3 +102,6 @@ if not getattr(kombu_redis.Channel.close, "_parlour_patched", False):
 app = Celery("parlour")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+# One beat for the whole site: a second one refuses to start (config/beat_lock.py).
+beat_init.connect(beat_lock.on_beat_init)

@@ -294,16 +294,29 @@ class Match:
 
 def open_sockets(layout: Layout, match: Match, cookies: list[str]) -> dict[str, list]:
     """Open one match socket per cookie through the proxy, in order; returns
-    {web host: [(seat, socket)]} by where each landed (its connection on
-    the host, counted with ss)."""
+    {web host: [(seat, socket)]} by where each landed: the host whose count
+    of established connections (ss) went up by one. Before each, the counts
+    are waited for to be the sockets' own (an HTTP request's connection may
+    still be closing)."""
     where: dict[str, list] = {"web1": [], "web2": []}
+
+    def counts():
+        return {w: layout.hosts.established(w, WEB_PORTS) for w in where}
+
     for seat, cookie in enumerate(cookies):
-        before = {w: layout.hosts.established(w, WEB_PORTS) for w in where}
+        services.wait_for(lambda: counts() == {w: len(where[w]) for w in where}, 20,
+                          what=f"only the sockets to be connected: {counts()}")
         sock = LiveSocket(layout.base, f"/ws/match/{match.public_id}/", cookie)
         sock.recv(timeout=20)  # its snapshot: it is in its groups
-        grew = [w for w in where if layout.hosts.established(w, WEB_PORTS) > before[w]]
-        assert len(grew) == 1, f"socket {seat} landed on {grew}"
-        where[grew[0]].append((seat % 2, sock))
+
+        def landed():
+            now = counts()
+            grew = [w for w in where if now[w] == len(where[w]) + 1]
+            rest = [w for w in where if now[w] == len(where[w])]
+            return grew if len(grew) == 1 and len(rest) == len(where) - 1 else None
+
+        host = services.wait_for(landed, 20, what=f"socket {seat} to show on one web host: {counts()}")[0]
+        where[host].append((seat % 2, sock))
     return where
 
 
@@ -386,7 +399,8 @@ def fail_over(layout: Layout, where: dict[str, list], cookies: list[str], public
         sock = LiveSocket(layout.base, f"/ws/match/{public_id}/", cookies[seat])
         sock.recv(timeout=20)
         again.append((seat, sock))
-    assert layout.hosts.established("web2", WEB_PORTS) == 4
+    services.wait_for(lambda: layout.hosts.established("web2", WEB_PORTS) == 4, 20,
+                      what="web2 to hold all four sockets")
     movers = dict(again)
     movers.update({seat: sock for seat, sock in where["web2"] if seat not in movers})
     return movers, [sock for _, sock in where["web2"]] + [sock for _, sock in again]

@@ -424,6 +424,9 @@ CELERY_BEAT_SCHEDULE = {
 # (killed, its host lost) keeps another beat from starting this long at most.
 PARLOUR_BEAT_LOCK_KEY = "parlour-beat"
 PARLOUR_BEAT_LOCK_SECONDS = env.float("PARLOUR_BEAT_LOCK_SECONDS", default=20.0)
+if PARLOUR_BEAT_LOCK_SECONDS < 1:
+    raise ImproperlyConfigured("PARLOUR_BEAT_LOCK_SECONDS must be 1 or more (seconds the beat lock lives "
+                               "unless renewed)")
 # WebSocket limits per connection: frame size (bytes) and moves per window.
 PARLOUR_WS_MAX_FRAME = 4096
 PARLOUR_WS_RATE = env.str("PARLOUR_WS_RATE", default="20/5second")

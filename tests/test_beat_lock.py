@@ -5,8 +5,11 @@ is elsewhere expires, and then a beat takes it; Redis losing the lock
 (a restart) costs the running beat nothing."""
 
 import json
+import os
 import signal
 import socket
+import subprocess
+import sys
 
 import pytest
 import redis
@@ -108,3 +111,12 @@ def test_the_lock_is_taken_again_after_redis_lost_it_unless_another_beat_has_it(
     again = BeatLock.take(client, key, 5)
     again.release()
     assert not client.exists(key)
+
+
+def test_a_beat_lock_time_to_live_under_a_second_is_refused_with_its_name():
+    env = dict(os.environ, DEBUG="1", DJANGO_SETTINGS_MODULE="config.settings",
+               PARLOUR_BEAT_LOCK_SECONDS="0")
+    done = subprocess.run([sys.executable, "manage.py", "check"], cwd=services.ROOT, env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode != 0
+    assert "PARLOUR_BEAT_LOCK_SECONDS must be 1 or more" in done.stderr

@@ -36,6 +36,12 @@ def usable() -> str | None:
         return "no `ip` (apt-get install iproute2)"
     if shutil.which("unshare") is None:
         return "no `unshare` (util-linux)"
+    probe = f"{PREFIX}{os.getpid()}-probe"
+    made = subprocess.run(["ip", "netns", "add", probe], capture_output=True, text=True, timeout=30)
+    if made.returncode:
+        return (f"cannot make a network namespace here (ip netns add: {made.stderr.strip()}): "
+                "root with CAP_SYS_ADMIN and CAP_NET_ADMIN is needed")
+    _ip("netns", "del", probe, check=False)
     return None
 
 
@@ -73,7 +79,8 @@ def remove_leftovers() -> None:
         if m and not _alive(int(m[1])):
             kill_everything_in(name)
             _ip("netns", "del", name, check=False)
-    for m in re.finditer(rf"^\d+: ({BRIDGE_PREFIX}(\d+))[:@]", _ip("-o", "link", "show", check=False), re.M):
+    links = _ip("-o", "link", "show", check=False)
+    for m in re.finditer(rf"^\d+: ((?:{BRIDGE_PREFIX}|{VETH_PREFIX})(\d+)(?:x\d+)?)[:@]", links, re.M):
         if not _alive(int(m[2])):
             _ip("link", "del", m[1], check=False)
 
@@ -102,6 +109,7 @@ class Hosts:
         self.net = free_subnet(int(self.tag) % 254)
         self.gateway = f"{self.net}.1"
         self.bridge = f"{BRIDGE_PREFIX}{self.tag}"
+        _ip("link", "del", self.bridge, check=False)  # a dead run's, of the same process id
         _ip("link", "add", self.bridge, "type", "bridge")
         _ip("addr", "add", f"{self.gateway}/24", "dev", self.bridge)
         _ip("link", "set", self.bridge, "up")
@@ -117,6 +125,10 @@ class Hosts:
         """A new host ``name`` with the next address; returns the address."""
         index = len(self.address) + 2
         netns, veth = self.netns(name), f"{VETH_PREFIX}{self.tag}x{index}"
+        # A name of this process id can only be a dead run's (the id reused).
+        _ip("link", "del", veth, check=False)
+        kill_everything_in(netns)
+        _ip("netns", "del", netns, check=False)
         _ip("netns", "add", netns)
         self.made.append(netns)
         _ip("link", "add", veth, "type", "veth", "peer", "name", "eth0", "netns", netns)

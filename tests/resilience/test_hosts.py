@@ -42,6 +42,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+import redis
 
 from config import supervisor
 from config.embedded_redis import executable as redis_server
@@ -118,8 +119,9 @@ class Layout:
         programs = supervisor.read_procfile(supervisor.host_procfile(role))
         conf.write_text(supervisor.configuration(programs, directory=str(where),
                                                  state=str(where / "var" / "run")))
-        svc = services.Service(f"host-{name}", self.hosts.argv(name, [sys.executable, "-m",
-                               "supervisor.supervisord", "-c", str(conf)]), self.env(**settings))
+        # A name of its own: a run folder of a reused process id may hold an old log of that name.
+        argv = self.hosts.argv(name, [sys.executable, "-m", "supervisor.supervisord", "-c", str(conf)])
+        svc = services.Service(f"host-{name}-{secrets.token_hex(3)}", argv, self.env(**settings))
         self.services.append(svc)
         return svc
 
@@ -320,7 +322,7 @@ def open_sockets(layout: Layout, match: Match, cookies: list[str]) -> dict[str, 
     return where
 
 
-def wait_until_up(layout: Layout, worker: services.Service) -> None:
+def wait_until_up(layout: Layout) -> None:
     def answers(url):
         # The site's own name (ALLOWED_HOSTS), as the proxy sends it.
         request = urllib.request.Request(url, headers={"Host": layout.a["proxy"]})
@@ -335,7 +337,7 @@ def wait_until_up(layout: Layout, worker: services.Service) -> None:
             services.wait_for(lambda w=w, port=port: answers(f"http://{layout.a[w]}:{port}/healthz"), 60,
                               what=f"{w}:{port} to answer")
     services.wait_for(lambda: answers(f"{layout.base}/healthz"), 30, what="the proxy to answer")
-    services.wait_for(lambda: "holds the beat lock" in worker.log(), 60, what="the beat to take its lock")
+    services.wait_for(lambda: _beat_lock_holder(layout), 60, what="the worker host's beat to take its lock")
 
 
 def start_everything(layout: Layout) -> tuple[str, services.Service]:
@@ -353,7 +355,7 @@ def start_everything(layout: Layout) -> tuple[str, services.Service]:
     layout.start_host("proxy", "proxy", WEB_UPSTREAMS=layout.web_upstreams(), PROXY_LISTEN=f"{a['proxy']}:80",
                       PROXY_STATE_DIR=str(layout.folder("proxy") / "var" / "run" / "proxy"))
     public_id = layout.run_in("worker", [sys.executable, "-c", SEED]).strip().splitlines()[-1]
-    wait_until_up(layout, worker)
+    wait_until_up(layout)
     return public_id, worker
 
 
@@ -407,12 +409,9 @@ def fail_over(layout: Layout, where: dict[str, list], cookies: list[str], public
 
 
 def test_the_site_runs_across_five_hosts_and_goes_on_when_a_web_host_dies(layout):
-    import redis
-
     public_id, worker = start_everything(layout)
     assert_each_web_process_binds_its_hosts_address(layout)
-    with redis.Redis.from_url(layout.env()["REDIS_URL"]) as client:
-        assert json.loads(client.get("parlour-beat"))["host"] == "worker"
+    assert _beat_lock_holder(layout)["host"] == "worker"
     stray = start_a_beat_by_mistake(layout, "web2")
 
     ada, bo = Browser(layout.base), Browser(layout.base)
@@ -447,9 +446,13 @@ def _socket_of(where, seat, prefer):
     raise AssertionError(f"no socket of seat {seat}")
 
 
-def _pings(layout: Layout) -> bool:
-    import redis
+def _beat_lock_holder(layout: Layout) -> dict | None:
+    with redis.Redis.from_url(layout.env()["REDIS_URL"]) as client:
+        raw = client.get("parlour-beat")
+    return json.loads(raw) if raw else None
 
+
+def _pings(layout: Layout) -> bool:
     try:
         with redis.Redis.from_url(layout.env()["REDIS_URL"], socket_connect_timeout=1) as client:
             return client.ping()

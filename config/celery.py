@@ -11,6 +11,8 @@ import kombu
 from celery import Celery, signals
 from kombu.transport import redis as kombu_redis
 
+from config import beat_lock
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 
@@ -122,3 +124,7 @@ def mail_errors_from_workers(logger: logging.Logger, **kwargs) -> None:
     handler.addFilter(RequireDebugFalse())
     handler.setFormatter(logging.Formatter(settings.LOGGING["formatters"]["plain"]["format"]))
     logger.addHandler(handler)
+
+
+# One beat for the whole site: a second one refuses to start (config/beat_lock.py).
+signals.beat_init.connect(beat_lock.on_beat_init)

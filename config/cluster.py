@@ -24,19 +24,28 @@ from config import servers
 from config.supervisor import Program, serve
 
 
-def nginx_config(var: Path, listen: int, ports: list[int], proxy_secret: str) -> Path:
-    """Write var/nginx.conf from deploy/nginx.conf.template (nginx on 127.0.0.1
-    port ``listen`` in front of 127.0.0.1 ``ports``, sending ``proxy_secret``,
-    the web processes' TRUSTED_PROXY_SECRET, in X-Parlour-Proxy); returns its
-    path. The file is readable by its owner only: it holds the secret."""
+def _address(where: int | str) -> str:
+    """``host:port`` for nginx: a bare port (an int) is one on 127.0.0.1."""
+    return f"127.0.0.1:{where}" if isinstance(where, int) else where
+
+
+def nginx_config(var: Path, listen: int | str, ports: list[int | str], proxy_secret: str) -> Path:
+    """Write var/nginx.conf from deploy/nginx.conf.template (nginx on
+    ``listen`` in front of the web processes ``ports``, sending
+    ``proxy_secret``, the web processes' TRUSTED_PROXY_SECRET, in
+    X-Parlour-Proxy); returns its path. ``listen`` and each of ``ports``: a
+    port on 127.0.0.1 (an int), or what nginx takes as written (``listen``:
+    ``port`` or ``address:port``; a web process: ``host:port``, the layout
+    across machines, config/hosts.py). The file is readable by its owner
+    only: it holds the secret."""
     template = Path(__file__).resolve().parent.parent / "deploy" / "nginx.conf.template"
     # max_fails=0: nginx never takes a web process out of the rotation for
     # failed requests (by default one failure does, for 10 s). A handshake
     # reset while the database was away took both out at once and the whole
     # site answered 502 after the database was back. A process that is down
     # refuses the connection at once and nginx tries the next.
-    upstreams = "\n".join(f"        server 127.0.0.1:{p} max_fails=0;" for p in ports)
-    text = template.read_text().format(upstreams=upstreams, listen=f"127.0.0.1:{listen}", var=var,
+    upstreams = "\n".join(f"        server {_address(p)} max_fails=0;" for p in ports)
+    text = template.read_text().format(upstreams=upstreams, listen=_address(listen), var=var,
                                        proxy_secret=proxy_secret)
     path = var / "nginx.conf"
     path.touch(mode=0o600)

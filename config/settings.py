@@ -502,6 +502,14 @@ CELERY_BEAT_SCHEDULE = {
     "housekeeping-accounts": {"task": "accounts.tasks.housekeeping", **_HOUSEKEEPING},
     "housekeeping-matchmaking": {"task": "matchmaking.tasks.housekeeping", **_HOUSEKEEPING},
 }
+# The one Celery beat (config/beat_lock.py): the key of its lock in Redis, and
+# the lock's time to live in seconds: a beat that died without releasing it
+# (killed, its host lost) keeps another beat from starting this long at most.
+PARLOUR_BEAT_LOCK_KEY = "parlour-beat"
+PARLOUR_BEAT_LOCK_SECONDS = env.float("PARLOUR_BEAT_LOCK_SECONDS", default=20.0)
+if PARLOUR_BEAT_LOCK_SECONDS < 1:
+    raise ImproperlyConfigured("PARLOUR_BEAT_LOCK_SECONDS must be 1 or more (seconds the beat lock lives "
+                               "unless renewed)")
 # WebSocket limits per connection: frame size (bytes) and moves per window.
 PARLOUR_WS_MAX_FRAME = 4096
 PARLOUR_WS_RATE = env.str("PARLOUR_WS_RATE", default="20/5second")

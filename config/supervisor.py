@@ -39,6 +39,10 @@ START_RETRIES = 5
 STOP_WAIT_SECONDS = 10
 
 _PROCFILE_LINE = re.compile(r"^([A-Za-z0-9_-]+):\s*(.+)$")
+#: ``${NAME}`` in a Procfile command: the environment variable NAME (honcho
+#: and foreman run a line through the shell; supervisord expands
+#: ``%(ENV_NAME)s``, and refuses to start when NAME is not set).
+_PROCFILE_VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 _INI_COMMENT = re.compile(r"\s[;#]")
 
 
@@ -80,6 +84,18 @@ def _escape(value: str | Path) -> str:
     return str(value).replace("%", "%%")
 
 
+def _command(command: str) -> str:
+    """A Procfile command for supervisord: ``%`` escaped, and each
+    ``${NAME}`` the environment variable ``%(ENV_NAME)s``."""
+    return _PROCFILE_VARIABLE.sub(r"%(ENV_\1)s", _escape(command))
+
+
+def variables(programs: list[Program]) -> list[str]:
+    """The environment variables (``${NAME}``) the programs' commands use,
+    sorted."""
+    return sorted({name for p in programs for name in _PROCFILE_VARIABLE.findall(p.command)})
+
+
 def configuration(programs: list[Program], *, directory: str, state: str, logs: str | None = None,
                   header: str = "") -> str:
     """The supervisord ini running ``programs``, as text.
@@ -98,13 +114,21 @@ def configuration(programs: list[Program], *, directory: str, state: str, logs: 
     Celery worker's pool processes end with it and no child outlives
     supervisord's shutdown.
 
+    A command's ``${NAME}`` is the environment variable NAME (supervisord's
+    ``%(ENV_NAME)s``: it refuses to start, naming it, when NAME is not set).
+
     Raises ValueError for a command supervisord would cut short: one with a
-    line break, or a ``;`` or ``#`` after a space (an ini comment).
+    line break, or a ``;`` or ``#`` after a space (an ini comment); and for
+    one with a ``$`` other than ``${NAME}`` (the shell would expand it under
+    honcho, supervisord would not).
     """
     for p in programs:
         if "\n" in p.command or _INI_COMMENT.search(p.command):
             raise ValueError(f"program {p.name!r}: supervisord would read part of its command as a "
                              f"comment or a new line: {p.command!r}")
+        if "$" in _PROCFILE_VARIABLE.sub("", p.command):
+            raise ValueError(f"program {p.name!r}: a '$' other than ${{NAME}} (an environment variable) "
+                             f"in its command: {p.command!r}")
     lines = [header.rstrip("\n"), ""] if header else []
     lines += [
         "[supervisord]",
@@ -129,7 +153,7 @@ def configuration(programs: list[Program], *, directory: str, state: str, logs: 
         lines += [
             "",
             f"[program:{p.name}]",
-            f"command={_escape(p.command)}",
+            f"command={_command(p.command)}",
             f"directory={directory}",
             f"priority={p.priority}",
             "autostart=true",
@@ -181,12 +205,44 @@ DEPLOY_HEADER = """\
 """
 
 
-def deploy_configuration() -> str:
-    """deploy/supervisord.conf as it should be: deploy/Procfile's programs,
-    with paths relative to the file (``%(here)s/..`` is the checkout)."""
-    return configuration(read_procfile(PROCFILE), directory="%(here)s/..", state="%(here)s/../var/run",
-                         logs="%(here)s/../var/log", header=DEPLOY_HEADER)
+#: The layout across machines (docs/operations.md, "More than one machine"):
+#: one Procfile per kind of host, each with its supervisord configuration
+#: beside it (``<role>.conf``), generated as deploy/supervisord.conf is.
+HOSTS_DIR = ROOT / "deploy" / "hosts"
+HOST_ROLES = ("proxy", "web", "worker", "data")
+
+HOST_HEADER = """\
+# Parlour's {role} host (docs/operations.md, "More than one machine"): its supervisord
+# configuration, generated from deploy/hosts/{role}.Procfile by
+# `python -m config.supervisor deploy/hosts/{role}.Procfile > deploy/hosts/{role}.conf`
+# (a test checks that they agree: edit the Procfile, then run that command).
+# ${{NAME}} in the Procfile is %(ENV_NAME)s here: supervisord will not start
+# without it. Its command lines use: {variables}; the rest of the host's
+# environment is in the Procfile's comments.
+# Start it from the checkout as deploy/supervisord.conf says (its header), with
+#     supervisord -c deploy/hosts/{role}.conf
+"""
+
+
+def host_procfile(role: str) -> Path:
+    """deploy/hosts/<role>.Procfile (``role`` one of HOST_ROLES)."""
+    return HOSTS_DIR / f"{role}.Procfile"
+
+
+def deploy_configuration(procfile: Path = PROCFILE) -> str:
+    """The supervisord configuration of ``procfile`` as it should be:
+    deploy/supervisord.conf for deploy/Procfile, deploy/hosts/<role>.conf
+    for deploy/hosts/<role>.Procfile; paths relative to the file
+    (``%(here)s/..`` or ``%(here)s/../..`` is the checkout)."""
+    checkout = "%(here)s/" + os.path.relpath(ROOT, procfile.parent)
+    programs = read_procfile(procfile)
+    if procfile == PROCFILE:
+        header = DEPLOY_HEADER
+    else:
+        header = HOST_HEADER.format(role=procfile.stem, variables=", ".join(variables(programs)) or "nothing")
+    return configuration(programs, directory=checkout, state=f"{checkout}/var/run",
+                         logs=f"{checkout}/var/log", header=header)
 
 
 if __name__ == "__main__":
-    sys.stdout.write(deploy_configuration())
+    sys.stdout.write(deploy_configuration(Path(sys.argv[1]).resolve() if len(sys.argv) > 1 else PROCFILE))

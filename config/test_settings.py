@@ -56,6 +56,7 @@ CHANNEL_LAYERS = {
 }
 CELERY_BROKER_URL = _celery_url(REDIS_URL)
 PARLOUR_WS_SLOT_PREFIX = f"{_TAG}-sockets"
+PARLOUR_BEAT_LOCK_KEY = f"{_TAG}-beat"
 # The whole suite signs up and resets from 127.0.0.1 within the hour; the
 # tests of these limits set the real ones (tests/accounts/test_limits.py).
 PARLOUR_SIGNUP_RATE = "10000/hour"

@@ -11,7 +11,9 @@ site's settings (docs/operations.md, "From a bare Debian machine to HTTPS"):
   (default: the web lines of deploy/Procfile);
 - ``NGINX_LISTEN``: addresses nginx listens on (default ``*,[::]``),
   ``NGINX_HTTPS_PORT`` / ``NGINX_HTTP_PORT`` (443 / 80), ``ACME_WEBROOT``
-  (``/var/www/html``: where certbot's ``--webroot`` writes its challenges);
+  (``/var/www/html``: where certbot's ``--webroot`` writes its challenges),
+  ``NGINX_ACCESS_LOG`` (``/var/log/nginx/parlour.access.log``: the HTTPS
+  server's access log, each line ending in the request id the site logs too);
 - from the settings: ``STATIC_ROOT`` (collectstatic's output, which must hold
   its manifest: ``STATIC_MANIFEST=1``), ``TRUSTED_PROXY_SECRET`` (sent in
   ``X-Parlour-Proxy``) and ``TRUSTED_PROXY_COUNT`` (1 behind this nginx).
@@ -72,6 +74,7 @@ class NginxSite:
     https_port: int = 443
     http_port: int = 80
     acme_root: Path = Path("/var/www/html")
+    access_log: Path = Path("/var/log/nginx/parlour.access.log")
 
 
 def procfile_upstreams(procfile: Path = PROCFILE) -> list[str]:
@@ -187,6 +190,10 @@ def site_from_environment(environ: dict, settings) -> NginxSite:
     acme = environ.get("ACME_WEBROOT", "").strip() or "/var/www/html"
     if not _PLAIN_PATH.match(acme):
         raise Refusal(f"ACME_WEBROOT={acme!r}: use an absolute path without spaces, quotes or ; {{ }} $ #")
+    access_log = environ.get("NGINX_ACCESS_LOG", "").strip() or "/var/log/nginx/parlour.access.log"
+    if not _PLAIN_PATH.match(access_log):
+        raise Refusal(f"NGINX_ACCESS_LOG={access_log!r}: use an absolute path without spaces, quotes "
+                      "or ; { } $ #")
     return NginxSite(
         server_names=_server_names(environ, list(settings.ALLOWED_HOSTS)),
         certificate=_pem_file(environ, "TLS_CERTIFICATE", "-----BEGIN CERTIFICATE-----", "certificate"),
@@ -198,6 +205,7 @@ def site_from_environment(environ: dict, settings) -> NginxSite:
         https_port=_port(environ, "NGINX_HTTPS_PORT", 443),
         http_port=_port(environ, "NGINX_HTTP_PORT", 80),
         acme_root=Path(acme),
+        access_log=Path(access_log),
     )
 
 
@@ -234,6 +242,7 @@ def render(site: NginxSite, version: tuple[int, ...] | None = None) -> str:
         static_root=site.static_root,
         proxy_secret=site.proxy_secret,
         acme_root=site.acme_root,
+        access_log=site.access_log,
     )
 
 

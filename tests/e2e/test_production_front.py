@@ -161,7 +161,7 @@ def front(static_root, certificate, django_db_setup, django_db_blocker, tmp_path
             **production, SERVER_NAME="localhost", TLS_CERTIFICATE=str(certificate[0]),
             TLS_CERTIFICATE_KEY=str(certificate[1]), WEB_UPSTREAMS=f"127.0.0.1:{web_port}",
             NGINX_LISTEN="127.0.0.1", NGINX_HTTPS_PORT=str(https_port), NGINX_HTTP_PORT=str(http_port),
-            ACME_WEBROOT=str(acme))
+            ACME_WEBROOT=str(acme), NGINX_ACCESS_LOG=str(var / "access.log"))
     site = var / "parlour.conf"
     r = subprocess.run([sys.executable, "-m", "config.deploy", "nginx", "--output", str(site)],
                        cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
@@ -172,7 +172,7 @@ def front(static_root, certificate, django_db_setup, django_db_blocker, tmp_path
     proxy = services.Service("nginx-front", [services.NGINX, "-e", str(var / "error.log"), "-c", str(conf),
                                              "-g", "daemon off; master_process off;"], dict(os.environ))
     served = Front(https_port, http_port, certificate[0], acme)
-    served.web_port = web_port
+    served.web_port, served.access_log = web_port, var / "access.log"
 
     def up():
         if not proxy.alive():
@@ -214,6 +214,18 @@ def test_a_match_over_tls_with_hashed_static_files_from_nginx_and_its_socket_thr
 
     page = front.get(f"/m/{match.public_id}/", Cookie=cookie)
     assert page.status == 200, page.body[:500]
+    # The request id the site used (its log lines, its 500 page) is the one
+    # nginx made and wrote in its access line for this request.
+    request_id = page.getheader("X-Request-ID")
+    assert re.fullmatch(r"[0-9a-f]{32}", request_id or ""), request_id
+    requested = f'"GET /m/{match.public_id}/ HTTP/1.1" 200'
+
+    def access_line():
+        lines = front.access_log.read_text().splitlines() if front.access_log.exists() else []
+        return next((entry for entry in lines if requested in entry), None)
+
+    line = services.wait_for(access_line, 5, what="nginx's access line for the match page")
+    assert line.endswith(f"id={request_id}"), line
     assert "max-age=3600" in page.getheader("Strict-Transport-Security")
     html = page.body.decode()
     modules = re.findall(r'<script src="([^"]+)" type="module">', html)

@@ -32,7 +32,7 @@ install: $(STAMP)
 # ranges still allow. lock-upgrade moves every pin to the newest allowed release.
 lock lock-upgrade: install
 	$(UV_COMPILE) $(if $(filter lock-upgrade,$@),--upgrade) --extra dev -o $(LOCK)
-	$(UV_COMPILE) --extra uvicorn -c $(LOCK) -o requirements/production.txt
+	$(UV_COMPILE) --extra uvicorn --extra supervisor -c $(LOCK) -o requirements/production.txt
 	@echo "Locked: $(LOCK) (make install) and requirements/production.txt (deploy/)"
 
 migrate run cluster: export DEBUG ?= 1

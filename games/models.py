@@ -13,7 +13,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from games import sites
+from games import sites, time_controls
 
 PUBLIC_ID_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789"
 
@@ -94,7 +94,9 @@ class Match(models.Model):
     theme = models.CharField(
         max_length=32, default="plain", help_text="Cosmetic board theme (docs/rules.md \"Board themes\")."
     )
-    turn_seconds = models.PositiveIntegerField(default=60, help_text="Seconds per decision.")
+    turn_seconds = models.PositiveIntegerField(
+        default=60, help_text="Seconds per decision: its time control, a whole number of days when "
+                              "turn-based (games/time_controls.py).")
     idle_limit = models.PositiveSmallIntegerField(
         default=3, help_text="Missed turns in a row that count as leaving."
     )
@@ -148,6 +150,11 @@ class Match(models.Model):
 
     def __str__(self):
         return f"{self.get_kind_display()} {self.public_id}"
+
+    @property
+    def turn_based(self) -> bool:
+        """Whether the match is turn-based: days per decision (games/time_controls.py)."""
+        return time_controls.is_turn_based(self.turn_seconds)
 
     @property
     def is_over(self) -> bool:

@@ -127,6 +127,14 @@ class Match(models.Model):
         null=True, blank=True, editable=False,
         help_text="When the sweeper sends the computer's move again if it has not been played.",
     )
+    # The seat whose decision the match waits for (its index), written with
+    # the move that hands it the decision (games.actions.advance): "your turn"
+    # lists and mails find a player's waiting matches by it, without loading
+    # each match's state. None before the start, at a chance step and at the end.
+    seat_to_move = models.PositiveSmallIntegerField(
+        null=True, blank=True, editable=False,
+        help_text="Index of the seat whose decision the match waits for.",
+    )
     paused_remaining = models.FloatField(
         null=True, blank=True, help_text="Seconds left on the clock when paused."
     )

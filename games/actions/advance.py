@@ -49,6 +49,7 @@ def advance(change: Change, remaining: float | None = None) -> None:
             continue
         break
     seat = change.seats[to_move]
+    match.seat_to_move = to_move
     version = match.version + 1
     now = timezone.now()
     if seat.is_computer:

@@ -22,6 +22,7 @@ def end(change: Change, status: str, reason: str, ranks=None) -> None:
     match.end_reason = reason
     match.deadline = None
     match.computer_due_at = None
+    match.seat_to_move = None
     match.paused_remaining = None
     match.finished_at = timezone.now()
     if ranks is not None:

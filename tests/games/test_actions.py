@@ -421,3 +421,26 @@ def test_a_whole_match_of_computers_and_timeouts_rebuilds_from_its_record_and_ve
     die_at = next(i for i, n in enumerate(record) if n.startswith("d"))
     tampered[die_at] = "d6" if record[die_at] != "d6" else "d1"
     assert not fair.verify_record("ludo", m.revealed_seed, m.public_id, m.start_state, tampered).ok
+
+
+@pytest.mark.django_db
+def test_the_seat_to_move_is_stored_with_each_decision_and_cleared_at_the_end(sent, scheduled):
+    """Match.seat_to_move follows the engine's seat to move (a human's or a
+    computer's decision), so "your turn" lists need no match state, and is
+    None once the match is over."""
+    from games.engine import get_rules
+
+    match = make_match(seats=("human", "human"))
+    rules = get_rules(match.kind)
+    for _ in range(4):
+        match.refresh_from_db()
+        to_move = rules.to_move(rules.load(match.state))
+        assert match.seat_to_move == to_move and to_move in (0, 1)
+        user = Seat.objects.get(match=match, index=to_move).user
+        actions.play_move(match.public_id, user, "roll", match.version)
+        match.refresh_from_db()
+        if rules.to_move(rules.load(match.state)) == to_move:
+            break  # a six or a move to choose: the same seat decides again
+    actions.abort_match(match.public_id)
+    match.refresh_from_db()
+    assert match.status == Match.Status.ABORTED and match.seat_to_move is None

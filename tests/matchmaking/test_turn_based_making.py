@@ -8,7 +8,6 @@ nothing changed, two accepts at once included; bad time controls are refused."""
 from datetime import timedelta
 
 import pytest
-from django.utils import timezone
 
 from games import actions as game_actions
 from games.models import Match
@@ -237,7 +236,8 @@ class TestForms:
         ada, bob = make_user(), make_user()
         client.force_login(ada)
         profile = client.get(f"/u/{bob.username}/").content.decode()
-        assert '<optgroup label="Turn-based">' in profile and f'<option value="{DAY}">1 day</option>' in profile
+        assert '<optgroup label="Turn-based">' in profile
+        assert f'<option value="{DAY}">1 day</option>' in profile
         response = client.post(f"/u/{bob.username}/challenge/", {"kind": "rondo", "turn_seconds": str(DAY)})
         c = Challenge.objects.get()
         assert response.status_code == 302 and c.turn_seconds == DAY
@@ -250,3 +250,23 @@ class TestForms:
         bad = client.post(f"/u/{bob.username}/challenge/", {"kind": "roundabout", "turn_seconds": "6d"},
                           follow=True)
         assert "The time control is" in bad.content.decode() and Challenge.objects.count() == 1
+
+
+@pytest.mark.django_db
+def test_the_notice_of_a_challenge_names_its_time_control(monkeypatch):
+    from matchmaking import notices
+    from notifications import notify
+
+    sent = []
+    monkeypatch.setattr(notify, "send_quietly", sent.extend)
+    ada, bob = make_user(), make_user()
+    for seconds in (3 * DAY, 90):
+        c = challenges.do_challenge(ada, bob.username, "rondo", seconds)
+        notices.challenge_received(bob.pk, c.pk)
+        Challenge.objects.filter(pk=c.pk).update(status="cancelled")
+    (_, turn_based), (_, live) = sent
+    assert turn_based["note"]["text"] == (f"{ada.username} challenges you to Rondo "
+                                          "(turn-based, 3 days per decision)")
+    assert turn_based["note"]["deadline_ms"] is None  # days, not a countdown in seconds
+    assert live["note"]["text"] == f"{ada.username} challenges you to Rondo (90 s turns)"
+    assert live["note"]["deadline_ms"] == int(c.expires_at.timestamp() * 1000)

@@ -84,7 +84,7 @@ class TestChallenges:
             challenges.do_challenge(ada, "nobody-here", "ludo", 60)
         with pytest.raises(challenges.ChallengeRefused, match="Choose a game"):
             challenges.do_challenge(ada, bob.username, "chess", 60)
-        with pytest.raises(challenges.ChallengeRefused, match="The time control is 30, 60, 90 or 120 seconds"):
+        with pytest.raises(challenges.ChallengeRefused, match="The time control is 30, 60, 90 or 120"):
             challenges.do_challenge(ada, bob.username, "rondo", "45")
         with pytest.raises(challenges.ChallengeRefused, match="The time control is"):
             challenges.do_challenge(ada, bob.username, "rondo", ["60"])

@@ -10,6 +10,8 @@ as ``games.scheduling`` does for the games' tasks)."""
 
 from __future__ import annotations
 
+import math
+
 from django.contrib.auth import get_user_model
 from django.db.models import Q
 from django.utils import timezone
@@ -23,6 +25,26 @@ from matchmaking.models import QueueEntry, RematchOffer, Room
 
 #: Offers one finished match may have (a lapsed or declined offer may be made again).
 OFFERS_PER_MATCH = 3
+#: Seconds every human seat has to accept an offer of a live match's rematch.
+OFFER_SECONDS = 30
+#: ... and of a turn-based match's: its players come back when they can.
+TURN_BASED_OFFER_SECONDS = time_controls.DAY
+
+
+def offer_seconds(match: Match) -> int:
+    """Seconds an offer of a rematch of ``match`` stays open: OFFER_SECONDS
+    when live (its players are there now), TURN_BASED_OFFER_SECONDS when
+    turn-based (docs/features.md "Turn-based play")."""
+    return TURN_BASED_OFFER_SECONDS if match.turn_based else OFFER_SECONDS
+
+
+def duration_words(seconds: float) -> str:
+    """A time span in words, in its largest unit, rounded up: "30 seconds",
+    "5 minutes", "23 hours", "1 day"."""
+    units = (("day", time_controls.DAY), ("hour", 3600), ("minute", 60), ("second", 1))
+    unit, size = next((u, n) for u, n in units if seconds >= n or n == 1)
+    count = max(1, math.ceil(seconds / size))
+    return f"{count} {unit}{'s' if count != 1 else ''}"
 
 
 def in_live_rated_or_arena_match(user, *, but: Match | None = None) -> bool:

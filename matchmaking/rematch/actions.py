@@ -6,10 +6,12 @@ README "Playing again" holds the rules:
   (``do_rematch_computers``).
 - Between humans (a ranked match, a challenge) each human seat may offer
   (``do_offer``); the others accept or decline (``do_answer``); when every
-  human seat has accepted within OFFER_SECONDS (30 s) the next match starts
-  with the seats rotated by one (seat 1's player takes seat 0, and so on).
-  Otherwise the offer lapses (``lapse``, a Celery task at the time and the
-  queue wave as its back-up) and says so. At most OFFERS_PER_MATCH offers per match.
+  human seat has accepted within OFFER_SECONDS (30 s; a day for a
+  turn-based match: ``offer_seconds``) the next match starts with the same
+  time control and the seats rotated by one (seat 1's player takes seat 0,
+  and so on). Otherwise the offer lapses (``lapse``, a Celery task at the
+  time and the queue wave as its back-up; the wave alone for a turn-based
+  match's offer) and says so. At most OFFERS_PER_MATCH offers per match.
 - At most two rated matches in a row between the same players: the rematch of
   a rated match is rated unless that match was itself a rated rematch; later
   ones are unrated and the offer says so. A rated match whose rating does not
@@ -43,8 +45,8 @@ from matchmaking.rematch import push
 
 log = logging.getLogger(__name__)
 
-#: Seconds every human seat has to accept an offer.
-OFFER_SECONDS = 30
+OFFER_SECONDS = together.OFFER_SECONDS
+offer_seconds = together.offer_seconds
 OFFERS_PER_MATCH = together.OFFERS_PER_MATCH
 LAPSE_TASK = "matchmaking.tasks.lapse_rematch"
 
@@ -173,10 +175,11 @@ def do_offer(public_id, user, *, now=None) -> RematchOffer:
             raise RematchRefused(f"This match has had {OFFERS_PER_MATCH} rematch offers; find a new match.")
         offer = RematchOffer.objects.create(
             match=match, offered_by=user, accepted=[user.pk], rated=together.rematch_is_rated(match),
-            created_at=now, expires_at=now + timedelta(seconds=OFFER_SECONDS))
+            created_at=now, expires_at=now + timedelta(seconds=offer_seconds(match)))
         offer_id, match_id, lapses_at = offer.pk, match.pk, offer.expires_at
         others = [s.user_id for s in seats if s.user_id != user.pk]
-        transaction.on_commit(lambda: together.send_task(LAPSE_TASK, (offer_id,), at=lapses_at))
+        if not match.turn_based:  # a turn-based one lapses in the queue wave: no task waits a day
+            transaction.on_commit(lambda: together.send_task(LAPSE_TASK, (offer_id,), at=lapses_at))
         transaction.on_commit(lambda: push.offer_changed(match_id))
         transaction.on_commit(lambda: notices.rematch_offered(others, match_id, user.username))
     return offer

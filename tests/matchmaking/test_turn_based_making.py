@@ -124,6 +124,24 @@ class TestLiveAndTurnBasedApart:
         offer = rematch.do_answer(match.public_id, bob, True)
         assert offer.status == "started" and offer.new_match.turn_seconds == THREE_DAYS
 
+    def test_a_turn_based_rematch_offer_stays_open_a_day_and_lapses_in_the_wave(
+            self, monkeypatch, django_capture_on_commit_callbacks):
+        from matchmaking.rematch import fragments
+
+        sent = []
+        monkeypatch.setattr(together, "send_task", lambda *a, **k: sent.append(a))
+        ada, bob = make_user(), make_user()
+        match = finished_between(ada, bob, turn_seconds=THREE_DAYS)
+        assert "everyone has 1 day to accept" in fragments.panel(match, ada.pk)
+        with django_capture_on_commit_callbacks(execute=True):
+            offer = rematch.do_offer(match.public_id, ada)
+        assert offer.expires_at - offer.created_at == timedelta(days=1) and sent == []
+        html = fragments.panel(match, bob.pk)
+        assert "offers a rematch.</strong> <time" in html and "24 hours</time> left to answer" in html
+        assert rematch.lapse_overdue(offer.expires_at - timedelta(hours=1)) == 0
+        assert rematch.lapse_overdue(offer.expires_at) == 1
+        assert "not everyone accepted within 1 day" in fragments.panel(match, ada.pk)
+
 
 @pytest.mark.django_db
 class TestTheLimit:

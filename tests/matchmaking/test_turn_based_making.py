@@ -246,6 +246,11 @@ class TestForms:
         assert response.status_code == 302 and room.turn_seconds == 3 * DAY
         lobby = client.get(f"/rooms/{room.code}/").content.decode()
         assert "Time per decision: 3 days (turn-based)" in lobby
+        _invite, token = rooms.do_create_invite(room.code, room.host)
+        client.logout()
+        invite = client.get(f"/rooms/join/{token}/").content.decode()
+        assert "A private turn-based room of 2 seats" in invite and "3 days per decision" in invite
+        client.force_login(room.host)
         bad = client.post("/rooms/new/", {**form, "turn_seconds": str(4 * DAY)})
         assert bad.status_code == 400 and "Select a valid choice" in bad.content.decode()
         assert Room.objects.count() == 1

@@ -530,6 +530,10 @@ PARLOUR_WS_SESSION_CHECK_SECONDS = env.float("PARLOUR_WS_SESSION_CHECK_SECONDS",
 # hosts with a computer seat; games.actions): one account's burst of
 # computer moves stays small beside everyone else's (README "Decisions").
 PARLOUR_COMPUTER_MATCHES_PER_USER = env.int("PARLOUR_COMPUTER_MATCHES_PER_USER", default=3)
+# Turn-based matches one account may be seated in at once (not ended, its
+# seat not left), counted when a room, challenge or rematch would seat it in
+# one more (games.actions.check_turn_based_limit; docs/features.md "Turn-based play").
+PARLOUR_TURN_BASED_LIMIT = env.int("PARLOUR_TURN_BASED_LIMIT", default=50)
 # Sign-ups (accounts created) per client address, and password-reset emails
 # per client address and per email address, in Redis (core.ratelimits).
 PARLOUR_SIGNUP_RATE = env.str("PARLOUR_SIGNUP_RATE", default="10/hour")

@@ -55,9 +55,9 @@ class GameSite:
     - ``name``: its display name ("Ludo"), the only place the site spells it.
     - ``turn_seconds``: seconds per decision of a new match (docs/rules.md
       "Turn timer"); ``settings.PARLOUR_TURN_SECONDS[kind]`` overrides it.
-    - ``fixed_turn_seconds``: seconds a room's match always gives (the room
-      form's choice is ignored), or None: a room picks one of
-      ``matchmaking.rooms.actions.TURN_SECONDS_CHOICES``.
+    - ``fixed_turn_seconds``: seconds a live room's or challenge's match
+      always gives (the form's live choice is ignored; turn-based days apply
+      to every game), or None: it picks one of ``time_controls.LIVE_SECONDS``.
     - ``room_options``: the create-a-room form's fields for the engine's
       options, option name -> form field (the field's cleaned value is the
       option's value). Names are fields of one shared form, so no two games

@@ -41,13 +41,18 @@ def challenge_received(user_id: int, challenge_id: int) -> None:
     challenge = Challenge.objects.filter(pk=challenge_id).select_related("challenger").first()
     if challenge is None:
         return
-    text = (f"{challenge.challenger.username} challenges you to {sites.name(challenge.kind)} "
-            f"({challenge.turn_seconds} s turns)")
+    if challenge.turn_based:
+        terms = f"turn-based, {challenge.time_control} per decision"
+    else:
+        terms = f"{challenge.time_control} turns"
+    text = f"{challenge.challenger.username} challenges you to {sites.name(challenge.kind)} ({terms})"
     href, key = reverse("challenge", args=[challenge.pk]), f"challenge:{challenge.pk}"
-    # It stays until dismissed, with the time left to answer: a challenge is
-    # open for minutes, and a note that faded after seconds was easy to miss.
+    # It stays until dismissed, with the time left to answer when live: a
+    # challenge is open for minutes, and a note that faded after seconds was
+    # easy to miss. A turn-based one is open for days: no countdown in seconds.
+    deadline = None if challenge.turn_based else challenge.expires_at
     notify.send_quietly([notify.note_event(user_id, "challenge", text, href, key=key, sticky=True,
-                                           deadline=challenge.expires_at)])
+                                           deadline=deadline)])
 
 
 def challenge_answered(user_id: int, challenge_id: int) -> None:

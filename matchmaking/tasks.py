@@ -42,7 +42,7 @@ def lapse_rematch(offer_id: int) -> None:
 
 @shared_task(name=challenges.LAPSE_TASK, ignore_result=True, **WAVE_LIMITS)
 def lapse_challenge(challenge_id: int) -> None:
-    """A challenge's 5 minutes are up: it lapses unless it was answered."""
+    """A live challenge's 5 minutes are up: it lapses unless it was answered."""
     challenges.lapse(challenge_id)
 
 

@@ -1,37 +1,133 @@
-"""What rematches (``rematch/``) and challenges (``challenges/``) share, and
+"""What rematches (``rematch/``), challenges (``challenges/``) and rooms share, and
 what the rematch panel reads (``rematch/fragments.py``): which room a match was
-played in, which match followed it, its current offer; the check that a
-player is busy in a rated or arena match, and the claim on players that
-every new match takes first; and sending their Celery tasks by name
+played in, which match followed it, its current offer; the time controls
+their forms offer and the check of the one asked for; the check that
+players may be seated in a new match (busy in a live rated or arena match,
+or in as many turn-based matches as one may be), and the claim on players
+that every new match takes first; and sending their Celery tasks by name
 (the tasks call these actions, so naming them keeps that a one-way import,
 as ``games.scheduling`` does for the games' tasks)."""
 
 from __future__ import annotations
+
+import math
 
 from django.contrib.auth import get_user_model
 from django.db.models import Q
 from django.utils import timezone
 
 from core import tasks
+from core.errors import Refused
+from games import actions as match_actions
+from games import sites, time_controls
 from games.models import Match, RatingChange, RatingVoid, Seat
 from matchmaking.models import QueueEntry, RematchOffer, Room
 
 #: Offers one finished match may have (a lapsed or declined offer may be made again).
 OFFERS_PER_MATCH = 3
+#: Seconds every human seat has to accept an offer of a live match's rematch.
+OFFER_SECONDS = 30
+#: ... and of a turn-based match's: its players come back when they can.
+TURN_BASED_OFFER_SECONDS = time_controls.DAY
+
+
+def offer_seconds(match: Match) -> int:
+    """Seconds an offer of a rematch of ``match`` stays open: OFFER_SECONDS
+    when live (its players are there now), TURN_BASED_OFFER_SECONDS when
+    turn-based (docs/features.md "Turn-based play")."""
+    return TURN_BASED_OFFER_SECONDS if match.turn_based else OFFER_SECONDS
+
+
+def duration_words(seconds: float) -> str:
+    """A time span in words, in its largest unit, rounded up: "30 seconds",
+    "5 minutes", "23 hours", "1 day"."""
+    units = (("day", time_controls.DAY), ("hour", 3600), ("minute", 60), ("second", 1))
+    unit, size = next((u, n) for u, n in units if seconds >= n or n == 1)
+    count = max(1, math.ceil(seconds / size))
+    return f"{count} {unit}{'s' if count != 1 else ''}"
 
 
 def in_live_rated_or_arena_match(user, *, but: Match | None = None) -> bool:
-    """Whether ``user`` plays in a rated match, or an event's match (an
-    arena's: ``Match.event``), that is being played or is paused (``but``
-    excepted): they may not start another one on top. (A casual match, a
-    computer's or a room's, does not hold them back; arena and ranked
-    pairing skip anyone seated in any match not ended.)"""
-    seats = Seat.objects.filter(Q(match__rated=True) | ~Q(match__event=""), user_id=user.pk,
-                                status=Seat.Status.PLAYING,
-                                match__status__in=(Match.Status.ACTIVE, Match.Status.PAUSED))
+    """Whether ``user`` plays in a live rated match, or a live event's match
+    (an arena's: ``Match.event``), that is being played or is paused
+    (``but`` excepted): they may not start another live one on top. (A
+    casual match, a computer's or a room's, does not hold them back, nor
+    does any turn-based match; live ranked and arena pairing skip anyone
+    seated in any live match not ended: ``games.actions.busy_users``.)"""
+    matches = Match.objects.filter(time_controls.LIVE_Q, Q(rated=True) | ~Q(event=""),
+                                   status__in=(Match.Status.ACTIVE, Match.Status.PAUSED),
+                                   seats__user_id=user.pk, seats__status=Seat.Status.PLAYING)
     if but is not None:
-        seats = seats.exclude(match_id=but.pk)
-    return seats.exists()
+        matches = matches.exclude(pk=but.pk)
+    return matches.exists()
+
+
+def check_seatable(users, turn_seconds: int, *, you=None, but: Match | None = None) -> None:
+    """Refuse (``games.actions.NotAllowed``, its message naming who and why)
+    seating ``users`` (User rows) in a new match of ``turn_seconds`` per
+    decision made by a room, a challenge or a rematch (docs/features.md
+    "Turn-based play"): a live match while one of them plays a live rated or
+    arena match (``in_live_rated_or_arena_match``; ``but`` excepted), a
+    turn-based one while one of them is in as many turn-based matches as one
+    may be (``games.actions.check_turn_based_limit``). Live and turn-based
+    matches never hold each other back. ``you``: the one acting, told "You".
+    Call it after ``claim`` in the transaction that seats them; before it, it
+    is an early refusal that the seating checks again."""
+    users = list(users)
+    if time_controls.is_turn_based(turn_seconds):
+        match_actions.check_turn_based_limit(users, you=you)
+        return
+    busy = [u for u in users if in_live_rated_or_arena_match(u, but=but)]
+    if you is not None and any(u.pk == you.pk for u in busy):
+        raise match_actions.NotAllowed("You are playing a rated or arena match; finish it first.")
+    if busy:
+        raise match_actions.NotAllowed(f"{', '.join(u.username for u in busy)} is playing a rated or "
+                                       "arena match; try again when it ends.")
+
+
+def _or_list(numbers) -> str:
+    words = [str(n) for n in numbers]
+    return f"{', '.join(words[:-1])} or {words[-1]}"
+
+
+#: What a bad time control is told (``time_control``).
+TIME_CONTROL_REFUSED = (f"The time control is {_or_list(time_controls.LIVE_SECONDS)} seconds (live) or "
+                        f"{_or_list(time_controls.TURN_BASED_DAYS)} days (turn-based) per decision.")
+
+
+def time_control(kind: str, value, error: type[Refused]) -> int:
+    """The ``turn_seconds`` of a new match of ``kind`` (registered) that a
+    room or a challenge asked for with ``value`` (``games.time_controls.parse``:
+    live seconds, turn-based days; None or "": the game's default,
+    ``sites.turn_seconds``). Turn-based days apply to every game; live
+    seconds too, unless the game fixes its live turn time
+    (``GameSite.fixed_turn_seconds``: Ludo's is always 60 s). Raises ``error``
+    (TIME_CONTROL_REFUSED) for anything not offered."""
+    if value is None or value == "":
+        seconds = sites.turn_seconds(kind)
+    else:
+        try:
+            seconds = time_controls.parse(value)
+        except ValueError:
+            raise error(TIME_CONTROL_REFUSED) from None
+    fixed = sites.get_site(kind).fixed_turn_seconds
+    if fixed is not None and not time_controls.is_turn_based(seconds):
+        return fixed
+    return seconds
+
+
+#: What the choice of a time control means (the room and challenge forms).
+TIME_CONTROL_HELP = ("Live: played in one sitting, seconds per decision. Turn-based: days per decision; "
+                     "you come back when it is your turn, and may play many such matches at once.")
+
+
+def time_control_choices() -> list[tuple[str, list[tuple[int, str]]]]:
+    """The time controls a room's or a challenge's form offers, grouped as a
+    select's optgroups: [("Live", [(30, "30 seconds"), ...]), ("Turn-based",
+    [(86400, "1 day"), ...])], values in seconds (``Match.turn_seconds``)."""
+    offered = time_controls.choices()
+    return [("Live", [(s, text) for s, text in offered if not time_controls.is_turn_based(s)]),
+            ("Turn-based", [(s, text) for s, text in offered if time_controls.is_turn_based(s)])]
 
 
 def claim(user_ids) -> None:

@@ -1,8 +1,9 @@
 """The only writers of matches (STYLE habit 3): start, play, chance, time out,
 computer moves, leave, pause, resume, finish. One module per verb:
 
-- ``start``: create a match with its seats, start it; the limit on matches
-  against computers one account plays at once;
+- ``start``: create a match with its seats, start it; who is busy (live and
+  turn-based matches apart); the limits on matches against computers and on
+  turn-based matches one account plays at once;
 - ``move``: a player's move; ``computer``: a computer seat's move, sent again
   when its task was lost; ``timeout``: a missed decision, the overdue ones;
 - ``leave``; ``pause`` (and resume); ``finish``: the result and the ratings,
@@ -42,6 +43,7 @@ from games.actions.errors import (
     StaleVersion,
     TooLate,
     TooManyComputerMatches,
+    TooManyTurnBasedMatches,
 )
 from games.actions.finish import abort_match
 from games.actions.leave import leave_match
@@ -53,11 +55,15 @@ from games.actions.start import (
     busy_matches,
     busy_users,
     check_computer_matches,
+    check_turn_based_limit,
     computer_matches,
     create_match,
     playing_matches,
     start_computer_match,
     start_match,
+    turn_based_count,
+    turn_based_counts,
+    turn_based_full,
 )
 from games.actions.timeout import expire_turn, overdue_matches
 
@@ -74,11 +80,13 @@ __all__ = [
     "StaleVersion",
     "TooLate",
     "TooManyComputerMatches",
+    "TooManyTurnBasedMatches",
     "abort_match",
     "busy_matches",
     "playing_matches",
     "busy_users",
     "check_computer_matches",
+    "check_turn_based_limit",
     "computer_matches",
     "create_match",
     "expire_turn",
@@ -92,4 +100,7 @@ __all__ = [
     "resume_match",
     "start_computer_match",
     "start_match",
+    "turn_based_count",
+    "turn_based_counts",
+    "turn_based_full",
 ]

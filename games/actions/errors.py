@@ -38,6 +38,13 @@ class TooManyComputerMatches(NotAllowed):
     code = "computer_matches"
 
 
+class TooManyTurnBasedMatches(NotAllowed):
+    """A player is seated in PARLOUR_TURN_BASED_LIMIT turn-based matches not
+    ended already (``games.actions.check_turn_based_limit``)."""
+
+    code = "turn_based_matches"
+
+
 class NotYourTurn(ActionError):
     code = "not_your_turn"
 

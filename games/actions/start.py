@@ -1,5 +1,6 @@
-"""Creating a match with its seats, and starting it; the limit on matches
-against computers one account plays at once."""
+"""Creating a match with its seats, and starting it; who is too busy to be
+seated in another (live and turn-based matches apart); the limits on
+matches against computers and on turn-based matches one account plays at once."""
 
 from __future__ import annotations
 
@@ -8,13 +9,13 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.db.models import Exists, OuterRef
+from django.db.models import Count, Exists, OuterRef, Q
 from django.utils import timezone
 
-from games import sites
+from games import sites, time_controls
 from games.actions.advance import advance
 from games.actions.core import Change, lock
-from games.actions.errors import NotAllowed, TooManyComputerMatches
+from games.actions.errors import NotAllowed, TooManyComputerMatches, TooManyTurnBasedMatches
 from games.engine import fair, get_rules
 from games.models import Match, Seat
 
@@ -23,32 +24,99 @@ from games.models import Match, Seat
 BUSY = (Match.Status.WAITING, Match.Status.ACTIVE, Match.Status.PAUSED)
 
 
-def busy_users(user_ids) -> set[int]:
-    """Those of ``user_ids`` (user ids) still playing a seat of a match that has
-    not ended, whatever made it (ranked, arena, room, challenge, computer); a
-    seat its player left or idled out of holds nobody. One query."""
-    return set(Seat.objects.filter(user_id__in=list(user_ids), match__status__in=BUSY,
-                                   status=Seat.Status.PLAYING)
-               .values_list("user_id", flat=True))
+def _of_match(q: Q) -> Q:
+    """``q``, a filter on a match's own columns (``time_controls.TURN_BASED_Q``,
+    ``LIVE_Q``), as a filter on a seat's match."""
+    return Q(*[(f"match__{field}", value) for field, value in q.children],
+             _connector=q.connector, _negated=q.negated)
+
+
+def _playing(user_ids, *, turn_based: bool):
+    """The seats of ``user_ids`` still played in matches not ended, of one time
+    control: turn-based or live."""
+    kind = time_controls.TURN_BASED_Q if turn_based else time_controls.LIVE_Q
+    return Seat.objects.filter(_of_match(kind), user_id__in=list(user_ids), match__status__in=BUSY,
+                               status=Seat.Status.PLAYING)
+
+
+def busy_users(user_ids, *, turn_based: bool = False) -> set[int]:
+    """Those of ``user_ids`` (user ids) that pairing may not seat in a new
+    match of the time control asked for (docs/features.md "Turn-based play"):
+
+    - live (default; ranked queues, arenas): still playing a seat of a live
+      match that has not ended, whatever made it (ranked, arena, room,
+      challenge, computer). Their turn-based matches do not count: those wait
+      days for a move and are played beside live ones.
+    - ``turn_based`` (the turn-based ranked queue): seated in as many
+      turn-based matches not ended as one player may be
+      (``settings.PARLOUR_TURN_BASED_LIMIT``: ``turn_based_full``). Their
+      live matches do not count.
+
+    A seat its player left or idled out of holds nobody. One query."""
+    if turn_based:
+        return turn_based_full(user_ids)
+    return set(_playing(user_ids, turn_based=False).values_list("user_id", flat=True))
 
 
 def playing_matches(user_id: int) -> list[str]:
-    """The public ids of the unfinished matches in which ``user_id`` still
-    plays a seat (``busy_users``' matches of one user). One query."""
-    return list(Seat.objects.filter(user_id=user_id, match__status__in=BUSY, status=Seat.Status.PLAYING)
-                .values_list("match__public_id", flat=True))
+    """The public ids of the live matches not ended in which ``user_id``
+    still plays a seat (``busy_users``' matches of one user). One query."""
+    return list(_playing([user_id], turn_based=False).values_list("match__public_id", flat=True))
 
 
 def busy_matches(user_ids) -> dict[int, Match]:
-    """For each of ``user_ids`` that ``busy_users`` counts busy, the match that
-    holds them (their earliest seat's): user id -> Match. One query."""
+    """For each of ``user_ids`` that ``busy_users`` counts busy for live
+    pairing, the live match that holds them (their earliest seat's): user id
+    -> Match. One query."""
     held: dict[int, Match] = {}
-    seats = (Seat.objects.filter(user_id__in=list(user_ids), match__status__in=BUSY,
-                                 status=Seat.Status.PLAYING)
-             .select_related("match").order_by("joined_at", "pk"))
+    seats = _playing(user_ids, turn_based=False).select_related("match").order_by("joined_at", "pk")
     for seat in seats:
         held.setdefault(seat.user_id, seat.match)
     return held
+
+
+def turn_based_counts(user_ids) -> dict[int, int]:
+    """How many turn-based matches not ended each of ``user_ids`` still plays
+    a seat of: user id -> count (0 for none). One query."""
+    ids = [int(u) for u in user_ids]
+    counts = dict(_playing(ids, turn_based=True).order_by().values("user_id")
+                  .annotate(n=Count("pk")).values_list("user_id", "n"))
+    return {u: counts.get(u, 0) for u in ids}
+
+
+def turn_based_count(user_id: int) -> int:
+    """How many turn-based matches not ended ``user_id`` still plays a seat of. One query."""
+    return turn_based_counts([user_id])[int(user_id)]
+
+
+def turn_based_full(user_ids) -> set[int]:
+    """Those of ``user_ids`` seated in PARLOUR_TURN_BASED_LIMIT or more
+    turn-based matches not ended: one more would pass the limit. One query."""
+    limit = settings.PARLOUR_TURN_BASED_LIMIT
+    return {u for u, n in turn_based_counts(user_ids).items() if n >= limit}
+
+
+def check_turn_based_limit(users, *, you=None) -> None:
+    """Refuse (TooManyTurnBasedMatches, naming the limit) a new turn-based
+    match for ``users`` (User rows) when one of them is seated in
+    PARLOUR_TURN_BASED_LIMIT turn-based matches already; ``you`` (one of
+    them, or None) is the one acting, told "You". Call it inside the
+    transaction that seats them, after ``matchmaking.together.claim`` has
+    locked them, so two starts at once count each other. One query."""
+    users = list(users)
+    counts = turn_based_counts(u.pk for u in users)
+    limit = settings.PARLOUR_TURN_BASED_LIMIT
+    for user in users:
+        playing = counts[user.pk]
+        if playing < limit:
+            continue
+        if you is not None and user.pk == you.pk:
+            who, then = "You are", "Finish or leave one of them (Your matches) to start another."
+        else:
+            who, then = f"{user.username} is", "The match can start when one of them ends."
+        raise TooManyTurnBasedMatches(
+            f"{who} in {playing} turn-based match{'es' if playing != 1 else ''}; "
+            f"one player may be in at most {limit} at once. {then}")
 
 
 def computer_matches(user_id: int) -> int:

@@ -2,14 +2,19 @@
 (STYLE habit 3). README "Playing again" holds the rules:
 
 - From a player's profile, challenge them to a two-seat match of a game with
-  a turn time (``TURN_SECONDS_CHOICES``; Ludo always 60 s). Challenges are
-  never rated. The seats are drawn by lot when the match starts.
+  a time control: live seconds (Ludo's always 60 s) or turn-based days per
+  decision (``together.time_control``). Challenges are never rated. The
+  seats are drawn by lot when the match starts.
 - The challenged player accepts or declines; the challenger may withdraw; an
-  open challenge lapses after CHALLENGE_SECONDS (5 minutes: a Celery task at
-  the time, the queue wave as its back-up, and any answer past it is refused).
+  open challenge lapses (``lifetime``) after CHALLENGE_SECONDS (5 minutes: a
+  Celery task at the time, the queue wave as its back-up) when live, after
+  one decision's days when turn-based (the queue wave alone: no task waits
+  days); any answer past it is refused.
 - Refusals are plain and change nothing: challenging oneself; a flood
   (CHALLENGE_RATE per challenger, at most MAX_OPEN open ones, one at a time
-  to the same player); accepting while seated in a live rated match. A banned
+  to the same player); a live challenge accepted while either player is
+  seated in a live rated or arena match, a turn-based one while either is in
+  as many turn-based matches as one may be (``together.check_seatable``). A banned
   player and one who turned challenges off get the same refusal
   (NOT_TAKING): a refusal must not tell of a moderation action.
 
@@ -32,7 +37,7 @@ from accounts.models import User
 from core import ratelimits
 from core.errors import Refused
 from games import actions as match_actions
-from games import sites
+from games import sites, time_controls
 from games.engine import get_rules
 from matchmaking import notices, together
 from matchmaking.models import Challenge, ChallengePreference, QueueEntry
@@ -40,11 +45,11 @@ from matchmaking.models import Challenge, ChallengePreference, QueueEntry
 log = logging.getLogger(__name__)
 _shuffle = random.SystemRandom().shuffle
 
+#: Seconds a live challenge stays open (a turn-based one: ``lifetime``).
 CHALLENGE_SECONDS = 5 * 60
 #: Challenges one player may send (``limits`` notation), and have open at once.
 CHALLENGE_RATE = "10/10minute"
 MAX_OPEN = 3
-TURN_SECONDS_CHOICES = (30, 60, 90, 120)
 LAPSE_TASK = "matchmaking.tasks.lapse_challenge"
 NOT_TAKING = "{name} is not taking challenges now."
 NO_SUCH = "There is no such challenge."
@@ -54,6 +59,14 @@ class ChallengeRefused(Refused):
     """A refused challenge action; ``message`` is safe to show. Nothing changed."""
 
     code = "challenge_refused"
+
+
+def lifetime(turn_seconds: int) -> int:
+    """Seconds a challenge to a match of ``turn_seconds`` per decision stays
+    open: CHALLENGE_SECONDS for a live one (both players are there now),
+    one decision's time for a turn-based one (its players come back when
+    told; docs/features.md "Turn-based play")."""
+    return turn_seconds if time_controls.is_turn_based(turn_seconds) else CHALLENGE_SECONDS
 
 
 def takes_challenges(user) -> bool:
@@ -74,21 +87,15 @@ def _can_be_challenged(user) -> bool:
 
 def check_settings(kind, turn_seconds) -> tuple[str, int]:
     """The (kind, turn seconds) a challenge form sent, checked: a registered
-    game that has two-seat matches, and one of TURN_SECONDS_CHOICES (a game
-    with a fixed turn time takes its own). Raises ChallengeRefused."""
+    game that has two-seat matches, and a time control offered
+    (``together.time_control``: live seconds, a game with a fixed live turn
+    time taking its own, or turn-based days). Raises ChallengeRefused."""
     kind = str(kind)[:16]
     if kind not in sites.kinds() or 2 not in get_rules(kind).player_counts:
         raise ChallengeRefused("Choose a game that can be played here.")
-    fixed = sites.get_site(kind).fixed_turn_seconds
-    if fixed is not None:
-        return kind, fixed
-    try:
-        seconds = int(turn_seconds)
-    except (TypeError, ValueError):
-        seconds = -1
-    if seconds not in TURN_SECONDS_CHOICES:
-        raise ChallengeRefused("The turn time is 30, 60, 90 or 120 seconds.")
-    return kind, seconds
+    if turn_seconds is None or str(turn_seconds).strip() == "":
+        raise ChallengeRefused(together.TIME_CONTROL_REFUSED)
+    return kind, together.time_control(kind, str(turn_seconds)[:16], ChallengeRefused)
 
 
 def do_challenge(challenger, username, kind, turn_seconds, *, is_public: bool = True, now=None) -> Challenge:
@@ -97,7 +104,8 @@ def do_challenge(challenger, username, kind, turn_seconds, *, is_public: bool = 
     watch unless ``is_public`` is false. Returns the open Challenge; the
     challenged player is told after commit. Raises ChallengeRefused (not
     signed in or banned, oneself, no such player, NOT_TAKING, bad settings,
-    already challenged, MAX_OPEN open, over CHALLENGE_RATE)."""
+    a turn-based challenge from a player at the turn-based limit, already
+    challenged, MAX_OPEN open, over CHALLENGE_RATE)."""
     if challenger is None or not getattr(challenger, "is_authenticated", False):
         raise ChallengeRefused("Log in to challenge a player.")
     if getattr(challenger, "is_banned", False):
@@ -114,6 +122,8 @@ def do_challenge(challenger, username, kind, turn_seconds, *, is_public: bool = 
     with transaction.atomic():
         # The challenger's own rows serialise their challenges (two at once count as two).
         User.objects.select_for_update().filter(pk=challenger.pk).first()
+        if time_controls.is_turn_based(seconds):  # early: the accept checks again, after the claim
+            _check_seatable([challenger], seconds, you=challenger)
         mine = Challenge.objects.filter(challenger=challenger, status=Challenge.Status.OPEN,
                                         expires_at__gt=now)
         if mine.filter(challenged=target).exists():
@@ -124,9 +134,10 @@ def do_challenge(challenger, username, kind, turn_seconds, *, is_public: bool = 
             raise ChallengeRefused("Too many challenges; wait a few minutes and try again.")
         challenge = Challenge.objects.create(
             challenger=challenger, challenged=target, kind=kind, turn_seconds=seconds,
-            is_public=bool(is_public), created_at=now, expires_at=now + timedelta(seconds=CHALLENGE_SECONDS))
+            is_public=bool(is_public), created_at=now, expires_at=now + timedelta(seconds=lifetime(seconds)))
         challenge_id, target_id, lapses_at = challenge.pk, target.pk, challenge.expires_at
-        transaction.on_commit(lambda: together.send_task(LAPSE_TASK, (challenge_id,), at=lapses_at))
+        if not challenge.turn_based:  # a turn-based one lapses in the queue wave: no task waits days
+            transaction.on_commit(lambda: together.send_task(LAPSE_TASK, (challenge_id,), at=lapses_at))
         transaction.on_commit(lambda: notices.challenge_received(target_id, challenge_id))
     return challenge
 
@@ -159,7 +170,7 @@ def _is_party(challenge: Challenge | None, user) -> bool:
 
 def _require_open(challenge: Challenge, now) -> None:
     if challenge.status == Challenge.Status.OPEN and challenge.expires_at <= now:
-        raise ChallengeRefused("This challenge lapsed: it was not answered within 5 minutes.")
+        raise ChallengeRefused(f"This challenge lapsed: it was not answered within {challenge.open_for}.")
     if challenge.status != Challenge.Status.OPEN:
         state = challenge.get_status_display().lower()
         raise ChallengeRefused(f"This challenge is no longer open ({state}).")
@@ -171,8 +182,8 @@ def do_answer(challenge_id, user, accept: bool, *, now=None) -> Challenge:
     challenge's game, turn time and visibility; both leave any ranked queue.
     A second accept of an accepted challenge returns it unchanged. Raises
     ChallengeRefused (not theirs to answer, no longer open or lapsed, the
-    accepting player banned or seated in a live rated match, the challenger
-    no longer able to play)."""
+    accepting player banned, the challenger no longer able to play, either
+    of them not seatable: ``together.check_seatable``)."""
     now = now or timezone.now()
     with transaction.atomic():
         challenge = _locked(challenge_id, user)
@@ -187,14 +198,10 @@ def do_answer(challenge_id, user, accept: bool, *, now=None) -> Challenge:
         if getattr(user, "is_banned", False):
             raise ChallengeRefused("Your account is banned, so you cannot start matches.")
         together.claim([user.pk, challenge.challenger_id])
-        if together.in_live_rated_or_arena_match(user):
-            raise ChallengeRefused("You are playing a rated or arena match; finish it first.")
         challenger = challenge.challenger
         if not challenger.is_active or challenger.is_banned:
             raise ChallengeRefused("This challenge cannot be played now.")
-        if together.in_live_rated_or_arena_match(challenger):
-            raise ChallengeRefused(
-                f"{challenger.username} is playing a rated or arena match; try again when it ends.")
+        _check_seatable([user, challenger], challenge.turn_seconds, you=user)
         players = [challenger, challenge.challenged]
         _shuffle(players)
         match = match_actions.create_match(
@@ -207,6 +214,13 @@ def do_answer(challenge_id, user, accept: bool, *, now=None) -> Challenge:
         _close(challenge, Challenge.Status.ACCEPTED, now)
         log.info("challenge %s accepted: match %s", challenge.pk, match.public_id)
     return challenge
+
+
+def _check_seatable(users, turn_seconds: int, *, you) -> None:
+    try:
+        together.check_seatable(users, turn_seconds, you=you)
+    except match_actions.NotAllowed as e:
+        raise ChallengeRefused(e.message) from None
 
 
 def do_cancel(challenge_id, user, *, now=None) -> Challenge:

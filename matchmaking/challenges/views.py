@@ -55,8 +55,7 @@ def challenge_page(request, challenge_id):
         challenge = actions.visible_challenge(challenge_id, request.user)
     except Refused as e:
         return render(request, "matchmaking/challenge.html", {"missing": e.message}, status=404)
-    ctx = {"challenge": challenge, "mine": challenge.challenger_id == request.user.pk,
-           "ttl": actions.CHALLENGE_SECONDS // 60}
+    ctx = {"challenge": challenge, "mine": challenge.challenger_id == request.user.pk}
     if request.htmx:
         if challenge.status == challenge.Status.ACCEPTED and challenge.match_id:
             response = HttpResponse(status=204)

@@ -12,6 +12,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from games import time_controls
 from games.models import GameKindField, Match
 
 from .rooms import Room
@@ -83,6 +84,25 @@ class Challenge(models.Model):
 
     def __str__(self):
         return f"{self.challenger} challenges {self.challenged} ({self.status})"
+
+    @property
+    def time_control(self) -> str:
+        """Its time per decision in words: "60 s", "3 days" (``games.time_controls.label``)."""
+        return time_controls.label(self.turn_seconds)
+
+    @property
+    def turn_based(self) -> bool:
+        return time_controls.is_turn_based(self.turn_seconds)
+
+    @property
+    def open_for(self) -> str:
+        """How long it stays open, in words: "5 minutes", "3 days"
+        (``matchmaking.challenges.actions.lifetime``)."""
+        seconds = round((self.expires_at - self.created_at).total_seconds())
+        if time_controls.is_turn_based(seconds):
+            return time_controls.label(seconds)
+        minutes = max(1, seconds // 60)
+        return "1 minute" if minutes == 1 else f"{minutes} minutes"
 
 
 class ChallengePreference(models.Model):

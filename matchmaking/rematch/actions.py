@@ -6,10 +6,12 @@ README "Playing again" holds the rules:
   (``do_rematch_computers``).
 - Between humans (a ranked match, a challenge) each human seat may offer
   (``do_offer``); the others accept or decline (``do_answer``); when every
-  human seat has accepted within OFFER_SECONDS (30 s) the next match starts
-  with the seats rotated by one (seat 1's player takes seat 0, and so on).
-  Otherwise the offer lapses (``lapse``, a Celery task at the time and the
-  queue wave as its back-up) and says so. At most OFFERS_PER_MATCH offers per match.
+  human seat has accepted within OFFER_SECONDS (30 s; a day for a
+  turn-based match: ``offer_seconds``) the next match starts with the same
+  time control and the seats rotated by one (seat 1's player takes seat 0,
+  and so on). Otherwise the offer lapses (``lapse``, a Celery task at the
+  time and the queue wave as its back-up; the wave alone for a turn-based
+  match's offer) and says so. At most OFFERS_PER_MATCH offers per match.
 - At most two rated matches in a row between the same players: the rematch of
   a rated match is rated unless that match was itself a rated rematch; later
   ones are unrated and the offer says so. A rated match whose rating does not
@@ -43,8 +45,8 @@ from matchmaking.rematch import push
 
 log = logging.getLogger(__name__)
 
-#: Seconds every human seat has to accept an offer.
-OFFER_SECONDS = 30
+OFFER_SECONDS = together.OFFER_SECONDS
+offer_seconds = together.offer_seconds
 OFFERS_PER_MATCH = together.OFFERS_PER_MATCH
 LAPSE_TASK = "matchmaking.tasks.lapse_rematch"
 
@@ -93,7 +95,9 @@ def do_rematch_computers(public_id, user) -> Match:
     board and options, ``user`` in their seat again; started at once. A second
     call (a double click, another tab) gets the same new match. Raises
     RematchRefused (also when ``user`` plays as many matches against
-    computers as one may at once: ``games.actions.check_computer_matches``)."""
+    computers as one may at once: ``games.actions.check_computer_matches``,
+    or, for a turn-based one, as many turn-based matches:
+    ``together.check_seatable``)."""
     with transaction.atomic():
         match = _locked_match(public_id)
         seats = _seats(match)
@@ -106,9 +110,11 @@ def do_rematch_computers(public_id, user) -> Match:
         if followed is not None:
             return followed
         try:
-            match_actions.check_computer_matches(user)
+            match_actions.check_computer_matches(user)  # locks the user's row: the claim
         except match_actions.TooManyComputerMatches as e:
             raise RematchRefused(e.message) from None
+        if match.turn_based:  # a room's turn-based match against computers, played again
+            _check_seatable([user], match, you=user)
         specs = [match_actions.SeatSpec(user=s.user) if s.user_id else
                  match_actions.SeatSpec(computer_level=s.computer_level) for s in seats]
         new = match_actions.create_match(
@@ -149,8 +155,9 @@ def do_offer(public_id, user, *, now=None) -> RematchOffer:
     others are asked (pushed to their seats, and a site-wide notice); it
     lapses after OFFER_SECONDS. Offering while an offer is open accepts it.
     Raises RematchRefused (not a seat, the match not over, against computers
-    or in a room, a player who cannot play, the offerer seated in a live
-    rated match, OFFERS_PER_MATCH reached, the rematch already started)."""
+    or in a room, a player who cannot play, the offerer not seatable in a
+    match of its time control: ``together.check_seatable``, OFFERS_PER_MATCH
+    reached, the rematch already started)."""
     now = now or timezone.now()
     with transaction.atomic():
         match = _locked_match(public_id)
@@ -162,17 +169,17 @@ def do_offer(public_id, user, *, now=None) -> RematchOffer:
         offer = together.current_offer(match, now)
         if offer is not None and offer.status == RematchOffer.Status.OPEN:
             return _accept(match, seats, offer, user, now)
-        if together.in_live_rated_or_arena_match(user, but=match):
-            raise RematchRefused("You are playing a rated or arena match; finish it first.")
+        _check_seatable([user], match, you=user)
         _close_lapsed(match, now)
         if RematchOffer.objects.filter(match=match).count() >= OFFERS_PER_MATCH:
             raise RematchRefused(f"This match has had {OFFERS_PER_MATCH} rematch offers; find a new match.")
         offer = RematchOffer.objects.create(
             match=match, offered_by=user, accepted=[user.pk], rated=together.rematch_is_rated(match),
-            created_at=now, expires_at=now + timedelta(seconds=OFFER_SECONDS))
+            created_at=now, expires_at=now + timedelta(seconds=offer_seconds(match)))
         offer_id, match_id, lapses_at = offer.pk, match.pk, offer.expires_at
         others = [s.user_id for s in seats if s.user_id != user.pk]
-        transaction.on_commit(lambda: together.send_task(LAPSE_TASK, (offer_id,), at=lapses_at))
+        if not match.turn_based:  # a turn-based one lapses in the queue wave: no task waits a day
+            transaction.on_commit(lambda: together.send_task(LAPSE_TASK, (offer_id,), at=lapses_at))
         transaction.on_commit(lambda: push.offer_changed(match_id))
         transaction.on_commit(lambda: notices.rematch_offered(others, match_id, user.username))
     return offer
@@ -182,11 +189,12 @@ def do_answer(public_id, user, accept: bool, *, now=None) -> RematchOffer:
     """``user`` accepts (``accept``) or declines the open offer of match
     ``public_id``. The last acceptance starts the rematch: a new match with
     the seats rotated, rated as ``RematchOffer.rated`` says, public as the
-    first; its players leave any ranked queue. A decline ends the offer.
-    Raises RematchRefused (no open offer: lapsed, declined, started or none;
-    not a seat; accepting while seated in a live rated match, or another
-    player seated in one when the last acceptance would start it; a player
-    who cannot play)."""
+    first, with its time control (live or turn-based); its players leave any
+    ranked queue. A decline ends the offer. Raises RematchRefused (no open
+    offer: lapsed, declined, started or none; not a seat; accepting while
+    not seatable in a match of its time control, or another player not
+    seatable when the last acceptance would start it:
+    ``together.check_seatable``; a player who cannot play)."""
     now = now or timezone.now()
     with transaction.atomic():
         match = _locked_match(public_id)
@@ -207,9 +215,17 @@ def do_answer(public_id, user, accept: bool, *, now=None) -> RematchOffer:
         return _accept(match, seats, offer, user, now)
 
 
+def _check_seatable(users, match: Match, *, you) -> None:
+    """Refuse a rematch of ``match`` (same time control) that ``users`` may
+    not be seated in (``together.check_seatable``)."""
+    try:
+        together.check_seatable(users, match.turn_seconds, you=you, but=match)
+    except match_actions.NotAllowed as e:
+        raise RematchRefused(e.message) from None
+
+
 def _accept(match: Match, seats: list[Seat], offer: RematchOffer, user, now) -> RematchOffer:
-    if together.in_live_rated_or_arena_match(user, but=match):
-        raise RematchRefused("You are playing a rated or arena match; finish it first.")
+    _check_seatable([user], match, you=user)
     if user.pk not in offer.accepted:
         offer.accepted = [*offer.accepted, user.pk]
     humans = _humans(seats)
@@ -218,11 +234,7 @@ def _accept(match: Match, seats: list[Seat], offer: RematchOffer, user, now) -> 
             offer.rated = False  # its rating was taken back since the offer (rating_taken_back)
             offer.save(update_fields=["rated"])
         together.claim(s.user_id for s in humans)
-        busy = [s.user.username for s in humans if s.user_id != user.pk
-                and together.in_live_rated_or_arena_match(s.user, but=match)]
-        if busy:
-            raise RematchRefused(
-                f"{', '.join(busy)} is playing a rated or arena match; the rematch cannot start now.")
+        _check_seatable([s.user for s in humans], match, you=user)
         rotated = humans[1:] + humans[:1]
         new = match_actions.create_match(
             match.kind, [match_actions.SeatSpec(user=s.user) for s in rotated], options=match.options,

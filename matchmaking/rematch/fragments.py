@@ -80,7 +80,8 @@ def _offer_panel(ctx: dict, match: Match, humans: list, user_id: int, now) -> di
     count = RematchOffer.objects.filter(match=match).count()
     why = together.rematch_rating(match)
     ctx.update(rated=why == together.RATED if offer is None else offer.rated, why=why,
-               can_offer=count < together.OFFERS_PER_MATCH, offer=offer)
+               can_offer=count < together.OFFERS_PER_MATCH, offer=offer, turn_based=match.turn_based,
+               offer_for=together.duration_words(together.offer_seconds(match)))
     if offer is None or offer.status != RematchOffer.Status.OPEN:
         if any(s.user.is_banned or not s.user.is_active for s in humans):
             ctx["state"] = "unavailable"
@@ -93,6 +94,7 @@ def _offer_panel(ctx: dict, match: Match, humans: list, user_id: int, now) -> di
                    offered_by=names.get(offer.offered_by_id, ""),
                    waiting_for=[names[s.user_id] for s in humans if s.user_id not in offer.accepted],
                    seconds_left=max(0, int((offer.expires_at - now).total_seconds() + 0.999)),
+                   time_left=together.duration_words(max(0.0, (offer.expires_at - now).total_seconds())),
                    expires_ms=int(offer.expires_at.timestamp() * 1000))
     elif offer.status == RematchOffer.Status.DECLINED:
         ctx.update(state="declined", declined_by=offer.declined_by.username if offer.declined_by else "")

@@ -71,9 +71,6 @@ from matchmaking.rooms.invites import (  # noqa: F401
     revoke_invite_as_staff,
 )
 
-#: Turn times a room may choose (docs/rules.md "Turn timer"), unless its game
-#: fixes one (``GameSite.fixed_turn_seconds``: Ludo is always 60 s).
-TURN_SECONDS_CHOICES = (30, 60, 90, 120)
 IDLE_LIMIT_CHOICES = (2, 3, 4, 5)
 
 
@@ -87,10 +84,13 @@ def check_room_settings(kind: str, seat_count: int, computers: dict[int, str], *
     arguments of ``Room`` (kind, turn_seconds, idle_limit, options, theme)
     plus ``seat_count`` and ``computers`` ({seat index 1..n-1: level}).
 
-    A game with a fixed turn time (``GameSite.fixed_turn_seconds``; Ludo's
-    is always 60 s) ignores the value given; the others take one of
-    TURN_SECONDS_CHOICES, or the game's default (``sites.turn_seconds``) when None. Options are checked by the
-    game's engine (``new_match``). Raises RoomError with the reason.
+    ``turn_seconds`` is the time control (``games.time_controls.parse``):
+    live seconds (``LIVE_SECONDS``) or turn-based days (``TURN_BASED_DAYS``),
+    or the game's default (``sites.turn_seconds``) when None. A game with a
+    fixed live turn time (``GameSite.fixed_turn_seconds``; Ludo's is always
+    60 s) takes its own for any live value; turn-based days apply to every
+    game. Options are checked by the game's engine (``new_match``). Raises
+    RoomError with the reason.
     """
     if kind not in sites.kinds():
         raise RoomError("Choose a game that can be played here.")
@@ -101,13 +101,7 @@ def check_room_settings(kind: str, seat_count: int, computers: dict[int, str], *
             raise RoomError("Computer seats are seats 2 to the last; seat 1 is the host's.")
         if level not in ComputerLevel.values:
             raise RoomError(f"{level!r} is not a computer level.")
-    fixed = sites.get_site(kind).fixed_turn_seconds
-    if fixed is not None:
-        turn_seconds = fixed
-    elif turn_seconds is None:
-        turn_seconds = sites.turn_seconds(kind)
-    elif turn_seconds not in TURN_SECONDS_CHOICES:
-        raise RoomError("The turn time is 30, 60, 90 or 120 seconds.")
+    turn_seconds = together.time_control(kind, turn_seconds, RoomError)
     if idle_limit not in IDLE_LIMIT_CHOICES:
         raise RoomError("The idle limit is 2 to 5 missed turns.")
     rules = get_rules(kind)
@@ -226,10 +220,13 @@ def do_leave_room(code: str, user, *, close_sockets: bool = True) -> Room:
 
 def do_start_room(code: str, host) -> Match:
     """The host starts the room's match once every seat is taken: a private,
-    unrated match with the room's settings, started at once; after the
-    room's first, the one before links to it. Raises NotAllowed (also a
-    host who plays as many matches against computers as one may at once,
-    when the room has a computer seat: ``games.actions.check_computer_matches``)."""
+    unrated match with the room's settings (its time control: live or
+    turn-based), started at once; after the room's first, the one before
+    links to it. Raises NotAllowed: also when a player may not be seated in
+    it (``together.check_seatable``: in a live rated or arena match for a
+    live one, at the turn-based limit for a turn-based one), or a host who
+    plays as many matches against computers as one may at once, when the
+    room has a computer seat (``games.actions.check_computer_matches``)."""
     with transaction.atomic():
         room = lock(code)
         require_host(room, host)
@@ -239,9 +236,10 @@ def do_start_room(code: str, host) -> Match:
             raise NotAllowed("Every seat must be taken before the match can start.")
         humans = [s.user for s in seats if s.user_id]
         together.claim(u.pk for u in humans)
-        busy = [u.username for u in humans if together.in_live_rated_or_arena_match(u)]
-        if busy:
-            raise NotAllowed(f"{', '.join(busy)} is playing a rated or arena match; start when it ends.")
+        try:
+            together.check_seatable(humans, room.turn_seconds, you=host)
+        except match_actions.NotAllowed as e:
+            raise NotAllowed(e.message) from None
         if any(s.computer_level for s in seats):  # its host starts a match against computers
             try:
                 match_actions.check_computer_matches(host)

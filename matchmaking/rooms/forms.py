@@ -10,6 +10,7 @@ from django.core.exceptions import ImproperlyConfigured
 from core.errors import Refused
 from games import sites, themes
 from games.models import ComputerLevel
+from matchmaking import together
 from matchmaking.rooms import actions
 
 SEAT_CHOICES = [("", "A friend (invite)")] + list(ComputerLevel.choices)
@@ -24,8 +25,7 @@ class RoomForm(forms.Form):
     seat_4 = forms.ChoiceField(label="Seat 4 (4 seats)", choices=SEAT_CHOICES, required=False,
                                help_text="You take seat 1. Computer seats can be changed in the lobby.")
     turn_seconds = forms.TypedChoiceField(
-        label="Turn time", coerce=int, initial=60,
-        choices=[(s, f"{s} seconds") for s in actions.TURN_SECONDS_CHOICES])
+        label="Time per decision", coerce=int, initial=60, choices=together.time_control_choices)
     idle_limit = forms.TypedChoiceField(
         label="Missed turns in a row that count as leaving", coerce=int, initial=3,
         choices=[(n, str(n)) for n in actions.IDLE_LIMIT_CHOICES])
@@ -43,10 +43,10 @@ class RoomForm(forms.Form):
         self.fields["theme"] = theme
         theme.help_text = themes.help_text()
         chosen = [sites.get_site(k) for k in sites.kinds()]
-        turn = self.fields["turn_seconds"]
-        turn.label = f"Turn time ({sites.and_list([s.name for s in chosen if s.fixed_turn_seconds is None])})"
-        turn.help_text = " ".join(f"{s.name} always gives {s.fixed_turn_seconds} seconds." for s in chosen
-                                  if s.fixed_turn_seconds is not None)
+        self.fields["turn_seconds"].help_text = " ".join([
+            together.TIME_CONTROL_HELP,
+            *(f"A live {s.name} match always gives {s.fixed_turn_seconds} seconds." for s in chosen
+              if s.fixed_turn_seconds is not None)])
 
     def clean(self):
         data = super().clean()

@@ -13,7 +13,7 @@ from __future__ import annotations
 from django.template.loader import render_to_string
 from django.utils import timezone
 
-from games import sites, themes
+from games import sites, themes, time_controls
 from games.models import ComputerLevel
 
 PARTS = "matchmaking/room_parts.html#"
@@ -87,7 +87,9 @@ def error_frame(message: str) -> str:
 
 
 def _option_lines(room) -> list[str]:
-    lines = [f"Turn time {room.turn_seconds} s", f"{room.idle_limit} missed turns in a row count as leaving"]
+    lines = [f"Time per decision: {time_controls.label(room.turn_seconds)} "
+             f"({time_controls.kind_label(room.turn_seconds)})",
+             f"{room.idle_limit} missed turns in a row count as leaving"]
     if room.kind in sites.kinds():
         lines.extend(sites.get_site(room.kind).option_lines(room.options or {}))
     lines.append(themes.get(room.theme).label)

@@ -15,6 +15,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from core import ratelimits
+from games import time_controls
 from matchmaking.models import Invite, Room, RoomMember, RoomSeat
 from matchmaking.rooms.common import (
     NotAllowed,
@@ -129,11 +130,22 @@ def check_redeem_rate(user, ip: str | None) -> None:
 @dataclass(frozen=True)
 class InvitePreview:
     """What an invite link's page says before it is redeemed: the room's game
-    (``kind``), its host's username ("" if the host account is gone) and seats."""
+    (``kind``), its host's username ("" if the host account is gone), seats,
+    and its time control (``turn_seconds``: live seconds or turn-based days)."""
 
     kind: str
     host: str
     seat_count: int
+    turn_seconds: int = 60
+
+    @property
+    def time_control(self) -> str:
+        """"60 s", "3 days" (``games.time_controls.label``)."""
+        return time_controls.label(self.turn_seconds)
+
+    @property
+    def turn_based(self) -> bool:
+        return time_controls.is_turn_based(self.turn_seconds)
 
 
 def invite_preview(token, *, ip: str | None = None, now=None) -> InvitePreview | None:
@@ -153,7 +165,8 @@ def invite_preview(token, *, ip: str | None = None, now=None) -> InvitePreview |
     if invite is None:
         return None
     room = invite.room
-    return InvitePreview(room.kind, room.host.username if room.host else "", room.seats.count())
+    return InvitePreview(room.kind, room.host.username if room.host else "", room.seats.count(),
+                         room.turn_seconds)
 
 
 def do_redeem_invite(token, user, *, ip: str | None = None, now=None) -> Room:

@@ -7,6 +7,7 @@ from django import template
 from django.urls import reverse
 
 from games import sites
+from matchmaking import together
 from matchmaking.challenges import actions as challenges
 
 register = template.Library()
@@ -25,7 +26,8 @@ def challenge_section(context, profile_user):
     return {
         "request": context.get("request"), "csrf_token": context.get("csrf_token"),
         "viewer": viewer, "profile_user": profile_user, "own": own,
-        "games": sites.choices(), "turn_choices": challenges.TURN_SECONDS_CHOICES,
+        "games": sites.choices(), "turn_choices": together.time_control_choices(),
+        "turn_help": together.TIME_CONTROL_HELP,
         "fixed": {sites.name(k): sites.get_site(k).fixed_turn_seconds for k in sites.kinds()
                   if sites.get_site(k).fixed_turn_seconds},
         "takes": challenges.takes_challenges(viewer) if own else None,

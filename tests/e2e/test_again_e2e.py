@@ -122,13 +122,13 @@ def test_a_challenge_sent_from_a_profile_and_accepted_from_the_play_page(browser
     expect(a.locator(".challenges")).to_contain_text("Challenges are never rated.")
     assert violations_by_mode(a, axe_source) == {}
     a.get_by_label("Game").select_option("rondo")
-    a.get_by_label("Turn time").select_option("30")
+    a.get_by_label("Time per decision").select_option("30")
     a.get_by_role("button", name="Send the challenge").click()
     expect(a.locator("#challenge-state")).to_contain_text("Waiting for bob")
     assert violations_by_mode(a, axe_source) == {}
     challenge = Challenge.objects.get()
     # Bob's play page lists it by itself (htmx asks every 5 s).
-    expect(b.locator("#incoming-challenges")).to_contain_text("ada challenges you to Rondo, 30 s turns",
+    expect(b.locator("#incoming-challenges")).to_contain_text("ada challenges you to Rondo, live, 30 s turns",
                                                              timeout=20_000)
     assert violations_by_mode(b, axe_source) == {}
     b.locator("#incoming-challenges").get_by_role("button", name="Accept").click()

@@ -84,9 +84,9 @@ class TestChallenges:
             challenges.do_challenge(ada, "nobody-here", "ludo", 60)
         with pytest.raises(challenges.ChallengeRefused, match="Choose a game"):
             challenges.do_challenge(ada, bob.username, "chess", 60)
-        with pytest.raises(challenges.ChallengeRefused, match="turn time"):
+        with pytest.raises(challenges.ChallengeRefused, match="The time control is 30, 60, 90 or 120"):
             challenges.do_challenge(ada, bob.username, "rondo", "45")
-        with pytest.raises(challenges.ChallengeRefused, match="turn time"):
+        with pytest.raises(challenges.ChallengeRefused, match="The time control is"):
             challenges.do_challenge(ada, bob.username, "rondo", ["60"])
         c = challenges.do_challenge(ada, bob.username, "rondo", 60)
         with pytest.raises(challenges.ChallengeRefused, match="already challenged"):
@@ -185,7 +185,7 @@ class TestPages:
         assert polled.content.decode().lstrip().startswith('<div id="challenge-state"')
         client.force_login(bob)
         play = client.get("/play/").content.decode()
-        assert f"{ada.username}</strong> challenges you to Rondo, 30 s turns" in play
+        assert f"{ada.username}</strong> challenges you to Rondo, live, 30 s turns" in play
         assert 'hx-get="/challenges/incoming/"' in play
         response = client.post(f"/challenges/{c.pk}/accept/", {"next": "/play/"})
         c.refresh_from_db()

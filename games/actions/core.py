@@ -80,8 +80,8 @@ _SEATS = prepared.PreparedSelect(
 )
 #: The match columns an action may change (save() writes them all, guarded by the version).
 _MATCH_CHANGES = ("status", "state", "version", "ply_count", "deadline", "deadline_task_at",
-                  "computer_due_at", "seat_to_move", "paused_remaining", "host", "end_reason", "started_at",
-                  "finished_at", "updated_at")
+                  "computer_due_at", "seat_to_move", "holiday_credit", "paused_remaining", "host",
+                  "end_reason", "started_at", "finished_at", "updated_at")
 
 
 @dataclass

@@ -57,6 +57,22 @@ def hold_for_holidays(match: Match, user_id: int | None, since: datetime) -> boo
     return True
 
 
+def time_left(match: Match, user_id: int | None, now: datetime) -> float:
+    """Seconds the clock of ``match``'s decision has left to run at ``now``
+    (not counting the holidays of ``user_id``, the player to move, still to
+    come before its deadline): what a pause keeps, since resuming works the
+    holidays out again from then. 0 when past the deadline."""
+    if match.deadline is None:
+        return 0.0
+    left = match.deadline - now
+    if user_id is not None and match.holiday_credit:
+        for start, end in holidays.spans(user_id, now):
+            if start >= match.deadline:
+                break
+            left -= min(end, match.deadline) - max(start, now)
+    return max(0.0, left.total_seconds())
+
+
 def refresh_holidays(user_id: int) -> int:
     """Work out again the deadlines of the turn-based matches waiting for
     ``user_id`` (their holidays changed). Each match in its own short

@@ -265,3 +265,24 @@ def test_a_computer_seat_in_a_turn_based_match_answers_within_its_usual_delay(
         m = current(match)
     assert m.seat_to_move == 0 and m.deadline > timezone.now() + timedelta(days=2)
     assert {c[0] for c in scheduled} == {"computer_move"}  # the human's days: no task
+
+
+def test_a_pause_keeps_the_time_left_without_the_holidays_to_come_and_sends_no_deadline_task(
+    scheduled, django_capture_on_commit_callbacks
+):
+    from tests.factories import make_user
+
+    host = make_user()
+    match = make_match(seats=("human", "human"), users=[host], state=ludo_state(), host=host,
+                       turn_seconds=THREE_DAYS)
+    now = timezone.now()
+    away(host, now + timedelta(days=1), now + timedelta(days=2))
+    clock.refresh_holidays(host.pk)
+    assert current(match).holiday_credit == timedelta(days=1)
+    paused = actions.pause_match(match.public_id, host, match.version)
+    assert THREE_DAYS - 60 < paused.paused_remaining <= THREE_DAYS
+    with django_capture_on_commit_callbacks(execute=True):
+        resumed = actions.resume_match(match.public_id, host, paused.version)
+    assert resumed.holiday_credit == timedelta(days=1)  # counted once
+    assert timedelta(days=4) - timedelta(minutes=1) < resumed.deadline - now <= timedelta(days=4, minutes=1)
+    assert not [c for c in scheduled if c[0] == "expire_turn"]

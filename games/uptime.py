@@ -124,6 +124,8 @@ def credit_outages(batch: int | None = None, max_batches: int = 100) -> bool:
     no clock is credited twice for one outage. The version does not change:
     a move in flight stays valid."""
     batch = batch or CREDIT_BATCH
+    if not credit_pending():  # nearly always: one read, no transaction
+        return True
     for _ in range(max_batches):
         with transaction.atomic():
             outage = Outage.objects.select_for_update().filter(credited_at__isnull=True).first()

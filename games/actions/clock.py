@@ -17,14 +17,17 @@ holidays.
 
 from __future__ import annotations
 
+import logging
 from datetime import datetime, timedelta
 
-from django.db import transaction
+from django.db import DatabaseError, transaction
 from django.db.models import F
 
 from accounts import holidays
 from games import time_controls
 from games.models import Match, Seat
+
+log = logging.getLogger(__name__)
 
 #: A change of the deadline smaller than this is not written (clock jitter).
 _TOLERANCE = timedelta(seconds=1)
@@ -97,6 +100,13 @@ def refresh_holidays(user_id: int) -> int:
 
 
 def on_holidays_changed(sender=None, user_id: int | None = None, **kwargs) -> None:
-    """``accounts.holidays.holidays_changed`` receiver (``GamesConfig.ready``)."""
-    if user_id is not None:
+    """``accounts.holidays.holidays_changed`` receiver (``GamesConfig.ready``).
+    A database error is logged, not raised into the booking's page: the
+    holiday is booked, and the sweeper works the deadline out again before
+    it times a decision out."""
+    if user_id is None:
+        return
+    try:
         refresh_holidays(user_id)
+    except DatabaseError:
+        log.exception("could not move the deadlines of user %s for their holidays", user_id)

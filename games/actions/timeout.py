@@ -109,9 +109,13 @@ def overdue_matches(grace_seconds: float | None = None, *, live_only: bool = Fal
     whose task was lost. Over the ``match_deadline`` index (status,
     deadline), it reads only the overdue rows, however many matches are open."""
     grace = allowance() if grace_seconds is None else timedelta(seconds=grace_seconds)
-    cutoff = timezone.now() - grace
+    return list(overdue_query(timezone.now() - grace, live_only=live_only, limit=limit))
+
+
+def overdue_query(cutoff, *, live_only: bool = False, limit: int | None = None):
+    """The sweeper's query (``overdue_matches``): (public id, version) of the
+    matches being played whose deadline is before ``cutoff``, earliest first."""
     overdue = Match.objects.filter(status=Match.Status.ACTIVE, deadline__lt=cutoff)
     if live_only:
         overdue = overdue.filter(time_controls.LIVE_Q)
-    rows = overdue.order_by("deadline").values_list("public_id", "version")
-    return list(rows[: limit or SWEEP_BATCH])
+    return overdue.order_by("deadline").values_list("public_id", "version")[: limit or SWEEP_BATCH]

@@ -286,3 +286,15 @@ def test_a_pause_keeps_the_time_left_without_the_holidays_to_come_and_sends_no_d
     assert resumed.holiday_credit == timedelta(days=1)  # counted once
     assert timedelta(days=4) - timedelta(minutes=1) < resumed.deadline - now <= timedelta(days=4, minutes=1)
     assert not [c for c in scheduled if c[0] == "expire_turn"]
+
+
+def test_the_sweepers_query_is_served_by_the_deadline_index():
+    """Only overdue rows are read, however many matches are open: the plan
+    searches ``match_deadline`` (status, deadline), on SQLite and PostgreSQL."""
+    for _ in range(3):
+        turn_based()
+    from games.actions.timeout import overdue_query
+
+    for live_only in (False, True):
+        plan = overdue_query(timezone.now(), live_only=live_only).explain()
+        assert "match_deadline" in plan, plan

@@ -32,6 +32,8 @@ ALLOWANCE_DAYS = 14
 #: How far ahead a holiday may start, in days from today.
 AHEAD_DAYS = 365
 
+_NEVER = dt.datetime.min.replace(tzinfo=dt.UTC)
+
 #: Sent after commit when a user's holidays changed (``user_id``): their
 #: waiting turn-based matches get their deadlines again.
 holidays_changed = Signal()
@@ -152,8 +154,15 @@ def spans(user_id: int, since: dt.datetime) -> list[tuple[dt.datetime, dt.dateti
 
 def on_holiday_until(user_ids, now: dt.datetime | None = None) -> dict[int, dt.date]:
     """{user id: the last day of their holiday} for those of ``user_ids`` on
-    holiday at ``now`` (default: now); the others are not in it. One query."""
+    holiday at ``now`` (default: now); the others are not in it. Holidays
+    that follow one another without a gap count as one. One query."""
     now = now or timezone.now()
-    rows = Holiday.objects.filter(user_id__in=[u for u in user_ids if u], starts_at__lte=now,
-                                  ends_at__gt=now).values_list("user_id", "ends_on")
-    return dict(rows)
+    rows = (Holiday.objects.filter(user_id__in=[u for u in user_ids if u], ends_at__gt=now)
+            .order_by("user_id", "starts_at").values_list("user_id", "starts_at", "ends_at", "ends_on"))
+    until, ends = {}, {}
+    for user_id, starts_at, ends_at, ends_on in rows:
+        if starts_at <= ends.get(user_id, now):  # under way now, or starting as the last one ends
+            until[user_id], ends[user_id] = ends_on, ends_at
+        else:
+            ends[user_id] = _NEVER  # a gap: the later ones are not this holiday
+    return until

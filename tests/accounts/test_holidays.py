@@ -36,6 +36,17 @@ def test_a_holiday_covers_whole_days_in_the_players_time_zone():
     assert holidays.on_holiday_until([user.pk], NOW + dt.timedelta(hours=4)) == {}  # midnight in Tokyo
 
 
+def test_holidays_one_after_another_are_one_for_on_holiday_until():
+    ada, bob = make_user(), make_user()
+    for user in (ada, bob):
+        holidays.book_holiday(user, day("2026-06-10"), day("2026-06-11"), now=NOW)
+    holidays.book_holiday(ada, day("2026-06-12"), day("2026-06-13"), now=NOW)  # no gap
+    holidays.book_holiday(bob, day("2026-06-13"), day("2026-06-14"), now=NOW)  # a day between
+    holidays.book_holiday(ada, day("2026-06-20"), day("2026-06-21"), now=NOW)
+    assert holidays.on_holiday_until([ada.pk, bob.pk], NOW) == {ada.pk: day("2026-06-13"),
+                                                               bob.pk: day("2026-06-11")}
+
+
 @pytest.mark.parametrize(("start", "end", "says"), [
     ("2026-06-09", "2026-06-12", "cannot start in the past"),
     ("2026-06-20", "2026-06-19", "cannot end before it starts"),

@@ -12,7 +12,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from accounts.admin_tools import ReadOnlyAdmin, ReadOnlyInline
-from accounts.models import Rating, User
+from accounts.models import Holiday, Rating, User
 
 
 class BannedFilter(admin.SimpleListFilter):
@@ -72,3 +72,12 @@ class RatingAdmin(ReadOnlyAdmin):
     @admin.display(description="rating")
     def display(self, obj):
         return obj.display
+
+
+@admin.register(Holiday)
+class HolidayAdmin(ReadOnlyAdmin):
+    """Players' holidays (accounts.holidays), to answer "why did my opponent's clock stop"."""
+
+    list_display = ("user", "starts_on", "ends_on", "starts_at", "ends_at", "created_at")
+    search_fields = ("user__username",)
+    list_select_related = ("user",)

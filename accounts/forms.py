@@ -65,3 +65,10 @@ class SignUpForm(UserCreationForm):
                 "An account with that email already exists.", code="duplicate_email"
             )
         return email
+
+
+class HolidayForm(forms.Form):
+    """The first and last day of a holiday (``accounts.holidays.book_holiday``)."""
+
+    starts_on = forms.DateField(label="First day", widget=forms.DateInput(attrs={"type": "date"}))
+    ends_on = forms.DateField(label="Last day", widget=forms.DateInput(attrs={"type": "date"}))

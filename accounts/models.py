@@ -105,3 +105,34 @@ class Rating(models.Model):
     def display(self) -> str:
         """The rating rounded, "1500?" while provisional."""
         return elo.display(self.rating, self.games)
+
+
+class Holiday(models.Model):
+    """A player's holiday (``accounts.holidays``, docs/features.md "Turn-based
+    play"): the days ``starts_on`` to ``ends_on``, both included, in the time
+    zone the player had when booking; ``starts_at``..``ends_at`` is the same
+    span as moments (from that zone's midnight, or from the booking when it
+    starts the same day, to the midnight after ``ends_on``), which the
+    turn-based clocks stop for."""
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="holidays")
+    starts_on = models.DateField()
+    ends_on = models.DateField()
+    starts_at = models.DateTimeField(editable=False)
+    ends_at = models.DateTimeField(editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["user", "starts_at"]
+        indexes = [models.Index(fields=["user", "ends_at"], name="holiday_user_ends")]
+        constraints = [
+            models.CheckConstraint(condition=models.Q(ends_on__gte=models.F("starts_on")),
+                                   name="holiday_ends_on_or_after_start"),
+        ]
+
+    def __str__(self):
+        return f"{self.user} on holiday {self.starts_on} to {self.ends_on}"
+
+    @property
+    def days(self) -> int:
+        return (self.ends_on - self.starts_on).days + 1

@@ -8,7 +8,9 @@ class GamesConfig(AppConfig):
 
     def ready(self):
         # games.uptime imports the models, which load only after every app's config.
+        from accounts.holidays import holidays_changed
         from games import uptime, your_matches
+        from games.actions.clock import on_holidays_changed
         from notifications import notify
 
         # Beat's heartbeat (games/uptime.py): only beat sends the sweep task.
@@ -16,3 +18,5 @@ class GamesConfig(AppConfig):
                                    dispatch_uid="games.uptime.on_task_sent")
         # "Your matches" is a live panel of the user socket (README "Notifications").
         notify.register_panel(your_matches.PANEL, your_matches.panel_html)
+        # A holiday booked or cancelled moves the deadlines of the matches waiting for its player.
+        holidays_changed.connect(on_holidays_changed, weak=False, dispatch_uid="games.clock.holidays")

@@ -7,6 +7,7 @@ these rows.
 """
 
 import secrets
+from datetime import timedelta
 
 from django import forms
 from django.conf import settings
@@ -135,6 +136,14 @@ class Match(models.Model):
         null=True, blank=True, editable=False,
         help_text="Index of the seat whose decision the match waits for.",
     )
+    # Turn-based only (games/actions/clock.py): how much later ``deadline``
+    # is for the holidays of the seat to move, so the deadline without them
+    # (``deadline - holiday_credit``) is known when holidays change. Zero for
+    # live matches and when no holiday touches the decision.
+    holiday_credit = models.DurationField(
+        default=timedelta(0), editable=False,
+        help_text="How much later the current deadline is for the holidays of the player to move.",
+    )
     paused_remaining = models.FloatField(
         null=True, blank=True, help_text="Seconds left on the clock when paused."
     )
@@ -189,6 +198,30 @@ class Heartbeat(models.Model):
 
     def __str__(self):
         return f"{self.name} at {self.at:%Y-%m-%d %H:%M:%S}"
+
+
+class Outage(models.Model):
+    """A whole-site outage (``games.uptime``): beat was silent from
+    ``down_from`` to ``up_since``. Every turn-based clock that was running
+    through it is extended by the part of it that it ran through
+    (``uptime.credit_outages``), in batches: ``credited_through`` is the
+    primary key of the last match credited, ``credited_at`` is set once all
+    are, so an outage is credited once."""
+
+    down_from = models.DateTimeField(unique=True)
+    up_since = models.DateTimeField()
+    credited_through = models.BigIntegerField(default=0, editable=False)
+    credited_at = models.DateTimeField(null=True, blank=True, editable=False)
+
+    class Meta:
+        ordering = ["down_from"]
+
+    def __str__(self):
+        return f"outage {self.down_from:%Y-%m-%d %H:%M:%S} to {self.up_since:%H:%M:%S}"
+
+    @property
+    def length(self):
+        return self.up_since - self.down_from
 
 
 class Seat(models.Model):

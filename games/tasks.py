@@ -13,7 +13,7 @@ import secrets
 from celery import shared_task
 from django.conf import settings
 
-from games import actions, bots, scheduling
+from games import actions, bots, scheduling, uptime
 from games.engine import get_rules
 from games.models import Match
 
@@ -36,12 +36,18 @@ def expire_turn(public_id: str, version: int) -> None:
 
 @shared_task(ignore_result=True, **SWEEP_LIMITS)
 def sweep_deadlines() -> None:
-    """Celery beat, every PARLOUR_SWEEP_SECONDS: expire turns whose deadline
-    passed but whose task was lost (a killed worker, a Redis restart), and
-    send again the computer moves past their retry time. Beat's sending of
-    this task is the site's heartbeat (``games.uptime``)."""
-    for public_id, version in actions.overdue_matches():
-        if actions.expire_turn(public_id, version) is not None:
+    """Celery beat, every PARLOUR_SWEEP_SECONDS: credit a recorded outage
+    to the turn-based clocks (``uptime.credit_outages``), expire turns whose
+    deadline passed (every turn-based one: they have no task; live ones whose
+    task was lost: a killed worker, a Redis restart), and send again the
+    computer moves past their retry time. Beat's sending of this task is the
+    site's heartbeat (``games.uptime``)."""
+    credited = uptime.credit_outages()
+    # Until an outage is credited, turn-based deadlines wait (expire_turn
+    # would not time them out): they must not fill the batch for live ones.
+    for public_id, version in actions.overdue_matches(live_only=not credited):
+        expired = actions.expire_turn(public_id, version)
+        if expired is not None and not expired.turn_based:  # a live one's task was lost
             log.warning("swept an overdue deadline: match %s v%s", public_id, version)
     for public_id, version in actions.overdue_computer_moves():
         if actions.resend_computer_move(public_id, version):

@@ -1,11 +1,16 @@
 """Whether the site was up: Celery beat's heartbeat, kept in the database.
 
 A turn deadline that passed while the site was down is not the player's
-fault: they get a fresh turn time instead of a missed turn (README
-"Decisions", "Outages"). "Down" is read from Celery beat, the site's clock:
-each time beat has sent the deadline sweep to the broker (every
-``PARLOUR_SWEEP_SECONDS``) it records the time in the ``Heartbeat`` row
-``"beat"``. A silence longer than ``PARLOUR_OUTAGE_SECONDS`` is an outage.
+fault. In a live match the player gets a fresh turn time instead of a
+missed turn (README "Decisions", "Outages"); every turn-based clock that was
+running through the outage is extended by the part of it that it ran
+through, the outage's length for a clock that began before it
+(``credit_outages``; docs/decisions.md "Turn-based clocks").
+
+"Down" is read from Celery beat, the site's clock: each time beat has sent
+the deadline sweep to the broker (every ``PARLOUR_SWEEP_SECONDS``) it
+records the time in the ``Heartbeat`` row ``"beat"``. A silence longer
+than ``PARLOUR_OUTAGE_SECONDS`` is an outage.
 
 The database, not Redis, holds the heartbeat: the embedded Redis keeps
 nothing on disk, and an outage is exactly when it restarts empty. Beat, not
@@ -21,9 +26,11 @@ from datetime import datetime
 
 from django.conf import settings
 from django.db import DatabaseError, IntegrityError, close_old_connections, connection, transaction
+from django.db.models import F
 from django.utils import timezone
 
-from games.models import Heartbeat
+from games import time_controls
+from games.models import Heartbeat, Match, Outage
 
 log = logging.getLogger(__name__)
 
@@ -49,8 +56,10 @@ def record_beat(now: datetime | None = None) -> None:
             return
         if (now - beat.at).total_seconds() > settings.PARLOUR_OUTAGE_SECONDS:
             beat.down_from, beat.up_since = beat.at, now
-            log.warning("no beat from %s to %s: the site was down; deadlines that passed "
-                        "meanwhile get a fresh turn", beat.at.isoformat(), now.isoformat())
+            Outage.objects.get_or_create(down_from=beat.at, defaults={"up_since": now})
+            log.warning("no beat from %s to %s: the site was down; live deadlines that passed "
+                        "meanwhile get a fresh turn, turn-based clocks the outage's length",
+                        beat.at.isoformat(), now.isoformat())
         beat.at = now
         beat.save(update_fields=["at", "down_from", "up_since"])
 
@@ -86,3 +95,61 @@ def on_task_sent(sender=None, **kwargs) -> None:
         log.exception("could not record beat's heartbeat")
         if outside:
             close_old_connections()
+
+
+#: Matches credited per transaction by ``credit_outages``.
+CREDIT_BATCH = 500
+
+
+def credit_pending() -> bool:
+    """True while a recorded outage has not yet been credited to every
+    turn-based clock: the sweeper times out no turn-based decision meanwhile."""
+    return Outage.objects.filter(credited_at__isnull=True).exists()
+
+
+def credit_outages(batch: int | None = None, max_batches: int = 100) -> bool:
+    """Extend the turn-based clocks that ran through each recorded outage not
+    yet credited, oldest outage first, ``batch`` matches (default
+    ``CREDIT_BATCH``) per transaction, at most ``max_batches`` transactions.
+    Returns True when no outage is left to credit.
+
+    A clock ran through the outage ``down_from``..``up_since`` when its
+    match is active and turn-based, its deadline is after ``down_from`` and
+    the decision began (``Match.updated_at``, the last change) before
+    ``up_since``; its deadline moves later by ``up_since - max(down_from,
+    began)``: the outage's length for a decision that began before it, a
+    deadline that passed during it included. The matches are taken in
+    primary-key order, and the outage row remembers the last one credited in
+    the same transaction, so a sweep cut short resumes where it stopped and
+    no clock is credited twice for one outage. The version does not change:
+    a move in flight stays valid."""
+    batch = batch or CREDIT_BATCH
+    if not credit_pending():  # nearly always: one read, no transaction
+        return True
+    for _ in range(max_batches):
+        with transaction.atomic():
+            outage = Outage.objects.select_for_update().filter(credited_at__isnull=True).first()
+            if outage is None:
+                return True
+            rows = list(
+                Match.objects.select_for_update()
+                .filter(time_controls.TURN_BASED_Q, status=Match.Status.ACTIVE,
+                        deadline__gt=outage.down_from, updated_at__lt=outage.up_since,
+                        pk__gt=outage.credited_through)
+                .order_by("pk")
+                .only("pk", "deadline", "updated_at")[:batch]
+            )
+            # Most decisions began before the outage: one UPDATE gives them all its length.
+            before = [m.pk for m in rows if m.updated_at <= outage.down_from]
+            Match.objects.filter(pk__in=before).update(deadline=F("deadline") + outage.length)
+            for match in rows:
+                if match.updated_at > outage.down_from:
+                    credit = outage.up_since - match.updated_at
+                    Match.objects.filter(pk=match.pk).update(deadline=match.deadline + credit)
+            if rows:
+                outage.credited_through = rows[-1].pk
+            if len(rows) < batch:
+                outage.credited_at = timezone.now()
+                log.warning("credited %s to the turn-based clocks running through it", outage)
+            outage.save(update_fields=["credited_through", "credited_at"])
+    return not credit_pending()

@@ -9,7 +9,8 @@ computer moves, leave, pause, resume, finish. One module per verb:
 - ``leave``; ``pause`` (and resume); ``finish``: the result and the ratings,
   and abort;
 - ``advance``: what follows every accepted change (chance, forced moves, the
-  next deadline or computer move);
+  next deadline or computer move); ``clock``: the holidays that stop a
+  turn-based clock;
 - ``core``: locking and loading the match, the change record and its save
   (which pushes after commit); ``errors``: the refusals.
 

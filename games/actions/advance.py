@@ -4,7 +4,15 @@ are played for the seat when the match option allows, and the next decision
 gets its deadline (a human) or its Celery task and retry time (a computer).
 Every decision a match waits for has a time in the database that the
 sweeper finds, so a lost task never stalls a match (README "How live play
-works")."""
+works").
+
+Only live deadlines get a Celery task (``expire_turn``, due within the
+match's seconds per decision). A turn-based deadline (days) gets none: a task
+with an ETA of days would be redelivered by the Redis broker every
+visibility timeout and held in the workers' memory meanwhile. The database
+holds it and the sweeper (``games.tasks.sweep_deadlines``, every
+``PARLOUR_SWEEP_SECONDS``) expires it, so no task is sent with an ETA beyond
+the sweeper's reach (docs/decisions.md "Turn-based clocks")."""
 
 from __future__ import annotations
 
@@ -15,10 +23,14 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import scheduling
+from games.actions.clock import hold_for_holidays
 from games.actions.core import Change, allowance
 from games.actions.finish import end
 from games.engine import CHANCE, fair
 from games.models import Match, Move
+from games.time_controls import DAY
+
+ZERO = timedelta(0)
 
 
 def advance(change: Change, remaining: float | None = None) -> None:
@@ -61,7 +73,11 @@ def advance(change: Change, remaining: float | None = None) -> None:
         match.computer_due_at = None
         seconds = remaining if remaining is not None else match.turn_seconds
         match.deadline = now + timedelta(seconds=seconds)
-        if not _deadline_covered(match, now):
+        if match.turn_seconds >= DAY:
+            # Turn-based: no task; the sweeper is the only expirer (module docstring).
+            match.holiday_credit = ZERO
+            hold_for_holidays(match, seat.user_id, now)
+        elif not _deadline_covered(match, now):
             deadline = match.deadline
             match.deadline_task_at = deadline
             change.after_commit.append(lambda: _schedule_deadline(match.public_id, version, deadline))
@@ -97,7 +113,7 @@ def hand_over_deadline(match: Match, again: bool = False) -> None:
     the caller's transaction, with ``match`` locked (PostgreSQL) or guarded
     by its version (SQLite)."""
     now = timezone.now()
-    if match.status != Match.Status.ACTIVE or match.deadline is None:
+    if match.status != Match.Status.ACTIVE or match.deadline is None or match.turn_based:
         return
     if not again and _deadline_covered(match, now):
         return

@@ -18,6 +18,7 @@ from games import push
 from games.actions.errors import BadMove, MatchNotFound, NotAllowed, StaleVersion
 from games.engine import EngineError, get_rules
 from games.models import Match, Move, Seat
+from games.time_controls import DAY
 
 log = logging.getLogger(__package__)
 
@@ -82,6 +83,8 @@ _SEATS = prepared.PreparedSelect(
 _MATCH_CHANGES = ("status", "state", "version", "ply_count", "deadline", "deadline_task_at",
                   "computer_due_at", "seat_to_move", "paused_remaining", "host", "end_reason", "started_at",
                   "finished_at", "updated_at")
+#: Those of a turn-based match: its holidays too (games.actions.clock); a live move writes no more.
+_TURN_BASED_CHANGES = (*_MATCH_CHANGES, "holiday_credit")
 
 
 @dataclass
@@ -158,7 +161,8 @@ class Change:
         match.ply_count += len(self.moves)
         match.state = self.rules.dump(self.state)
         match.updated_at = timezone.now()
-        if prepared.update_row(match, _MATCH_CHANGES, "version", old) != 1:
+        changes = _TURN_BASED_CHANGES if match.turn_seconds >= DAY else _MATCH_CHANGES
+        if prepared.update_row(match, changes, "version", old) != 1:
             raise StaleVersion(old + 1)  # another writer got there first (SQLite path)
         prepared.insert_rows(self.moves)
         changed_seats = set()

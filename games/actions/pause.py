@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from core import ratelimits
 from games import scheduling
+from games.actions import clock
 from games.actions.advance import advance
 from games.actions.core import Change, lock, parse_version
 from games.actions.errors import NotAllowed, StaleVersion
@@ -36,9 +37,13 @@ def pause_match(public_id: str, user, version: int | str | None) -> Match:
             raise NotAllowed("You have paused this match often lately; wait a few minutes.")
         change = Change(match)
         now = timezone.now()
-        match.paused_remaining = (
-            max(0.0, (match.deadline - now).total_seconds()) if match.deadline else None
-        )
+        if match.deadline is None:
+            match.paused_remaining = None
+        elif match.turn_based:  # without holidays to come: resuming counts them again
+            seat = change.seats.get(match.seat_to_move)
+            match.paused_remaining = clock.time_left(match, seat and seat.user_id, now)
+        else:
+            match.paused_remaining = max(0.0, (match.deadline - now).total_seconds())
         match.deadline = None
         match.computer_due_at = None  # resuming sends the computer's move again
         match.status = Match.Status.PAUSED

@@ -9,8 +9,9 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from games import uptime
+from games import time_controls, uptime
 from games.actions.advance import advance, hand_over_deadline
+from games.actions.clock import hold_for_holidays
 from games.actions.core import Change, allowance, lock
 from games.actions.errors import MatchNotFound
 from games.actions.leave import remove_seat
@@ -31,8 +32,11 @@ def expire_turn(public_id: str, version: int) -> Match | None:
     allowance (``PARLOUR_MOVE_ALLOWANCE_SECONDS``) have not passed.
 
     A deadline that passed while the site was down (``uptime.was_down_at``)
-    is not a missed turn: the seat gets a fresh turn time instead (a new
-    deadline, ``turn_seconds`` from now; README "Decisions").
+    is not a missed turn: in a live match the seat gets a fresh turn time
+    instead (a new deadline, ``turn_seconds`` from now; README "Decisions").
+    A turn-based decision is not timed out while an outage waits to be
+    credited to its clock (``uptime.credit_outages``) nor while a holiday of
+    the player to move stops it (``clock``): its deadline moves instead.
     """
     with transaction.atomic():
         try:
@@ -48,6 +52,8 @@ def expire_turn(public_id: str, version: int) -> Match | None:
         ):
             # A task that ran early (clocks) for the current version tries again.
             hand_over_deadline(match, again=match.version == version)
+            return None
+        if match.turn_based and _turn_based_clock_runs_on(match, now):
             return None
         change = Change(match)
         seat_index = change.to_move
@@ -74,15 +80,42 @@ def expire_turn(public_id: str, version: int) -> Match | None:
     return change.match
 
 
-def overdue_matches(grace_seconds: float | None = None) -> list[tuple[str, int]]:
-    """(public id, version) of live matches whose deadline passed over
-    ``grace_seconds`` ago (default: the network allowance,
-    ``PARLOUR_MOVE_ALLOWANCE_SECONDS``): the sweeper expires these when their
-    task was lost."""
+def _turn_based_clock_runs_on(match: Match, now) -> bool:
+    """For a turn-based ``match`` past its deadline: True (and the deadline
+    written again, without a new version) when its clock has not in fact run
+    out: an outage is still to be credited, or the site is down, or a
+    holiday of the player to move stops it (``clock.hold_for_holidays``)."""
+    if uptime.credit_pending() or uptime.was_down_at(match.deadline, now):
+        return True
+    seat = Seat.objects.filter(match=match, index=match.seat_to_move).only("user_id").first()
+    if seat is None or not hold_for_holidays(match, seat.user_id, match.updated_at):
+        return False
+    Match.objects.filter(pk=match.pk, version=match.version).update(
+        deadline=match.deadline, holiday_credit=match.holiday_credit)
+    return match.deadline + allowance() > now
+
+
+#: The most overdue deadlines one sweep expires (the earliest first); the rest wait for the next.
+SWEEP_BATCH = 500
+
+
+def overdue_matches(grace_seconds: float | None = None, *, live_only: bool = False,
+                    limit: int | None = None) -> list[tuple[str, int]]:
+    """(public id, version) of matches being played whose deadline passed
+    over ``grace_seconds`` ago (default: the network allowance,
+    ``PARLOUR_MOVE_ALLOWANCE_SECONDS``), the earliest first, at most
+    ``limit`` (default ``SWEEP_BATCH``); ``live_only``: live matches only.
+    The sweeper expires these: every turn-based deadline, and live ones
+    whose task was lost. Over the ``match_deadline`` index (status,
+    deadline), it reads only the overdue rows, however many matches are open."""
     grace = allowance() if grace_seconds is None else timedelta(seconds=grace_seconds)
-    cutoff = timezone.now() - grace
-    return list(
-        Match.objects.filter(status=Match.Status.ACTIVE, deadline__lt=cutoff).values_list(
-            "public_id", "version"
-        )
-    )
+    return list(overdue_query(timezone.now() - grace, live_only=live_only, limit=limit))
+
+
+def overdue_query(cutoff, *, live_only: bool = False, limit: int | None = None):
+    """The sweeper's query (``overdue_matches``): (public id, version) of the
+    matches being played whose deadline is before ``cutoff``, earliest first."""
+    overdue = Match.objects.filter(status=Match.Status.ACTIVE, deadline__lt=cutoff)
+    if live_only:
+        overdue = overdue.filter(time_controls.LIVE_Q)
+    return overdue.order_by("deadline").values_list("public_id", "version")[: limit or SWEEP_BATCH]

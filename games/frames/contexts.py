@@ -9,6 +9,7 @@ import time
 
 from django.urls import reverse
 
+from accounts.holidays import on_holiday_until
 from games import marks, sites, themes
 from games.engine import CHANCE, get_rules
 from games.folders import game_module
@@ -54,12 +55,15 @@ def _board(match: Match, view: dict) -> tuple[str, dict]:
 
 
 def _seat_rows(match: Match, seats, view: dict, names: dict[int, str]) -> list[dict]:
+    # Turn-based only: who is on holiday (their clocks stop; one query). Live play asks nothing.
+    away = on_holiday_until([s.user_id for s in seats]) if match.turn_based and not match.is_over else {}
     rows = []
     for s in sorted(seats, key=lambda s: s.index):
         v = view["seats"][s.index]
         rows.append({"seat": s, "view": v, "name": names[s.index],
                      "profile_url": profile_url(s.user.username) if s.user_id else None,
-                     "is_turn": view.get("turn") == s.index and match.status == Match.Status.ACTIVE})
+                     "is_turn": view.get("turn") == s.index and match.status == Match.Status.ACTIVE,
+                     "holiday_until": away.get(s.user_id)})
     return rows
 
 

@@ -106,7 +106,8 @@ def seats_list(seat_rows: list[dict], parts: bool = False, game=None) -> str:
     hides them and marks the row), so that a turn passing changes two small
     elements, not two rows. ``parts``: those marked as parts of the public frame (games.frames.wire).
     ``game``: the game's GameSite, whose ``seat_phrase`` of a seat's view is its row's
-    ``<span class="home">`` cell ("2/4 home"; none when empty or without ``game``)."""
+    ``<span class="home">`` cell ("2/4 home"; none when empty or without ``game``). A row's
+    ``holiday_until`` (a date; turn-based matches) adds "on holiday until <date>"."""
     esc = conditional_escape
     out = ['<ol id="seats" class="seats" hx-swap-oob="true" aria-label="Players">']
     for row in seat_rows:
@@ -132,6 +133,8 @@ def seats_list(seat_rows: list[dict], parts: bool = False, game=None) -> str:
             cells.append(f'<span class="gone">{esc(seat.get_status_display())}</span>')
         if seat.rank:
             cells.append(f'<span class="rank">Place {esc(seat.rank)}</span>')
+        if row.get("holiday_until"):  # a turn-based match: this player's clocks are stopped
+            cells.append(f'<span class="holiday">on holiday until {row["holiday_until"]:%-d %B %Y}</span>')
         key = f"seat-turn-{int(seat.index)}"
         turn = f'<i id="{key}">(to move)</i>' if row["is_turn"] else f'<i id="{key}"></i>'
         cells.append(marked(key, turn) if parts else turn)

@@ -176,3 +176,56 @@ def test_again_screenshots(browser, live_server_url, name):
             page.wait_for_timeout(400)
             page.screenshot(path=SHOTS / f"{name}-{size}-{scheme}.png", full_page=True)
             context.close()
+
+
+# -- Turn-based clocks (docs/features.md "Turn-based play"): PARLOUR_CLOCK_SHOT_NAMES=holidays,... ----
+
+
+def _holidays():
+    """The holidays page with one holiday booked and one under way."""
+    import datetime as dt
+
+    from accounts import holidays
+    from tests.factories import make_user
+
+    ada = make_user("ada")
+    today = holidays.today_for(ada)
+    holidays.book_holiday(ada, today, today + dt.timedelta(days=1))
+    holidays.book_holiday(ada, today + dt.timedelta(days=30), today + dt.timedelta(days=36))
+    return ada, "/account/holidays/"
+
+
+def _match_on_holiday():
+    """A turn-based Rondo match whose player to move is on holiday, seen by the other."""
+    import datetime as dt
+
+    from accounts import holidays
+    from games.time_controls import DAY
+    from tests.factories import make_match, make_user
+
+    ada, bob = make_user("ada"), make_user("bob")
+    match = make_match("rondo", seats=("human", "human"), users=[bob, ada], turn_seconds=3 * DAY)
+    to_move = match.seats.get(index=match.seat_to_move).user
+    today = holidays.today_for(to_move)
+    holidays.book_holiday(to_move, today, today + dt.timedelta(days=4))
+    other = ada if to_move == bob else bob
+    return other, f"/m/{match.public_id}/"
+
+
+CLOCK_PAGES = {"holidays": _holidays, "match-on-holiday": _match_on_holiday}
+CLOCK_NAMES = [n for n in os.environ.get("PARLOUR_CLOCK_SHOT_NAMES", "").split(",") if n]
+
+
+@pytest.mark.parametrize("name", CLOCK_NAMES)
+def test_clock_screenshots(browser, live_server_url, name):
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    user, path = in_thread(CLOCK_PAGES[name])
+    for size, (w, h) in SIZES.items():
+        for scheme in ("light", "dark"):
+            context = browser.new_context(viewport={"width": w, "height": h}, color_scheme=scheme)
+            log_in(context, user, live_server_url)
+            page = context.new_page()
+            page.goto(f"{live_server_url}{path}")
+            page.wait_for_timeout(400)
+            page.screenshot(path=SHOTS / f"{name}-{size}-{scheme}.png", full_page=True)
+            context.close()

@@ -141,8 +141,8 @@ def test_update_row_and_insert_rows_write_what_the_orms_update_and_bulk_create_w
     before = {m.pk: _row(Match, m.pk) for m in (mine, theirs)}
     now = timezone.now()
     same = {"status": Match.Status.FINISHED, "state": {"nested": [1, "two", None]}, "ply_count": 7,
-            "deadline": now + timedelta(seconds=12), "deadline_task_at": None, "computer_due_at": None, "seat_to_move": 1,
-            "paused_remaining": 3.5, "end_reason": "twin", "started_at": now,
+            "deadline": now + timedelta(seconds=12), "deadline_task_at": None, "computer_due_at": None,
+            "seat_to_move": 1, "paused_remaining": 3.5, "end_reason": "twin", "started_at": now,
             "finished_at": now, "updated_at": now}
     for match in (mine, theirs):
         for name, value in same.items():

@@ -8,11 +8,15 @@ class GamesConfig(AppConfig):
 
     def ready(self):
         # games.uptime imports the models, which load only after every app's config.
-        from games import uptime, your_matches
-        from notifications import notify
+        from games import signals, turn_mail, uptime, your_matches
+        from notifications import mail, notify
 
         # Beat's heartbeat (games/uptime.py): only beat sends the sweep task.
         after_task_publish.connect(uptime.on_task_sent, sender=uptime.SWEEP_TASK, weak=False,
                                    dispatch_uid="games.uptime.on_task_sent")
         # "Your matches" is a live panel of the user socket (README "Notifications").
         notify.register_panel(your_matches.PANEL, your_matches.panel_html)
+        # Turn-based mail (games/turn_mail.py): the periodic jobs notifications runs, and the result.
+        mail.register_job("your-turn digests", turn_mail.send_digests)
+        mail.register_job("reminders", turn_mail.send_reminders)
+        signals.match_ended.connect(turn_mail.on_match_ended, dispatch_uid="games.turn_mail.on_match_ended")

@@ -9,7 +9,8 @@ from notifications.models import MailSettings
 
 @admin.register(MailSettings)
 class MailSettingsAdmin(admin.ModelAdmin):
-    list_display = ["user", "your_turn", "reminders", "results", "last_digest_at", "bounced_address", "bounced_at"]
+    list_display = ["user", "your_turn", "reminders", "results", "last_digest_at", "bounced_address",
+                    "bounced_at"]
     list_filter = ["your_turn", "reminders", "results"]
     search_fields = ["user__username", "user__email", "bounced_address"]
     raw_id_fields = ["user"]

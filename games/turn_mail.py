@@ -21,8 +21,9 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Exists, F, OuterRef, Q
+from django.db.models import Exists, F, OuterRef, Q, Subquery
 
+from accounts.models import User
 from accounts.timezones import get_zone
 from core.site_url import absolute
 from games import sites, time_controls
@@ -80,7 +81,10 @@ def _item(match: Match, seats: list[Seat], user, now: datetime) -> dict:
 
 def _seats_of(match_ids) -> dict[int, list[Seat]]:
     seats: dict[int, list[Seat]] = defaultdict(list)
-    for s in Seat.objects.filter(match_id__in=match_ids).select_related("user").order_by("match_id", "index"):
+    for s in (Seat.objects.filter(match_id__in=match_ids).select_related("user")
+              .only("match_id", "index", "user_id", "computer_level", "status",
+                    *(f"user__{f}" for f in _USER_FIELDS))
+              .order_by("match_id", "index")):
         seats[s.match_id].append(s)
     return seats
 
@@ -91,28 +95,55 @@ def _mark(field: str, matches) -> None:
                                   update_conflicts=True, unique_fields=["match_id"], update_fields=[field])
 
 
+#: What a mail needs of a match, a seat and a user (not the match's state).
+_MATCH_FIELDS = ("public_id", "kind", "turn_seconds", "deadline", "ply_count", "seat_to_move")
+_USER_FIELDS = ("username", "email", "time_zone")
+
+
+def waiting_decisions() -> list[tuple[int, int, int, bool]]:
+    """Every decision a person's seat has to make in an active turn-based
+    match: (match id, user id, ply, already in a digest), from one query over
+    the active matches (the ``status`` indexes) with the seat to move looked
+    up by the seat's unique (match, index) and ``MatchMail`` by its key: its
+    cost grows with the open matches, not with the history."""
+    mover = Seat.objects.filter(match_id=OuterRef("pk"), index=OuterRef("seat_to_move"),
+                                status=Seat.Status.PLAYING, user__isnull=False).values("user_id")[:1]
+    mailed = Exists(MatchMail.objects.filter(match_id=OuterRef("pk"), digest_ply=OuterRef("ply_count")))
+    rows = (Match.objects.filter(time_controls.TURN_BASED_Q, status=Match.Status.ACTIVE,
+                                 seat_to_move__isnull=False)
+            .annotate(mover=Subquery(mover), mailed=mailed).order_by()
+            .values_list("pk", "mover", "ply_count", "mailed"))
+    # Computer seats and seats that left (no mover) are dropped here: a filter
+    # on the annotation would run its subquery twice a row.
+    return [row for row in rows if row[1] is not None]
+
+
 def send_digests(now: datetime) -> int:
     """Queue a "your turn" digest for each player with a waiting decision not
-    yet mailed about and no digest in the last PARLOUR_DIGEST_EVERY_SECONDS:
-    one mail listing every turn-based match waiting for them, soonest deadline
-    first. Returns how many were queued."""
-    due = (waiting_seats().filter(mail.mailable("your_turn"), mail.digest_due(now))
-           .exclude(_mailed("digest_ply")).order_by("user_id").values_list("user_id", flat=True).distinct())
-    user_ids = list(due[:BATCH])
-    if not user_ids:
+    yet mailed about and no digest in the last PARLOUR_DIGEST_EVERY_SECONDS
+    (``notifications.mail.mailable_users``): one mail listing every
+    turn-based match waiting for them, soonest deadline first. At most BATCH
+    players a run. Returns how many were queued."""
+    decisions = waiting_decisions()
+    wanting = {user_id for _, user_id, _, mailed in decisions if not mailed}
+    due = set(sorted(mail.mailable_users("your_turn", wanting, digest_at=now))[:BATCH])
+    if not due:
         return 0
-    rows = list(waiting_seats().filter(user_id__in=user_ids).select_related("match", "user")
-                .order_by("user_id", "match__deadline", "match_id"))
-    seats = _seats_of({r.match_id for r in rows})
+    plies = {match_id: ply for match_id, user_id, ply, _ in decisions if user_id in due}
+    # A match that moved on since the first query is left to the next run.
+    matches = [m for m in Match.objects.filter(pk__in=plies).only(*_MATCH_FIELDS).order_by("deadline", "pk")
+               if m.ply_count == plies[m.pk]]
+    seats = _seats_of(plies)
+    users = {u.pk: u for u in User.objects.filter(pk__in=due).only(*_USER_FIELDS)}
     by_user = defaultdict(list)
-    for r in rows:
-        by_user[r.user_id].append(r)
+    for m in matches:
+        mover = next(s for s in seats[m.pk] if s.index == m.seat_to_move)
+        by_user[mover.user_id].append(m)
     with transaction.atomic():
-        _mark("digest_ply", [r.match for r in rows])
+        _mark("digest_ply", matches)
         mail.mark_digest(by_user, now)
         for user_id, mine in by_user.items():
-            user = mine[0].user
-            items = [_item(r.match, seats[r.match_id], user, now) for r in mine]
+            items = [_item(m, seats[m.pk], users[user_id], now) for m in mine]
             subject = (f"Your turn: {items[0]['game']} with {items[0]['opponents']}" if len(items) == 1
                        else f"Your turn in {len(items)} matches")
             queue_mail(user_id, "your_turn", subject, "notifications/mail/your_turn.txt", {"matches": items})
@@ -134,6 +165,8 @@ def send_reminders(now: datetime) -> int:
     them). Returns how many mails were queued."""
     rows = list(waiting_seats().filter(_near_deadline(now), mail.mailable("reminders"))
                 .exclude(_mailed("reminder_ply")).select_related("match", "user")
+                .only("match_id", "user_id", *(f"match__{f}" for f in _MATCH_FIELDS),
+                      *(f"user__{f}" for f in _USER_FIELDS))
                 .order_by("user_id", "match__deadline")[:BATCH])
     if not rows:
         return 0

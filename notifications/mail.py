@@ -199,9 +199,16 @@ def mark_digest(user_ids, now: datetime) -> None:
                                      update_fields=["last_digest_at"])
 
 
-def digest_due(now: datetime, user_ref="user") -> Q:
-    """A filter on rows with a user column ``user_ref``: no "your turn"
-    digest went to that user in the last PARLOUR_DIGEST_EVERY_SECONDS."""
-    since = now - timedelta(seconds=settings.PARLOUR_DIGEST_EVERY_SECONDS)
-    return ~Exists(MailSettings.objects.filter(user=OuterRef(user_ref), last_digest_at__gt=since))
-
+def mailable_users(kind: str, user_ids, digest_at: datetime | None = None) -> list[int]:
+    """Of ``user_ids``, those who may get mail of ``kind`` (an active account
+    with an address, the kind switched on, the address not bounced) and, with
+    ``digest_at``, whose last "your turn" digest is over
+    PARLOUR_DIGEST_EVERY_SECONDS before it. By primary keys only."""
+    if kind not in KINDS:
+        raise ValueError(f"unknown mail kind {kind!r}")
+    held = Q(**{kind: False}) | Q(bounced_address=OuterRef("email"))
+    if digest_at is not None:
+        held |= Q(last_digest_at__gt=digest_at - timedelta(seconds=settings.PARLOUR_DIGEST_EVERY_SECONDS))
+    return list(User.objects.filter(pk__in=user_ids, is_active=True).exclude(email="")
+                .exclude(Exists(MailSettings.objects.filter(held, user=OuterRef("pk"))))
+                .values_list("pk", flat=True))

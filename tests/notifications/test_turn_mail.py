@@ -294,7 +294,28 @@ def test_a_4xx_is_retried_and_marks_nothing():
     assert mail.permanent_refusal(smtplib.SMTPDataError(554, b"rejected")) == "554 rejected"
 
 
+def test_mail_is_queued_only_after_the_commit(monkeypatch, django_capture_on_commit_callbacks):
+    """Inside the job's transaction nothing is sent to Celery; after its
+    commit one task per mail; a transaction rolled back sends none."""
+    from django.db import transaction
+
+    queued = []
+    monkeypatch.setattr(tasks.send_mail, "delay", lambda *args: queued.append(args))
+    ann, bob = make_user(), make_user()
+    turn_based(ann, bob)
+    with pytest.raises(RuntimeError), transaction.atomic():
+        assert turn_mail.send_digests(timezone.now()) == 1
+        raise RuntimeError("rolled back")
+    assert queued == [] and not MatchMail.objects.exists()
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        assert turn_mail.send_digests(timezone.now()) == 1
+        assert queued == []
+    assert len(callbacks) == 1 and [args[:2] for args in queued] == [(ann.pk, "your_turn")]
+
+
 def test_mail_tasks_go_to_the_general_queue_and_beat_runs_the_turn_mail():
+    celery_app.loader.import_default_modules()  # as a worker does: every app's tasks module
+    assert {"notifications.tasks.send_mail", "notifications.tasks.turn_mail"} <= set(celery_app.tasks)
     for name in ("notifications.tasks.send_mail", "notifications.tasks.turn_mail"):
         assert celery_app.amqp.router.route({}, name)["queue"].name == settings.CELERY_TASK_DEFAULT_QUEUE
     entry = settings.CELERY_BEAT_SCHEDULE["turn-mail"]

@@ -179,6 +179,8 @@ def test_the_end_of_a_turn_based_match_mails_each_player_the_result(smtp, run_ma
 def test_each_kind_switched_off_sends_none_of_it(smtp, run_mail, client):
     ann, bob = make_user(), make_user()
     client.force_login(ann)
+    assert 'href="/account/mail/"' in client.get(f"/u/{ann.username}/").content.decode()
+    assert 'href="/account/mail/"' not in client.get(f"/u/{bob.username}/").content.decode()
     page = client.get("/account/mail/").content.decode()
     assert 'name="your_turn"' in page and 'name="reminders"' in page and 'name="results"' in page
     assert ann.email in page

@@ -104,7 +104,7 @@ def waiting_decisions() -> list[tuple[int, int, int, bool]]:
     """Every decision a person's seat has to make in an active turn-based
     match: (match id, user id, ply, already in a digest), from one query over
     the active matches (the ``status`` indexes) with the seat to move looked
-    up by the seat's unique (match, index) and ``MatchMail`` by its key: its
+    up by the seat's match and ``MatchMail`` by its key, a match at a time: its
     cost grows with the open matches, not with the history."""
     mover = Seat.objects.filter(match_id=OuterRef("pk"), index=OuterRef("seat_to_move"),
                                 status=Seat.Status.PLAYING, user__isnull=False).values("user_id")[:1]
@@ -116,6 +116,16 @@ def waiting_decisions() -> list[tuple[int, int, int, bool]]:
     # Computer seats and seats that left (no mover) are dropped here: a filter
     # on the annotation would run its subquery twice a row.
     return [row for row in rows if row[1] is not None]
+
+
+def _by_mover(matches, seats: dict[int, list[Seat]], users: dict) -> dict[int, list[Match]]:
+    """``matches`` by the user (one of ``users``) whose seat is to move in each, in order."""
+    by_user = defaultdict(list)
+    for m in matches:
+        mover = next((s for s in seats[m.pk] if s.index == m.seat_to_move), None)
+        if mover is not None and mover.status == Seat.Status.PLAYING and mover.user_id in users:
+            by_user[mover.user_id].append(m)
+    return by_user
 
 
 def send_digests(now: datetime) -> int:
@@ -135,12 +145,9 @@ def send_digests(now: datetime) -> int:
                if m.ply_count == plies[m.pk]]
     seats = _seats_of(plies)
     users = {u.pk: u for u in User.objects.filter(pk__in=due).only(*_USER_FIELDS)}
-    by_user = defaultdict(list)
-    for m in matches:
-        mover = next(s for s in seats[m.pk] if s.index == m.seat_to_move)
-        by_user[mover.user_id].append(m)
+    by_user = _by_mover(matches, seats, users)
     with transaction.atomic():
-        _mark("digest_ply", matches)
+        _mark("digest_ply", [m for mine in by_user.values() for m in mine])
         mail.mark_digest(by_user, now)
         for user_id, mine in by_user.items():
             items = [_item(m, seats[m.pk], users[user_id], now) for m in mine]

@@ -17,6 +17,7 @@ from django.utils.csp import CSP
 
 from core.database import check_pooled_connection
 from core.reporting import init_sentry, parse_addresses
+from core.site_url import default_site_url, parse_site_url
 from games.engine import GAMES
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -301,6 +302,18 @@ MAILERS = {
     }
 }
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Parlour <noreply@localhost>")
+# The site's public origin, e.g. https://parlour.example: mails' links start
+# with it (core/site_url.py). Default: http://localhost:$PORT with DEBUG, else
+# https:// and the first ALLOWED_HOSTS name.
+SITE_URL = (parse_site_url(env.str("SITE_URL", default="")) if env.str("SITE_URL", default="")
+            else default_site_url(DEBUG, ALLOWED_HOSTS, env.int("PORT", default=8000)))
+# Turn-based mail (docs/features.md, "E-mail when it is your turn"): how often
+# the turn-mail task looks for players to tell (seconds), the least time
+# between two "your turn" digests to one player (seconds), and how long an
+# unsubscribe link works (days).
+PARLOUR_TURN_MAIL_SECONDS = env.float("PARLOUR_TURN_MAIL_SECONDS", default=300.0)
+PARLOUR_DIGEST_EVERY_SECONDS = env.float("PARLOUR_DIGEST_EVERY_SECONDS", default=3600.0)
+PARLOUR_UNSUBSCRIBE_DAYS = env.int("PARLOUR_UNSUBSCRIBE_DAYS", default=90)
 
 # --- Errors that reach someone (docs/operations.md) ---------------------------
 # ADMINS, e.g. "Ops <ops@example.org>,dev@example.org": who gets a mail for each
@@ -498,6 +511,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "arenas.tasks.arena_wave",
         "schedule": PARLOUR_ARENA_WAVE_SECONDS,
         "options": {"expires": PARLOUR_ARENA_WAVE_SECONDS},
+    },
+    "turn-mail": {
+        "task": "notifications.tasks.turn_mail",
+        "schedule": PARLOUR_TURN_MAIL_SECONDS,
+        "options": {"expires": PARLOUR_TURN_MAIL_SECONDS},
     },
     "housekeeping-accounts": {"task": "accounts.tasks.housekeeping", **_HOUSEKEEPING},
     "housekeeping-matchmaking": {"task": "matchmaking.tasks.housekeeping", **_HOUSEKEEPING},

@@ -9,6 +9,7 @@ urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("", include("accounts.urls")),
+    path("", include("notifications.urls")),
     path("", include("games.urls")),
     path("", include("matchmaking.urls")),
     path("", include("arenas.urls")),

@@ -9,9 +9,9 @@ class GamesConfig(AppConfig):
     def ready(self):
         # games.uptime imports the models, which load only after every app's config.
         from accounts.holidays import holidays_changed
-        from games import uptime, your_matches
+        from games import signals, turn_mail, uptime, your_matches
         from games.actions.clock import on_holidays_changed
-        from notifications import notify
+        from notifications import mail, notify
 
         # Beat's heartbeat (games/uptime.py): only beat sends the sweep task.
         after_task_publish.connect(uptime.on_task_sent, sender=uptime.SWEEP_TASK, weak=False,
@@ -20,3 +20,7 @@ class GamesConfig(AppConfig):
         notify.register_panel(your_matches.PANEL, your_matches.panel_html)
         # A holiday booked or cancelled moves the deadlines of the matches waiting for its player.
         holidays_changed.connect(on_holidays_changed, weak=False, dispatch_uid="games.clock.holidays")
+        # Turn-based mail (games/turn_mail.py): the periodic jobs notifications runs, and the result.
+        mail.register_job("your-turn digests", turn_mail.send_digests)
+        mail.register_job("reminders", turn_mail.send_reminders)
+        signals.match_ended.connect(turn_mail.on_match_ended, dispatch_uid="games.turn_mail.on_match_ended")

@@ -23,6 +23,7 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import Exists, F, OuterRef, Q, Subquery
 
+from accounts import holidays
 from accounts.models import User
 from accounts.timezones import get_zone
 from core.site_url import absolute
@@ -132,10 +133,14 @@ def send_digests(now: datetime) -> int:
     """Queue a "your turn" digest for each player with a waiting decision not
     yet mailed about and no digest in the last PARLOUR_DIGEST_EVERY_SECONDS
     (``notifications.mail.mailable_users``): one mail listing every
-    turn-based match waiting for them, soonest deadline first. At most BATCH
+    turn-based match waiting for them, soonest deadline first; none while
+    they are on holiday (``accounts.holidays``). At most BATCH
     players a run. Returns how many were queued."""
     decisions = waiting_decisions()
     wanting = {user_id for _, user_id, _, mailed in decisions if not mailed}
+    # A player on holiday is not told (their clocks stand still): the
+    # decision is mailed about once they are back.
+    wanting -= set(holidays.on_holiday_until(wanting, now))
     due = set(sorted(mail.mailable_users("your_turn", wanting, digest_at=now))[:BATCH])
     if not due:
         return 0

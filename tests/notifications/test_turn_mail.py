@@ -143,6 +143,22 @@ def test_no_mail_when_it_is_not_your_turn_nor_for_live_matches_nor_computers(smt
     assert smtp.messages[-1]["To"] == mover.email and len(to(smtp, other)) == (1 if other == ann else 0)
 
 
+def test_a_player_on_holiday_is_not_told_until_they_are_back(smtp, run_mail):
+    from accounts import holidays
+    from accounts.models import Holiday
+
+    ann, bob = make_user(), make_user()
+    waiting = turn_based(ann, bob)
+    today = holidays.today_for(ann)
+    holidays.book_holiday(ann, today, today + timedelta(days=2))
+    assert run_mail() == []
+    # Back (the holiday moved into the past): the decision is mailed about then.
+    Holiday.objects.filter(user=ann).update(starts_at=timezone.now() - timedelta(days=3),
+                                            ends_at=timezone.now() - timedelta(minutes=1))
+    assert run_mail() == ["sent"]
+    assert [m["To"] for m in smtp.messages] == [ann.email] and waiting.public_id in body(smtp.messages[0])
+
+
 def test_a_reminder_goes_once_when_a_quarter_of_the_time_is_left(smtp, run_mail):
     ann, bob = make_user(), make_user()
     match = turn_based(ann, bob, turn_seconds=2 * DAY)

@@ -58,7 +58,8 @@ def _playing_turn_based(user_ids) -> dict[int, int]:
     Private, until ``games.actions`` offers the turn-based count beside
     ``busy_users`` (the same rule: a seat its player left holds nobody)."""
     rows = (Seat.objects.filter(user_id__in=list(user_ids), status=Seat.Status.PLAYING,
-                                match__status__in=game_actions.BUSY, match__turn_seconds__gte=time_controls.DAY)
+                                match__status__in=game_actions.BUSY,
+                                match__turn_seconds__gte=time_controls.DAY)
             .values("user_id").annotate(n=Count("match_id", distinct=True)))
     return {r["user_id"]: r["n"] for r in rows}
 
@@ -76,7 +77,8 @@ def parse_days(value) -> int:
 
 
 def _describe(kind: str, players: int, days: int) -> str:
-    return f"{sites.name(kind)}, {players} players, {time_controls.label(days * time_controls.DAY)} a decision"
+    per_decision = time_controls.label(days * time_controls.DAY)
+    return f"{sites.name(kind)}, {players} players, {per_decision} a decision"
 
 
 def join_turn_based(user, kind, players, days, *, now: datetime | None = None) -> Match | None:
@@ -177,7 +179,8 @@ def _start_table(kind: str, days: int, entries: list[TurnBasedEntry]) -> Match:
     href, game = reverse("match", args=[match.public_id]), sites.name(kind)
     control = time_controls.label(match.turn_seconds)
     for e in entries:  # every page of theirs (README "Notifications")
-        notify.notify(e.user_id, "match_found", f"Your turn-based ranked {game} match is ready ({control} a decision)",
+        notify.notify(e.user_id, "match_found",
+                      f"Your turn-based ranked {game} match is ready ({control} a decision)",
                       href, match=match.public_id, key=f"found:{match.public_id}")
     log.info("paired %s players into turn-based ranked match %s (%s/%s/%sd)",
              len(entries), match.public_id, kind, len(entries), days)

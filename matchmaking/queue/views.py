@@ -1,4 +1,6 @@
-"""Ranked queue views: join, leave, the no-JavaScript check-in, and the panel alone.
+"""Ranked queue views: join, leave, the no-JavaScript check-in, and the panel
+alone; and the turn-based queues' join and leave (plain forms on each game's
+card, docs/features.md "The turn-based ranked queue").
 
 The queue panel itself sits on the play page (``{% queue_panel %}`` from
 ``templatetags/queue_tags.py``). Views parse, call one action, redirect

@@ -62,7 +62,8 @@ def ranked_choices(context, kind):
     user = getattr(request, "user", None)
     counts = _counts(context)
     buttons = [{"queue": q, "waiting": counts.get(q.key, 0)} for q in actions.queues() if q.kind == kind]
-    tb_counts, tb_mine = _turn_based(context, user) if user is not None and user.is_authenticated else ({}, {})
+    signed_in = user is not None and user.is_authenticated
+    tb_counts, tb_mine = _turn_based(context, user) if signed_in else ({}, {})
     return {"user": user, "buttons": buttons, "game": sites.name(kind), "may_queue": actions.can_queue(user),
             "csrf_token": context.get("csrf_token"), "kind": kind,
             "turn_based": {

@@ -180,8 +180,9 @@ class TestPairing:
                  (("rondo", 1500), ("rondo", 1900), ("ludo", 1500), ("ludo", 1520))]
         turn_based.join_turn_based(users[0], "rondo", 2, 3, now=now)
         turn_based.join_turn_based(users[1], "rondo", 2, 3, now=now)
-        TurnBasedEntry.objects.create(user=users[2], kind="ludo", players=2, days=2, rating=1500, joined_at=now)
-        TurnBasedEntry.objects.create(user=users[3], kind="ludo", players=2, days=2, rating=1520, joined_at=now)
+        for user, rating in ((users[2], 1500), (users[3], 1520)):
+            TurnBasedEntry.objects.create(user=user, kind="ludo", players=2, days=2, rating=rating,
+                                          joined_at=now)
         TurnBasedEntry.objects.filter(kind="rondo").update(joined_at=now - timedelta(hours=1))
         tasks.turn_based_wave()
         assert not TurnBasedEntry.objects.exists()

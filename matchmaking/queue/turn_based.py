@@ -200,6 +200,15 @@ class Waiting:
     def label(self) -> str:
         return _describe(self.entry.kind, self.entry.players, self.entry.days)
 
+    @property
+    def waited_text(self) -> str:
+        """The wait in words, to the minute: "5 min", "1 h 35 min", "2 d 3 h"."""
+        minutes = self.waited // 60
+        days, hours, minutes = minutes // 1440, minutes // 60 % 24, minutes % 60
+        if days:
+            return f"{days} d {hours} h"
+        return f"{hours} h {minutes} min" if hours else f"{minutes} min"
+
 
 def waiting_for(user, now: datetime | None = None) -> dict[str, Waiting]:
     """``user``'s turn-based entries by game kind (none for a visitor). One query."""

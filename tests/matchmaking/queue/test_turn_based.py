@@ -46,6 +46,12 @@ class TestWindow:
     def test_the_window_widens_by_fifty_points_every_ten_minutes_to_four_hundred(self, waited, window):
         assert pairing.turn_based_window(waited) == window
 
+    @pytest.mark.parametrize("waited, text", [
+        (59, "0 min"), (95 * 60, "1 h 35 min"), (51 * 3600 + 60, "2 d 3 h"),
+    ])
+    def test_the_wait_is_told_to_the_minute(self, waited, text):
+        assert turn_based.Waiting(None, waited, None).waited_text == text
+
     def test_after_twelve_hours_anyone_will_do(self):
         assert pairing.turn_based_window(12 * 3600) == float("inf")
 

@@ -179,7 +179,7 @@ def _start_table(kind: str, days: int, entries: list[TurnBasedEntry]) -> Match:
     href, game = reverse("match", args=[match.public_id]), sites.name(kind)
     control = time_controls.label(match.turn_seconds)
     for e in entries:  # every page of theirs (README "Notifications")
-        notify.notify(e.user_id, "match_found",
+        notify.notify(e.user_id, "turn_based_found",  # not followed by a live match's page
                       f"Your turn-based ranked {game} match is ready ({control} a decision)",
                       href, match=match.public_id, key=f"found:{match.public_id}")
     log.info("paired %s players into turn-based ranked match %s (%s/%s/%sd)",

@@ -152,6 +152,20 @@ class TestPairing:
         assert sorted(r.games for r in ratings) == [31, 31]  # the one rating row per game
         assert {c.kind for c in match.rating_changes.all()} == {"rondo"}
 
+    def test_each_player_is_told_without_being_taken_off_a_live_match(self, monkeypatch):
+        from notifications import notify
+
+        notes = []
+        monkeypatch.setattr(notify, "notify", lambda user_id, kind, text, href, **o: notes.append(
+            (user_id, kind, text, href)))
+        a, b = make_user(), make_user()
+        turn_based.join_turn_based(a, "rondo", 2, 3)
+        match = turn_based.join_turn_based(b, "rondo", 2, 3)
+        href = reverse("match", args=[match.public_id])
+        text = "Your turn-based ranked Rondo match is ready (3 days a decision)"
+        # Not "match_found": an arena match's page follows those (static/js/notify.js).
+        assert sorted(notes) == [(u.pk, "turn_based_found", text, href) for u in (a, b)]
+
     def test_only_players_who_chose_the_same_days_are_paired(self):
         a, b = make_user(), make_user()
         turn_based.join_turn_based(a, "rondo", 2, 3)

@@ -143,8 +143,10 @@ def pair_turn_based(only: list[tuple[str, int, int]] | None = None, *,
 
 
 def _pair_one(kind: str, players: int, days: int, now: datetime) -> list[Match]:
-    entries = list(TurnBasedEntry.objects.select_for_update()
-                   .filter(kind=kind, players=players, days=days).select_related("user"))
+    # The entries alone are locked (``of``), in id order: the users' rows are
+    # claimed later, after the live entries, in ``together.claim``'s one order.
+    entries = list(TurnBasedEntry.objects.select_for_update(of=("self",))
+                   .filter(kind=kind, players=players, days=days).select_related("user").order_by("pk"))
     gone = [e.pk for e in entries if not can_queue(e.user)]
     if gone:
         TurnBasedEntry.objects.filter(pk__in=gone).delete()

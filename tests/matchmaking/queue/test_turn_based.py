@@ -284,3 +284,35 @@ class TestViews:
         response = client.post(reverse("turn_based_join"), {"kind": "rondo", "players": "2", "days": "3"})
         match = Match.objects.get()
         assert response.url == reverse("match", args=[match.public_id])
+
+
+def waiting(user, kind="rondo", players=2, days=3, rating=1500.0):
+    return TurnBasedEntry.objects.create(user=user, kind=kind, players=players, days=days, rating=rating,
+                                         joined_at=timezone.now())
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_waves_at_once_start_one_match():
+    from tests.races import race
+
+    a, b = make_user(), make_user()
+    waiting(a), waiting(b)
+    results = race(turn_based.pair_turn_based, turn_based.pair_turn_based)
+    assert sorted(len(r) for r in results) == [0, 1], results
+    assert Match.objects.count() == 1 and not TurnBasedEntry.objects.exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_pairings_at_once_keep_a_player_within_the_limit(settings):
+    """One free place left and two tables of two games ready: the players'
+    rows are claimed, then counted again, so one table starts and the other waits."""
+    from tests.races import race
+
+    settings.PARLOUR_TURN_BASED_LIMIT = 1
+    a, b, c = make_user(), make_user(), make_user()
+    waiting(a, "rondo"), waiting(b, "rondo"), waiting(a, "ludo"), waiting(c, "ludo")
+    results = race(lambda: turn_based.pair_turn_based([("rondo", 2, 3)]),
+                   lambda: turn_based.pair_turn_based([("ludo", 2, 3)]))
+    assert sorted(len(r) for r in results) == [0, 1], results
+    assert Match.objects.filter(seats__user=a).count() == 1
+    assert TurnBasedEntry.objects.filter(user=a).count() == 1  # waits on in the other game

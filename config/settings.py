@@ -463,6 +463,9 @@ PARLOUR_QUEUE_HEARTBEAT_SECONDS = 2
 # A queue entry whose socket sent no heartbeat for this long (its server
 # process died) is not paired until one does (README "Ranked play").
 PARLOUR_QUEUE_PRESENT_SECONDS = 5
+# How often the turn-based ranked queues are paired (docs/features.md "The
+# turn-based ranked queue"; seconds): their windows widen every ten minutes.
+PARLOUR_TURN_BASED_WAVE_SECONDS = env.float("PARLOUR_TURN_BASED_WAVE_SECONDS", default=60.0)
 # The match socket's heartbeat (README "How live play works"): a socket that sent
 # nothing for this long sends a tiny frame, so the page can tell a live connection
 # from a silent one (static/js/match.js); seconds.
@@ -516,6 +519,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "notifications.tasks.turn_mail",
         "schedule": PARLOUR_TURN_MAIL_SECONDS,
         "options": {"expires": PARLOUR_TURN_MAIL_SECONDS},
+    },
+    "turn-based-wave": {
+        "task": "matchmaking.tasks.turn_based_wave",
+        "schedule": PARLOUR_TURN_BASED_WAVE_SECONDS,
+        "options": {"expires": PARLOUR_TURN_BASED_WAVE_SECONDS},
     },
     "housekeeping-accounts": {"task": "accounts.tasks.housekeeping", **_HOUSEKEEPING},
     "housekeeping-matchmaking": {"task": "matchmaking.tasks.housekeeping", **_HOUSEKEEPING},

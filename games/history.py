@@ -9,18 +9,31 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django import forms
-from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.db.models import Count, Exists, IntegerField, OuterRef, Q, QuerySet, Subquery
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from accounts.elo import PROVISIONAL_GAMES
 from accounts.models import Rating, User
-from games import sites
+from games import sites, time_controls
 from games.models import Match, RatingChange, RatingVoid, Seat
 
 #: Leaderboard length per game.
 LEADERBOARD_SIZE = 100
 #: The Match columns a history list reads (engine states can be large).
-LIST_MATCH_FIELDS = ("public_id", "kind", "status", "rated", "is_public", "created_at", "event", "event_url")
+LIST_MATCH_FIELDS = ("public_id", "kind", "status", "rated", "is_public", "created_at", "event", "event_url",
+                     "turn_seconds")
+#: The time control filters of the history and the leaderboards
+#: (``time_controls.kind_label``); no filter ("") is all.
+CONTROLS = ("live", "turn-based")
+
+
+def of_control(control: str) -> Q:
+    """The condition on a Seat's or a RatingChange's match that it is of time
+    control ``control`` ("live" or "turn-based"; games/time_controls.py)."""
+    if control == "turn-based":
+        return Q(match__turn_seconds__gte=time_controls.DAY)
+    return Q(match__turn_seconds__lt=time_controls.DAY)
 #: Matches per history page.
 HISTORY_PAGE_SIZE = 25
 
@@ -37,7 +50,10 @@ class HistoryFilter(forms.Form):
                               choices=[("", "Rated and casual"), ("rated", "Rated"), ("casual", "Casual")])
     result = forms.ChoiceField(label="Result", required=False,
                                choices=[("", "Any result"), ("won", "Won"), ("lost", "Lost"),
-                                        ("unranked", "No result (aborted or live)")])
+                                        ("unranked", "No result (aborted or in play)")])
+    control = forms.ChoiceField(label="Time control", required=False,
+                                choices=[("", "Live and turn-based"), ("live", "Live"),
+                                         ("turn-based", "Turn-based")])
     opponent = forms.CharField(label="Opponent", required=False, max_length=150)
 
     def clean_opponent(self):
@@ -62,8 +78,8 @@ def visible_to(viewer) -> Q | Exists:
 def user_seats(user, viewer, filters: dict | None = None) -> QuerySet:
     """``user``'s seats (newest first, one per match they played), with their
     match, as ``viewer`` may see them, narrowed by HistoryFilter's cleaned
-    data: kind, rated ("rated"/"casual"), result ("won"/"lost"/"unranked"),
-    opponent (a User)."""
+    data: kind, rated ("rated"/"casual"), control ("live"/"turn-based"),
+    result ("won"/"lost"/"unranked"), opponent (a User)."""
     seats = Seat.objects.filter(user=user)
     condition = None if viewer is not None and viewer.pk == user.pk else visible_to(viewer)
     if condition is not None:
@@ -75,6 +91,8 @@ def user_seats(user, viewer, filters: dict | None = None) -> QuerySet:
         seats = seats.filter(match__rated=True)
     elif f.get("rated") == "casual":
         seats = seats.filter(match__rated=False)
+    if f.get("control") in CONTROLS:
+        seats = seats.filter(of_control(f["control"]))
     if f.get("result") == "won":
         seats = seats.filter(rank=1)
     elif f.get("result") == "lost":
@@ -146,6 +164,16 @@ class HistoryRow:
     voided: bool = False
 
     @property
+    def control(self) -> str:
+        """"live" or "turn-based" (``time_controls.kind_label``)."""
+        return time_controls.kind_label(self.match.turn_seconds)
+
+    @property
+    def control_label(self) -> str:
+        """The time per decision: "60 s", "3 days" (``time_controls.label``)."""
+        return time_controls.label(self.match.turn_seconds)
+
+    @property
     def rating_tag(self) -> str:
         """The row's tag: "voided"; "rated" (a rated match with this seat's change,
         or not over yet); "not rated" (a rated match that ended without one: a
@@ -184,18 +212,40 @@ def _listed_ratings(kind: str) -> QuerySet:
             .select_related("user").order_by("-rating", "user__username"))
 
 
-def leaderboard(kind: str) -> list[Rating]:
+def _who_played(ratings: QuerySet, kind: str, control: str) -> QuerySet:
+    """``ratings`` of the players with at least one rated ``control`` match
+    ("live"/"turn-based") of ``kind`` that counted (not voided), each with
+    ``control_games``: how many. One rating per game (docs/decisions.md "The
+    turn-based ranked queue"), so this filters who is listed, never the rating."""
+    counted = (RatingChange.objects.filter(user_id=OuterRef("user_id"), kind=kind)
+               .filter(of_control(control))
+               .exclude(Exists(RatingVoid.objects.filter(match_id=OuterRef("match_id"),
+                                                         user_id=OuterRef("user_id"))))
+               .order_by().values("user_id").annotate(n=Count("pk")).values("n"))
+    return (ratings.annotate(control_games=Coalesce(Subquery(counted, output_field=IntegerField()), 0))
+            .filter(control_games__gte=1))
+
+
+def leaderboard(kind: str, control: str = "") -> list[Rating]:
     """The top LEADERBOARD_SIZE established ratings (PROVISIONAL_GAMES or
-    more rated matches) in ``kind``, best first."""
-    return list(_listed_ratings(kind).filter(games__gte=PROVISIONAL_GAMES)[:LEADERBOARD_SIZE])
+    more rated matches) in ``kind``, best first; with ``control`` ("live",
+    "turn-based"), of the players who played rated matches of that time
+    control, each with ``control_games`` (``_who_played``)."""
+    ratings = _listed_ratings(kind).filter(games__gte=PROVISIONAL_GAMES)
+    if control in CONTROLS:
+        ratings = _who_played(ratings, kind, control)
+    return list(ratings[:LEADERBOARD_SIZE])
 
 
-def provisional_board(kind: str) -> list[Rating]:
+def provisional_board(kind: str, control: str = "") -> list[Rating]:
     """The top LEADERBOARD_SIZE provisional ratings in ``kind`` (1 to
     PROVISIONAL_GAMES - 1 rated matches), best first: the leaderboard lists them
     below the established ones, marked, so it is never empty once anyone has
-    played a rated match (README "Ranked play")."""
-    return list(_listed_ratings(kind).filter(games__gte=1, games__lt=PROVISIONAL_GAMES)[:LEADERBOARD_SIZE])
+    played a rated match (README "Ranked play"). ``control`` as ``leaderboard``."""
+    ratings = _listed_ratings(kind).filter(games__gte=1, games__lt=PROVISIONAL_GAMES)
+    if control in CONTROLS:
+        ratings = _who_played(ratings, kind, control)
+    return list(ratings[:LEADERBOARD_SIZE])
 
 
 @dataclass(frozen=True)

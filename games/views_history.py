@@ -27,7 +27,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from accounts.models import User
 from core import ratelimits
 from core.proxy import client_ip
-from games import history, record, replays
+from games import history, record, replays, time_controls
 from games.frames.contexts import public_context
 from games.frames.ratings import SeatRating
 from games.frames.render import render_page
@@ -195,8 +195,9 @@ def _describe_ply(kind, move, lines, names) -> str:
 
 @require_safe
 def export(request, public_id):
-    """A finished or aborted match as JSON: seed, options, players, moves,
-    result. Live matches have no export (404)."""
+    """A finished or aborted match as JSON: seed, options, the time control
+    (live or turn-based, its time a decision), players, moves, result.
+    Matches not over yet have no export (404)."""
     match = _ended_match(request, public_id)
     seats = list(match.seats.select_related("user"))
     changes = {c.user_id: c for c in match.rating_changes.all()}
@@ -213,6 +214,11 @@ def export(request, public_id):
         "event_url": match.event_url or None,
         "options": match.options,
         "turn_seconds": match.turn_seconds,
+        # The time control by name (games/time_controls.py), and as a PGN
+        # TimeControl tag would give it: one decision per turn_seconds.
+        "time_control": {"kind": time_controls.kind_label(match.turn_seconds),
+                         "per_decision": time_controls.label(match.turn_seconds),
+                         "pgn": f"1/{match.turn_seconds}"},
         "idle_limit": match.idle_limit,
         "created_at": match.created_at.isoformat(),
         "started_at": match.started_at.isoformat() if match.started_at else None,

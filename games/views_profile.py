@@ -36,13 +36,26 @@ def profile(request, username):
 @require_safe
 def leaderboard(request, kind=None):
     """One game's leaderboard: the top 100 established ratings, then the top 100
-    provisional ones, marked; ``/leaderboard/`` shows the first game."""
+    provisional ones, marked; ``/leaderboard/`` shows the first game.
+    ``?control=live`` or ``turn-based`` lists only the players who played rated
+    matches of that time control, with how many (one rating per game: the
+    filter is over who is listed, docs/decisions.md "The turn-based ranked
+    queue"); any other value gets the whole board and says so (400)."""
     kinds = sites.choices()
     if kind is None:
         return redirect("leaderboard_kind", kind=kinds[0][0])
     label = dict(kinds).get(kind)
     if label is None:
         raise Http404("No leaderboard for that game.")
+    control = request.GET.get("control", "")
+    refused = control not in ("", *history.CONTROLS)
+    if refused:
+        control = ""
     return render(request, "games/leaderboard.html",
-                  {"kind": kind, "label": label, "kinds": kinds, "rows": history.leaderboard(kind),
-                   "provisional": history.provisional_board(kind), "provisional_games": PROVISIONAL_GAMES})
+                  {"kind": kind, "label": label, "kinds": kinds,
+                   "rows": history.leaderboard(kind, control),
+                   "provisional": history.provisional_board(kind, control),
+                   "provisional_games": PROVISIONAL_GAMES, "control": control,
+                   "controls": [("", "All"), ("live", "Live"), ("turn-based", "Turn-based")],
+                   "refused": refused},
+                  status=400 if refused else 200)

@@ -7,7 +7,7 @@ from django.utils import timezone
 
 from accounts.admin_tools import ReadOnlyAdmin, ReadOnlyInline
 from games.admin import KIND_FILTER
-from matchmaking.models import Invite, QueueEntry, Room, RoomMember, RoomSeat
+from matchmaking.models import Invite, QueueEntry, Room, RoomMember, RoomSeat, TurnBasedEntry
 
 
 class RoomSeatInline(ReadOnlyInline):
@@ -77,5 +77,12 @@ class InviteAdmin(ReadOnlyAdmin):
 class QueueEntryAdmin(ReadOnlyAdmin):
     list_display = ("user", "kind", "players", "rating", "joined_at", "match")
     list_filter = (KIND_FILTER, "players")
+    search_fields = ("user__username",)
+
+
+@admin.register(TurnBasedEntry)
+class TurnBasedEntryAdmin(ReadOnlyAdmin):
+    list_display = ("user", "kind", "players", "days", "rating", "joined_at")
+    list_filter = (KIND_FILTER, "players", "days")
     search_fields = ("user__username",)
     list_select_related = ("user", "match")

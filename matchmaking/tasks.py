@@ -8,7 +8,7 @@ from celery import shared_task
 
 from matchmaking.challenges import actions as challenges
 from matchmaking.housekeeping import clear_old_challenges, clear_old_invites
-from matchmaking.queue import actions, push
+from matchmaking.queue import actions, push, turn_based
 from matchmaking.rematch import actions as rematch
 
 log = logging.getLogger(__name__)
@@ -31,6 +31,17 @@ def queue_wave() -> None:
     push.queue_statuses(actions.waiting_statuses())
     if lapsed := rematch.lapse_overdue() + challenges.lapse_overdue():
         log.info("queue wave: %s rematch offers and challenges lapsed (their tasks were lost)", lapsed)
+
+
+@shared_task(ignore_result=True, **WAVE_LIMITS)
+def turn_based_wave() -> None:
+    """Pair every turn-based ranked queue (Celery beat, every
+    PARLOUR_TURN_BASED_WAVE_SECONDS): their windows widen by the ten minutes,
+    so a minute's delay costs nobody anything (docs/decisions.md "The
+    turn-based ranked queue"). Idempotent: a doubled wave finds the paired
+    entries gone."""
+    if started := turn_based.pair_turn_based():
+        log.info("turn-based wave: %s matches started", len(started))
 
 
 @shared_task(name=rematch.LAPSE_TASK, ignore_result=True, **WAVE_LIMITS)

@@ -54,7 +54,11 @@ ROW_EVENT = "notify.row"
 #: The kinds of note: a ranked match found, a decision of yours in a match
 #: (with its deadline), a challenge received, a rematch offered, a moderator's
 #: action on you (a ban or suspension: its reason; the socket then closes with 4003).
-KINDS = frozenset({"match_found", "your_turn", "challenge", "rematch", "moderation"})
+KINDS = frozenset({"match_found", "your_turn", "challenge", "rematch", "moderation",
+                   # A turn-based ranked match found: its own kind, since an arena match
+                   # page follows a "match_found" note (static/js/notify.js), and a
+                   # turn-based pairing may come while its player is in a live match.
+                   "turn_based_found"})
 
 #: Longest note text, in characters (longer is cut with "…").
 TEXT_MAX = 300

@@ -5,6 +5,12 @@ waiting in one of them. A user has at most one entry (one queue at a time).
 When pairing seats the entry, ``match`` is set and the entry stays until the
 player queues again or the wave clears it, so a page without JavaScript can
 still find the match it was paired into.
+
+A TurnBasedEntry is one player waiting in a turn-based ranked queue
+(docs/features.md "The turn-based ranked queue"): (game, players, days per
+decision). Those wait hours, with no page open: an entry has no presence and
+no paired state (pairing deletes it), and a player may wait in the
+turn-based queue of every game at once, whatever their live queue does.
 """
 
 from django.conf import settings
@@ -12,8 +18,9 @@ from django.db import models
 from django.db.models import Q
 
 from games.models import GameKindField, Match
+from games.time_controls import TURN_BASED_DAYS
 
-__all__ = ["QueueEntry"]
+__all__ = ["QueueEntry", "TurnBasedEntry"]
 
 
 class QueueEntry(models.Model):
@@ -58,3 +65,31 @@ class QueueEntry(models.Model):
     @property
     def is_waiting(self) -> bool:
         return self.match_id is None
+
+
+class TurnBasedEntry(models.Model):
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="turn_based_entries"
+    )
+    kind = GameKindField()
+    players = models.PositiveSmallIntegerField(help_text="Seats at the table: 2, 3 or 4.")
+    days = models.PositiveSmallIntegerField(
+        choices=[(d, f"{d} day{'s' if d != 1 else ''}") for d in TURN_BASED_DAYS],
+        help_text="Days per decision of the match it waits for.",
+    )
+    rating = models.FloatField(help_text="The player's rating in this game when they joined.")
+    joined_at = models.DateTimeField(help_text="When they joined: their rating window widens from it.")
+
+    class Meta:
+        verbose_name = "turn-based queue entry"
+        verbose_name_plural = "turn-based queue entries"
+        constraints = [
+            models.UniqueConstraint(fields=["user", "kind"], name="turn_based_entry_one_per_game"),
+            models.CheckConstraint(condition=Q(players__gte=2) & Q(players__lte=4),
+                                   name="turn_based_entry_players_2_to_4"),
+            models.CheckConstraint(condition=Q(days__in=TURN_BASED_DAYS), name="turn_based_entry_days"),
+        ]
+        indexes = [models.Index(fields=["kind", "players", "days", "joined_at"], name="turn_based_waiting")]
+
+    def __str__(self):
+        return f"{self.user} in {self.kind}/{self.players}/{self.days}d"

@@ -3,7 +3,11 @@
 Each waiting player has a window w that grows with their wait: 100 rating
 points at first, +50 every 10 s, at most 600 (``window``; the numbers were
 tuned by the simulation in ``benchmarks/pairing.py``, see
-``docs/benchmarks.md``). A table of N players is allowed when its highest
+``docs/benchmarks.md``). The turn-based queues, whose players wait hours and
+not seconds, widen by the clock instead (``turn_based_window``: 100 points,
++50 every 10 minutes up to 400 at one hour, then unbounded once a player has
+waited TURN_BASED_ANYONE_SECONDS; docs/decisions.md "The turn-based ranked
+queue"). A table of N players is allowed when its highest
 rating minus its lowest (its spread) is at most the smallest w among them.
 
 ``pair`` seats the longest-waiting player first, at the allowed table with
@@ -22,7 +26,8 @@ window is wide enough.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+import math
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 
 #: Window at 0 s, its growth per step, the step (seconds) and the cap (rating points).
@@ -30,6 +35,11 @@ WINDOW_START = 100.0
 WINDOW_STEP = 50.0
 WINDOW_STEP_SECONDS = 10.0
 WINDOW_MAX = 600.0
+#: The turn-based queues' window: its growth step (seconds) and cap (rating
+#: points); from TURN_BASED_ANYONE_SECONDS on it has no bound (anyone).
+TURN_BASED_STEP_SECONDS = 600.0
+TURN_BASED_MAX = 400.0
+TURN_BASED_ANYONE_SECONDS = 12 * 3600.0
 #: Unseated neighbours looked at on each side when the nearest run is not allowed.
 SEARCH_NEIGHBOURS = 24
 
@@ -38,6 +48,16 @@ def window(waited: float) -> float:
     """The rating window (rating points) of a player who has waited ``waited`` seconds."""
     steps = int(max(0.0, waited) // WINDOW_STEP_SECONDS)
     return min(WINDOW_MAX, WINDOW_START + WINDOW_STEP * steps)
+
+
+def turn_based_window(waited: float) -> float:
+    """The rating window (rating points) of a player who has waited ``waited``
+    seconds in a turn-based queue: 100, +50 every 10 minutes, 400 from one hour
+    on, and ``math.inf`` (anyone) from TURN_BASED_ANYONE_SECONDS (12 hours) on."""
+    if waited >= TURN_BASED_ANYONE_SECONDS:
+        return math.inf
+    steps = int(max(0.0, waited) // TURN_BASED_STEP_SECONDS)
+    return min(TURN_BASED_MAX, WINDOW_START + WINDOW_STEP * steps)
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,8 +70,10 @@ class Waiting:
     waited: float
 
 
-def pair(waiting: Sequence[Waiting], size: int) -> list[tuple[Hashable, ...]]:
-    """Tables of ``size`` players (2..4) from ``waiting``.
+def pair(waiting: Sequence[Waiting], size: int,
+         window_of: Callable[[float], float] = window) -> list[tuple[Hashable, ...]]:
+    """Tables of ``size`` players (2..4) from ``waiting``; ``window_of`` gives
+    a player's window from their wait (``window``, or ``turn_based_window``).
 
     Returns a list of tables, each a tuple of keys in seating order (the
     longest-waiting first), in the order they were formed. Players not
@@ -67,7 +89,7 @@ def pair(waiting: Sequence[Waiting], size: int) -> list[tuple[Hashable, ...]]:
     players.sort(key=lambda w: w.rating)  # positions below are in rating order
     rating = [w.rating for w in players]
     waited = [w.waited for w in players]
-    win = [window(t) for t in waited]
+    win = [window_of(t) for t in waited]
     # Linked list of the unseated over rating order; -1 ends it.
     prev = list(range(-1, n - 1))
     nxt = list(range(1, n + 1))

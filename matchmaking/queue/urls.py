@@ -10,4 +10,6 @@ urlpatterns = [
     path("queue/leave/", views.queue_leave, name="queue_leave"),
     path("queue/leave-match/", views.queue_leave_match, name="queue_leave_match"),
     path("queue/panel/", views.queue_panel, name="queue_panel"),
+    path("queue/turn-based/join/", views.turn_based_join, name="turn_based_join"),
+    path("queue/turn-based/leave/", views.turn_based_leave, name="turn_based_leave"),
 ]

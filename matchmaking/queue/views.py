@@ -1,4 +1,6 @@
-"""Ranked queue views: join, leave, the no-JavaScript check-in, and the panel alone.
+"""Ranked queue views: join, leave, the no-JavaScript check-in, and the panel
+alone; and the turn-based queues' join and leave (plain forms on each game's
+card, docs/features.md "The turn-based ranked queue").
 
 The queue panel itself sits on the play page (``{% queue_panel %}`` from
 ``templatetags/queue_tags.py``). Views parse, call one action, redirect
@@ -17,7 +19,8 @@ from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseClientRedirect
 
 from core.errors import Refused
-from matchmaking.queue import actions
+from games import sites
+from matchmaking.queue import actions, turn_based
 
 
 def _play_panel(request):
@@ -87,6 +90,43 @@ def queue_check(request):
     if entry is not None and entry.match_id and not entry.match.is_over:
         return redirect("match", public_id=entry.match.public_id)
     return redirect(reverse("play") + "#queue")
+
+
+def _to_card(kind) -> str:
+    """The play page at game ``kind``'s card (its turn-based part), or at the top."""
+    url = reverse("play")
+    return url + (f"#game-{kind}" if kind in sites.kinds() else "")
+
+
+@login_required
+@require_POST
+def turn_based_join(request):
+    """POST ``kind``, ``players`` and ``days``: join that turn-based ranked
+    queue (docs/features.md "The turn-based ranked queue"); to the match if
+    pairing seated the player at once, else back to the game's card, which
+    shows the wait. A plain form: nothing here is live, the wait is hours."""
+    kind = request.POST.get("kind", "")
+    try:
+        match = turn_based.join_turn_based(request.user, kind, request.POST.get("players"),
+                                           request.POST.get("days"))
+    except Refused as e:
+        messages.error(request, e.message)
+        return redirect(_to_card(kind))
+    if match is not None:
+        return redirect("match", public_id=match.public_id)
+    messages.success(request, "You are in the turn-based queue. We tell you when your match is ready; "
+                              "you may close this page.")
+    return redirect(_to_card(kind))
+
+
+@login_required
+@require_POST
+def turn_based_leave(request):
+    """POST ``kind``: leave that game's turn-based queue (nothing if not in it)."""
+    kind = request.POST.get("kind", "")
+    if turn_based.leave_turn_based(request.user, kind):
+        messages.info(request, "You left the turn-based queue.")
+    return redirect(_to_card(kind))
 
 
 @require_safe

@@ -1,5 +1,6 @@
 """``{% queue_panel %}``: the ranked queue panel of the play page, and
-``{% ranked_choices kind %}``: a game card's ranked buttons.
+``{% ranked_choices kind %}``: a game card's ranked buttons, live and
+turn-based (the player's turn-based wait in that game, or its join form).
 
 Tags, so the play page (a ``games`` view) needs no import of matchmaking.
 """
@@ -7,8 +8,8 @@ Tags, so the play page (a ``games`` view) needs no import of matchmaking.
 from django import template
 from django.contrib import messages
 
-from games import sites
-from matchmaking.queue import actions
+from games import sites, time_controls
+from matchmaking.queue import actions, turn_based
 
 register = template.Library()
 
@@ -43,6 +44,14 @@ def _counts(context) -> dict[str, int]:
     return cache["ranked_waiting_counts"]
 
 
+def _turn_based(context, user) -> tuple[dict, dict]:
+    # The page's turn-based counts and the player's own entries: two queries per page.
+    cache = context.render_context
+    if "turn_based" not in cache:
+        cache["turn_based"] = (turn_based.waiting_counts(), turn_based.waiting_for(user))
+    return cache["turn_based"]
+
+
 @register.inclusion_tag("matchmaking/queue_panel.html#choices", takes_context=True)
 def ranked_choices(context, kind):
     """A game card's ranked part: one button per queue of ``kind`` with how
@@ -53,5 +62,12 @@ def ranked_choices(context, kind):
     user = getattr(request, "user", None)
     counts = _counts(context)
     buttons = [{"queue": q, "waiting": counts.get(q.key, 0)} for q in actions.queues() if q.kind == kind]
+    signed_in = user is not None and user.is_authenticated
+    tb_counts, tb_mine = _turn_based(context, user) if signed_in else ({}, {})
     return {"user": user, "buttons": buttons, "game": sites.name(kind), "may_queue": actions.can_queue(user),
-            "csrf_token": context.get("csrf_token")}
+            "csrf_token": context.get("csrf_token"), "kind": kind,
+            "turn_based": {
+                "waiting": tb_mine.get(kind),
+                "counts": [{"players": p, "days": d, "n": n} for p, d, n in tb_counts.get(kind, [])],
+                "days": time_controls.TURN_BASED_DAYS, "default_days": turn_based.DEFAULT_DAYS,
+            }}

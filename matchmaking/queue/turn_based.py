@@ -20,7 +20,6 @@ import random
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Count
 from django.urls import reverse
@@ -30,7 +29,7 @@ from accounts.elo import INITIAL_RATING
 from accounts.models import Rating
 from games import actions as game_actions
 from games import sites, time_controls
-from games.models import Match, Seat
+from games.models import Match
 from matchmaking import together
 from matchmaking.models import TurnBasedEntry
 from matchmaking.queue import pairing
@@ -42,26 +41,6 @@ _shuffle = random.SystemRandom().shuffle
 
 #: Days per decision the join form has chosen until the player picks others.
 DEFAULT_DAYS = 3
-#: The per-player limit when the settings name none (PARLOUR_TURN_BASED_LIMIT).
-DEFAULT_LIMIT = 50
-
-
-def turn_based_limit() -> int:
-    """The most turn-based matches one player may play at once (PARLOUR_TURN_BASED_LIMIT)."""
-    return int(getattr(settings, "PARLOUR_TURN_BASED_LIMIT", DEFAULT_LIMIT))
-
-
-def _playing_turn_based(user_ids) -> dict[int, int]:
-    """user id -> how many turn-based matches not ended they still play a seat
-    of (absent: none). One query.
-
-    Private, until ``games.actions`` offers the turn-based count beside
-    ``busy_users`` (the same rule: a seat its player left holds nobody)."""
-    rows = (Seat.objects.filter(user_id__in=list(user_ids), status=Seat.Status.PLAYING,
-                                match__status__in=game_actions.BUSY,
-                                match__turn_seconds__gte=time_controls.DAY)
-            .values("user_id").annotate(n=Count("match_id", distinct=True)))
-    return {r["user_id"]: r["n"] for r in rows}
 
 
 def parse_days(value) -> int:
@@ -88,7 +67,8 @@ def join_turn_based(user, kind, players, days, *, now: datetime | None = None) -
 
     Raises QueueError, and nothing changes, for: no such game or player count,
     days not offered, an account that may not queue, already waiting in this
-    game's turn-based queue, or at the per-player limit of turn-based matches.
+    game's turn-based queue; ``games.actions.TooManyTurnBasedMatches`` at the
+    per-player limit of turn-based matches (both ``core.errors.Refused``).
     """
     queue = find_queue(kind, players)
     days = parse_days(days)
@@ -100,11 +80,7 @@ def join_turn_based(user, kind, players, days, *, now: datetime | None = None) -
         raise QueueError(f"You are already waiting in the turn-based queue of "
                          f"{_describe(waiting.kind, waiting.players, waiting.days)}. "
                          "Leave it first to wait for another.")
-    limit = turn_based_limit()
-    playing = _playing_turn_based([user.pk]).get(user.pk, 0)
-    if playing >= limit:
-        raise QueueError(f"You are playing {playing} turn-based matches already, the most one player "
-                         f"may play at once ({limit}). Finish one to join a turn-based queue.")
+    game_actions.check_turn_based_limit([user], you=user)  # TooManyTurnBasedMatches, a Refused
     rating = Rating.objects.filter(user=user, kind=queue.kind).values_list("rating", flat=True).first()
     try:
         with transaction.atomic():
@@ -150,8 +126,7 @@ def _pair_one(kind: str, players: int, days: int, now: datetime) -> list[Match]:
     gone = [e.pk for e in entries if not can_queue(e.user)]
     if gone:
         TurnBasedEntry.objects.filter(pk__in=gone).delete()
-    limit = turn_based_limit()
-    full = {u for u, n in _playing_turn_based(e.user_id for e in entries).items() if n >= limit}
+    full = game_actions.busy_users((e.user_id for e in entries), turn_based=True)
     entries = [e for e in entries if e.pk not in gone and e.user_id not in full]
     if len(entries) < players:
         return []
@@ -164,7 +139,7 @@ def _pair_one(kind: str, players: int, days: int, now: datetime) -> list[Match]:
     for table in tables:
         users = [by_id[pk].user_id for pk in table]
         together.claim(users)  # against another path seating them at once; then count again
-        if any(n >= limit for n in _playing_turn_based(users).values()):
+        if game_actions.busy_users(users, turn_based=True):
             continue
         started.append(_start_table(kind, days, [by_id[pk] for pk in table]))
     return started

@@ -10,6 +10,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import Rating
+from core.errors import Refused
 from games import time_controls
 from games.models import Match
 from matchmaking import tasks
@@ -116,7 +117,7 @@ class TestJoinAndLeave:
         settings.PARLOUR_TURN_BASED_LIMIT = 1
         user = make_user()
         make_match("rondo", ("human", "human"), users=[user], turn_seconds=3 * time_controls.DAY)
-        with pytest.raises(QueueError, match=r"playing 1 turn-based matches already.*\(1\)"):
+        with pytest.raises(Refused, match=r"You are in 1 turn-based match; .* at most 1 at once"):
             turn_based.join_turn_based(user, "rondo", 2, 3)
         assert not TurnBasedEntry.objects.exists()
 

@@ -16,3 +16,5 @@ class GamesConfig(AppConfig):
                                    dispatch_uid="games.uptime.on_task_sent")
         # "Your matches" is a live panel of the user socket (README "Notifications").
         notify.register_panel(your_matches.PANEL, your_matches.panel_html)
+        # The turn-based matches waiting for you: the badge beside Play on every page.
+        notify.register_count(your_matches.COUNT, your_matches.your_turn_count)

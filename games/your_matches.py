@@ -125,11 +125,12 @@ def turn_based_row(match: Match, seats, viewer_id: int, to_move: int | None, now
         sort = int(match.deadline.timestamp() * 1000)
         left = max(0, -(-(sort - now_ms) // 1000))
         clock = format_html(
-            ' <time class="ym-clock" data-deadline-ms="{}" data-words datetime="PT{}S">{} left</time>',
+            ' · <time class="ym-clock" data-deadline-ms="{}" data-words datetime="PT{}S">{} left</time>',
             sort, left, clock_words.left(left))
     return format_html(
         '<li id="ym-{}" class="ym-row ym-tb{}" data-group="{}" data-sort="{}"><a href="{}">{} with {}</a> '
-        '<span class="ym-turn">{}</span>{} <span class="ym-control">{} a move</span></li>',
+        '<span class="ym-meta"><span class="ym-turn">{}</span>{} · <span class="ym-control">{} a move</span>'
+        '</span></li>',
         match.public_id, " ym-mine" if mine else "", TURN if mine else WAIT, sort, match_url(match.public_id),
         sites.name(match.kind), _others(seats, viewer_id) or "nobody yet", turn, clock,
         time_controls.label(match.turn_seconds))

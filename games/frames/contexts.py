@@ -9,7 +9,7 @@ import time
 
 from django.urls import reverse
 
-from games import clock_words, marks, sites, themes
+from games import clock_words, marks, sites, themes, time_controls
 from games.engine import CHANCE, get_rules
 from games.folders import game_module
 from games.frames.ratings import seat_ratings
@@ -77,6 +77,7 @@ def _clock(match: Match) -> dict:
         # itself ({% local_time %}), not as a seconds countdown (docs/features.md).
         clock["turn_based"] = True
         clock["time_left"] = clock_words.left(clock["seconds_left"]) if match.deadline else None
+        clock["control"] = time_controls.label(match.turn_seconds)
     return clock
 
 

@@ -200,7 +200,8 @@ def test_the_match_page_of_a_turn_based_match_reads_days_and_hours_and_its_deadl
         status = html[html.index('id="status"'):html.index("</div>", html.index('id="status"'))]
         assert re.search(r'Time left: <time id="clock" class="days" data-deadline="\d+" '
                          r'data-server-now="\d+" data-words>1 day 4 h</time>', status), status
-        assert "until <time datetime=" in status and deadline.strftime("%-d %b %Y, %H:%M") in status
+        assert "until <time datetime=" in status and "2 days a move" in status
+        assert deadline.strftime("%-d %b %Y, %H:%M") in status
         assert " s</time>" not in status
     # A spectator's and every watcher's pushed frame: rendered once, in UTC, and it says so.
     seats = list(match.seats.select_related("user"))

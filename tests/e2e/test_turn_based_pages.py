@@ -28,7 +28,8 @@ def test_turns_move_rows_between_the_groups_and_the_count_follows(browser, live_
     turn, wait = home.locator('ul[data-group="turn"]'), home.locator('ul[data-group="wait"]')
     badge = about.locator(".nav-wide [data-count='your-turn']")
     # A fresh 3-day decision: its time left is cut down, never said as more than it is.
-    expect(turn.locator(f"#ym-{mine.public_id}")).to_contain_text("Your turn · 2 days 23 h left · 3 days a move")
+    expect(turn.locator(f"#ym-{mine.public_id}")).to_contain_text(
+        "Your turn · 2 days 23 h left · 3 days a move")
     expect(wait.locator(f"#ym-{theirs.public_id}")).to_contain_text(f"Waiting for {bob.username}")
     expect(home.locator(".ym-group-turn h3")).to_have_text("Your turn in 1 match")
     expect(badge).to_have_text(re.compile(r"1"))

@@ -2,19 +2,21 @@
 "Turn-based play"): as the turns pass, "Your matches" moves each row between
 "Your turn in N matches" and "Waiting for others" and counts them, the badge
 beside Play on another page follows, and the "your turn" toast reads in days
-and hours, all over the user socket (static/js/notify.js)."""
+and hours, all over the user socket (static/js/notify.js); the groups and the
+badge pass axe's contrast check in light, dark and forced colours."""
 
 import re
 
 from playwright.sync_api import expect
 
 from games.time_controls import DAY
+from tests.e2e.test_contrast import violations_by_mode
 from tests.e2e.test_live_play import in_thread, log_in
 from tests.e2e.test_notifications import open_page, play_until_seat_moves
 from tests.factories import ludo_state, make_match, make_user
 
 
-def test_turns_move_rows_between_the_groups_and_the_count_follows(browser, live_server_url):
+def test_turns_move_rows_between_the_groups_and_the_count_follows(browser, live_server_url, axe_source):
     ann, bob = in_thread(make_user, "ann_tb"), in_thread(make_user, "bob_tb")
     theirs = in_thread(make_match, seats=("human", "human"), users=[ann, bob], state=ludo_state(turn=1),
                        turn_seconds=2 * DAY)
@@ -52,4 +54,5 @@ def test_turns_move_rows_between_the_groups_and_the_count_follows(browser, live_
     expect(row).to_contain_text(f"Waiting for {bob.username}", timeout=20_000)
     expect(home.locator(".ym-group-turn h3")).to_have_text("Your turn in 1 match")
     expect(badge).to_have_text(re.compile(r"1"))
+    assert violations_by_mode(home, axe_source) == {}
     context.close()

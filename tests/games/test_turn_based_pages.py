@@ -231,3 +231,16 @@ def test_a_finished_turn_based_match_leaves_the_list_and_the_count(client):
     other = _turn_based(ann, bob, mine=True)
     Seat.objects.filter(match=other, user=ann).update(status=Seat.Status.LEFT)
     assert your_matches.your_turn_count(ann.pk) == 0
+
+
+def test_a_turn_based_match_is_not_among_the_live_matches_to_watch(client):
+    """It was just moved, but a day per decision is nothing to watch live."""
+    from games.lobby import worth_watching
+
+    ann, bob = make_user(), make_user()
+    turn_based = _turn_based(ann, bob, mine=True)
+    live = make_match(seats=("human", "human"), state=ludo_state(turn=0))
+    assert [m.public_id for m in worth_watching()] == [live.public_id]
+    html = client.get("/play/").content.decode()
+    watch = html[html.index('id="live"'):]
+    assert live.public_id in watch and turn_based.public_id not in watch

@@ -162,7 +162,7 @@ def live_matches(user) -> list[tuple[Match, list[Seat]]]:
                    .only(*_ROW_FIELDS)
                    .annotate(live_state=Case(When(time_controls.LIVE_Q, then=F("state")), default=None,
                                              output_field=JSONField()))
-                   .order_by("-created_at").distinct()[:MATCHES_READ])
+                   .order_by("-created_at")[:MATCHES_READ])  # one seat per user and match: no duplicates
     live = [m for m in matches if not m.turn_based][:LIVE_ROWS]
     matches = live + [m for m in matches if m.turn_based]
     seats: dict[int, list[Seat]] = {m.pk: [] for m in matches}

@@ -154,7 +154,7 @@ def live_matches(user) -> list[tuple[Match, list[Seat]]]:
     """The matches ``user`` plays in (a seat still playing, the match not
     over), newest first, each with its seats (users loaded): at most
     ``LIVE_ROWS`` live ones and every turn-based one (up to ``MATCHES_READ``
-    in all). Two queries, from the user's seats (index ``seat_user_recent``).
+    in all). Two queries, from the user's seats (the index on a seat's user).
     Only what a row shows is read: a live match's state (its seat to move),
     never a turn-based one's (``Match.seat_to_move``), so fifty of them cost
     no JSON to read."""
@@ -210,7 +210,7 @@ def panel_html(user) -> str:
 
 def your_turn_count(user_id: int) -> int:
     """How many turn-based matches wait for ``user_id``'s decision: one
-    count over their seats (index ``seat_user_recent``), no match state."""
+    count over their seats (the index on a seat's user), no match state."""
     return Seat.objects.filter(
         user_id=user_id, status=Seat.Status.PLAYING, index=F("match__seat_to_move"),
         match__status=Match.Status.ACTIVE, match__turn_seconds__gte=time_controls.DAY).count()

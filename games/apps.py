@@ -24,3 +24,5 @@ class GamesConfig(AppConfig):
         mail.register_job("your-turn digests", turn_mail.send_digests)
         mail.register_job("reminders", turn_mail.send_reminders)
         signals.match_ended.connect(turn_mail.on_match_ended, dispatch_uid="games.turn_mail.on_match_ended")
+        # The turn-based matches waiting for you: the badge beside Play on every page.
+        notify.register_count(your_matches.COUNT, your_matches.your_turn_count)

@@ -13,7 +13,7 @@ from datetime import timedelta
 from django.db.models import Exists, OuterRef, QuerySet
 from django.utils import timezone
 
-from games import sites
+from games import sites, time_controls
 from games.engine import get_rules
 from games.models import Match, Seat
 
@@ -57,14 +57,15 @@ def worth_watching(now=None, limit: int = WATCH_LIMIT) -> QuerySet:
     within WATCH_QUIET_SECONDS, and with at least one person still at the table
     who has not missed their last turn. So a solo match whose player walked
     away (timing out turn after turn until the idle limit ends it) and a match
-    of computers alone are left out."""
+    of computers alone are left out, and so is a turn-based match (days per
+    decision: nothing to watch live, though a move was just made)."""
     now = now or timezone.now()
     present = Seat.objects.filter(match=OuterRef("pk"), user__isnull=False,
                                   status=Seat.Status.PLAYING, missed_turns=0)
     return (
         Match.objects.filter(status=Match.Status.ACTIVE, is_public=True,
                              updated_at__gte=now - timedelta(seconds=WATCH_QUIET_SECONDS))
-        .filter(Exists(present))
+        .filter(Exists(present), time_controls.LIVE_Q)
         .only("public_id", "kind", "rated", "ply_count", "updated_at", "started_at")
         .order_by("-updated_at")
         .prefetch_related("seats__user")[:limit]

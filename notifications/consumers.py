@@ -18,6 +18,8 @@ registered names, a match that is not a short string) gets ``{"type":
 Your matches gets ``{"type": "turn-over", "match": str}`` instead of a row
 that ends the person's turn in a match (``turn_over``, games/your_matches.py;
 not the page's own match), so the page takes that turn's toast away.
+Every socket gets each count (``{"type": "count", "name": str, "n": int}``:
+the turn-based matches waiting for the person, notifications/notify.py).
 Nothing a client sends names a user: the group comes from the session.
 
 Close codes (accounts/close_codes.py): 4001 not signed in; 4002 signed out
@@ -49,7 +51,7 @@ class NotifyConsumer(sockets.ParlourConsumer):
 
     watching: frozenset = frozenset()
     page_match: str | None = None  # the match of the page this socket serves (on_watch)
-    direct_types = frozenset({notify.NOTE_EVENT, notify.ROW_EVENT})
+    direct_types = frozenset({notify.NOTE_EVENT, notify.ROW_EVENT, notify.COUNT_EVENT})
 
     async def connect(self):
         self.user = self.scope.get("user")
@@ -90,8 +92,13 @@ class NotifyConsumer(sockets.ParlourConsumer):
                 await self.send_json({"type": "panel", "name": name, "html": html})
 
     async def resync(self) -> None:
-        """Row updates may have been lost (a Redis failover): send the watched panels whole."""
+        """Row and count updates may have been lost (a Redis failover): send
+        the watched panels whole, and every count."""
         await self._send_panels()
+        async with self.holding():
+            for name, count in sorted(notify.counts().items()):
+                n = await self.db(count, self.user.pk)
+                await self.send_json({"type": "count", "name": name, "n": n})
 
     async def user_banned(self, event):
         """Not closed here: the ban's note follows, shows the reason and closes
@@ -113,6 +120,9 @@ class NotifyConsumer(sockets.ParlourConsumer):
             # The person's turn in that match ended: a page not watching the rows
             # takes its "your turn" toast away (the match's own page shows its turns).
             await self.send_json({"type": "turn-over", "match": event["key"]})
+
+    async def notify_count(self, event):
+        await self.send_json({"type": "count", "name": event["name"], "n": event["n"]})
 
     async def send_json(self, data: dict) -> None:
         await self.send(text_data=json.dumps(data, separators=(",", ":")))

@@ -10,18 +10,24 @@ consumer forwards as JSON frames:
   hidden and the person opted in. Frame shape::
 
       {"type": "note", "id": str, "kind": str, "text": str, "href": str,
-       "match": str | None, "sticky": bool, "deadline_ms": int | None}
+       "match": str | None, "sticky": bool, "deadline_ms": int | None[, "words": true]}
 
   ``kind`` is one of ``KINDS``; ``id`` makes it once per tab (the same id is
   shown once); ``match`` is the public id of the match the note is about (its
   own match page shows no toast for it); ``sticky`` keeps the toast until
   dismissed (a moderator's action); ``deadline_ms`` the decision's deadline
-  (epoch milliseconds) when there is one, for "time left".
+  (epoch milliseconds) when there is one, for "time left" (``words``: said in
+  days and hours, a turn-based decision's, not in seconds).
 - a **row** of a live panel (``row_event``), e.g. "Your matches" on the home
   and play pages: ``{"type": "row", "panel": str, "key": str, "html": str}``;
   empty ``html`` removes the row. Sockets forward rows only of the panels
   their page asked for (``{"type": "watch", "panels": [...]}``); a panel's
   whole content comes from the function registered for it (``register_panel``).
+- a **count** (``count_event``), e.g. the turn-based matches waiting for
+  the person, the badge beside Play in every page's header:
+  ``{"type": "count", "name": str, "n": int}``, to every user socket; the
+  function registered for it (``register_count``) gives it again after a
+  resync.
 
 Callers give only what the person may know: a note or row goes to one user's
 group, so a private match is named to its members alone, by construction.
@@ -50,6 +56,8 @@ log = logging.getLogger(__name__)
 NOTE_EVENT = "notify.note"
 #: The channel-layer event of a panel row; consumers handle it as ``notify_row``.
 ROW_EVENT = "notify.row"
+#: The channel-layer event of a count; consumers handle it as ``notify_count``.
+COUNT_EVENT = "notify.count"
 
 #: The kinds of note: a ranked match found, a decision of yours in a match
 #: (with its deadline), a challenge received, a rematch offered, a moderator's
@@ -64,6 +72,7 @@ KINDS = frozenset({"match_found", "your_turn", "challenge", "rematch", "moderati
 TEXT_MAX = 300
 
 _panels: dict[str, Callable] = {}
+_counts: dict[str, Callable] = {}
 
 
 def notify_group(user_id: int) -> str:
@@ -72,10 +81,12 @@ def notify_group(user_id: int) -> str:
 
 
 def note(kind: str, text: str, href: str, *, match: str | None = None, key: str | None = None,
-         sticky: bool = False, deadline: datetime | None = None, ends_session: bool = False) -> dict:
+         sticky: bool = False, deadline: datetime | None = None, ends_session: bool = False,
+         words: bool = False) -> dict:
     """The frame of one note (module docstring). ``key``: its id (the same
     key is shown once per tab; default a fresh random one); ``deadline``: an
-    aware datetime; ``ends_session``: the socket closes with 4003 after it (a ban).
+    aware datetime; ``ends_session``: the socket closes with 4003 after it (a ban);
+    ``words``: the time left is said in days and hours (a turn-based decision).
     Raises ValueError for an unknown ``kind`` or an ``href`` that is not a
     path on this site (starting with one "/")."""
     if kind not in KINDS:
@@ -90,6 +101,8 @@ def note(kind: str, text: str, href: str, *, match: str | None = None, key: str 
              "deadline_ms": int(deadline.timestamp() * 1000) if deadline else None}
     if ends_session:
         frame["ends_session"] = True
+    if words and deadline:
+        frame["words"] = True
     return frame
 
 
@@ -109,6 +122,11 @@ def row_event(user_id: int, panel: str, key: str, html: str, *, turn_over: bool 
     if turn_over:
         event["turn_over"] = True
     return notify_group(user_id), event
+
+
+def count_event(user_id: int, name: str, n: int) -> tuple[str, dict]:
+    """(group, channel-layer event) of the count ``name`` of ``user_id``, now ``n``."""
+    return notify_group(user_id), {"type": COUNT_EVENT, "name": name, "n": int(n)}
 
 
 def notify(user_id: int, kind: str, text: str, href: str, **options) -> None:
@@ -151,3 +169,14 @@ def register_panel(name: str, render: Callable) -> None:
 def panel(name: str) -> Callable | None:
     """The render function of panel ``name``, or None when there is none."""
     return _panels.get(name)
+
+
+def register_count(name: str, count: Callable) -> None:
+    """Make ``name`` a count: ``count(user_id)`` returns it (called on the
+    database thread when a user socket resyncs)."""
+    _counts[name] = count
+
+
+def counts() -> dict[str, Callable]:
+    """Every registered count: name -> its function."""
+    return dict(_counts)

@@ -10,7 +10,7 @@ import time
 from django.urls import reverse
 
 from accounts.holidays import on_holiday_until
-from games import marks, sites, themes
+from games import clock_words, marks, sites, themes, time_controls
 from games.engine import CHANCE, get_rules
 from games.folders import game_module
 from games.frames.ratings import seat_ratings
@@ -69,13 +69,20 @@ def _seat_rows(match: Match, seats, view: dict, names: dict[int, str]) -> list[d
 
 def _clock(match: Match) -> dict:
     now_ms = int(time.time() * 1000)
-    return {
+    clock = {
         "deadline_ms": int(match.deadline.timestamp() * 1000) if match.deadline else None,
         "server_now_ms": now_ms,
         # What the clock reads without JavaScript (whole seconds left, not the turn's length).
         "seconds_left": max(0, -(-(int(match.deadline.timestamp() * 1000) - now_ms) // 1000))
         if match.deadline else None,
     }
+    if match.turn_based:
+        # Days per decision: the clock reads in days and hours, beside the deadline
+        # itself ({% local_time %}), not as a seconds countdown (docs/features.md).
+        clock["turn_based"] = True
+        clock["time_left"] = clock_words.left(clock["seconds_left"]) if match.deadline else None
+        clock["control"] = time_controls.label(match.turn_seconds)
+    return clock
 
 
 def _results(match: Match, seat_rows: list[dict]) -> dict:

@@ -23,6 +23,10 @@ from games.rating import every_seat_moved
 
 def _marked_frame(ctx: dict, new_moves=None, before=None) -> str:
     match = ctx["match"]
+    # Rendered once for every watcher, so in no one's time zone: a turn-based
+    # deadline is written in UTC and says so; static/js/times.js shows it in each
+    # browser's zone (the page itself, rendered for one viewer, is in theirs).
+    ctx = dict(ctx, times_utc=True)
     if new_moves is None:
         ctx = dict(ctx, **moves.move_list(match, ctx), snapshot=True)
     else:

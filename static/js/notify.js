@@ -7,15 +7,23 @@
  *          data-signed-out-code data-signed-out>
  *     <p id="notify-said" aria-live="polite">   what is announced
  *     <ul id="toasts">                           the toasts
- *   <ul data-panel="your-matches">               a live panel (home, play): rows <li id="ym-<match>">
- *   <time class="ym-clock" data-deadline-ms>     counted down each second
+ *   <div data-panel="your-matches">              a live panel (home, play): rows <li id="ym-<match>">
+ *     <ul data-group="live|turn|wait">           its lists: a row goes to the list of its data-group
+ *                                                (none: "live", newest first; else by data-sort)
+ *     <div class="ym-group" hidden>              a group's list and heading, hidden while it is empty
+ *     <span data-group-count="turn">             how many rows a list holds ("Your turn in N matches")
+ *   <p class="ym-none" hidden>                   shown while every list of the panel is empty
+ *   <time class="ym-clock" data-deadline-ms>     counted down each second (data-words: "2 days 5 h",
+ *                                                clock_words.js; else in seconds)
+ *   <span data-count="your-turn" hidden>         a count ({"type": "count", "name", "n"}): its
+ *     <span class="nav-count-n">                 number, hidden at 0 (the badge beside Play)
  *   <button id="notify-optin" hidden>            the opt-in for browser notifications
  *   <div id="match" data-match-id>               a match page: no toast for its own match
  *
  * A "turn-over" ({"type": "turn-over", "match"}), or a Your matches row that
  * is not "Your turn", takes that match's "your turn" toast and notification away.
  * A note ({"type": "note", "id", "kind", "text", "href", "match", "sticky",
- * "deadline_ms"}) shows once per tab (its id is kept in sessionStorage) as a
+ * "deadline_ms", "words"}) shows once per tab (its id is kept in sessionStorage) as a
  * toast with a link, announced to screen readers; while the tab is hidden and
  * the person opted in (the same choice as the match page's, localStorage
  * "parlour.notify"), also as a browser notification, tagged with the id so
@@ -24,6 +32,7 @@
  * logged out, or the password changed elsewhere) a sticky toast says why. Without JavaScript none of this happens: the
  * pages show the same facts on load.
  */
+import { leftWords } from "./clock_words.js";
 import { openSocket } from "./socket.js";
 
 (function () {
@@ -73,6 +82,11 @@ import { openSocket } from "./socket.js";
 
   function secondsLeft(deadlineMs) {
     return Math.max(0, Math.ceil((deadlineMs - Date.now()) / 1000));
+  }
+
+  /** "42 s left", or with ``words`` (a turn-based decision's) "2 days 5 h left". */
+  function leftText(deadlineMs, words) {
+    return (words ? leftWords(deadlineMs - Date.now()) : secondsLeft(deadlineMs) + " s") + " left";
   }
 
   function announce(text) {
@@ -148,10 +162,11 @@ import { openSocket } from "./socket.js";
       var left = document.createElement("time");
       left.className = "toast-clock ym-clock";
       left.setAttribute("data-deadline-ms", String(note.deadline_ms));
-      left.textContent = secondsLeft(note.deadline_ms) + " s left";
+      if (note.words) left.setAttribute("data-words", "");
+      left.textContent = leftText(note.deadline_ms, note.words);
       p.appendChild(document.createTextNode(" · "));
       p.appendChild(left);
-      text += ", " + secondsLeft(note.deadline_ms) + " seconds left";
+      text += ", " + (note.words ? leftText(note.deadline_ms, true) : secondsLeft(note.deadline_ms) + " seconds left");
     }
     li.appendChild(p);
     var close = document.createElement("button");
@@ -192,27 +207,98 @@ import { openSocket } from "./socket.js";
     return t.content;
   }
 
+  /** The list of ``panel`` that ``row`` belongs in: the one of its data-group, else the
+   *  panel's "live" list, else the panel itself (a panel of one list). */
+  function listFor(panel, row) {
+    var group = row.getAttribute("data-group") || "live";
+    return panel.querySelector('ul[data-group="' + group + '"]') || panel.querySelector('ul[data-group="live"]') || panel;
+  }
+
+  /** Put ``row`` in its list: a live one first (the newest match), any other before the
+   *  first row with a later data-sort (the soonest deadline first), as the page orders them. */
+  function place(panel, row) {
+    var list = listFor(panel, row);
+    var sort = row.getAttribute("data-sort");
+    var before = list.firstElementChild;
+    if (sort !== null) {
+      before = null;
+      for (var el = list.firstElementChild; el; el = el.nextElementSibling) {
+        if (Number(el.getAttribute("data-sort")) > Number(sort)) {
+          before = el;
+          break;
+        }
+      }
+    }
+    list.insertBefore(row, before);
+  }
+
+  /** After a change: each group hidden while its list is empty, its count written, the
+   *  "none" line shown while every list is empty. */
+  function regroup(panel) {
+    var any = false;
+    panel.querySelectorAll("ul[data-group]").forEach(function (list) {
+      var n = list.children.length;
+      if (n) any = true;
+      var group = list.getAttribute("data-group");
+      var box = list.closest(".ym-group");
+      if (box) box.hidden = n === 0;
+      panel.querySelectorAll('[data-group-count="' + group + '"]').forEach(function (el) {
+        el.textContent = String(n);
+        var noun = el.parentNode.querySelector("[data-one]");
+        if (noun) noun.textContent = noun.getAttribute(n === 1 ? "data-one" : "data-many");
+      });
+    });
+    var none = panel.parentNode && panel.parentNode.querySelector(".ym-none");
+    if (none && panel.querySelector("ul[data-group]")) none.hidden = any;
+  }
+
   function showRow(msg) {
     // A row that is not "Your turn" (or no row) ends the turn the toast told of.
     if (msg.panel === "your-matches" && !/\bym-mine\b/.test(msg.html || "")) turnOver(msg.key);
-    var list = panelList(msg.panel);
-    if (!list) return;
+    var panel = panelList(msg.panel);
+    if (!panel) return;
     var old = document.getElementById("ym-" + msg.key);
-    if (!msg.html) {
-      if (old) dismiss(old);
+    if (old) dismiss(old);
+    var row = msg.html ? fragment(msg.html).firstElementChild : null;
+    if (row) place(panel, row);
+    regroup(panel);
+  }
+
+  function showPanel(name, html) {
+    var panel = panelList(name);
+    if (!panel) return;
+    var lists = panel.querySelectorAll("ul[data-group]");
+    if (!lists.length) {
+      panel.innerHTML = "";
+      panel.appendChild(fragment(html));
       return;
     }
-    var row = fragment(msg.html).firstElementChild;
-    if (!row) return;
-    if (old) list.replaceChild(row, old);
-    else list.insertBefore(row, list.firstChild); // the newest match first, as on the page
+    lists.forEach(function (list) {
+      list.innerHTML = "";
+    });
+    // The server sends the rows in the page's order: each is appended to its own list.
+    var rows = fragment(html);
+    while (rows.firstElementChild) {
+      var row = rows.firstElementChild;
+      listFor(panel, row).appendChild(row);
+    }
+    regroup(panel);
+  }
+
+  function showCount(name, n) {
+    document.querySelectorAll('[data-count="' + name + '"]').forEach(function (el) {
+      var number = el.querySelector(".nav-count-n") || el;
+      number.textContent = String(n);
+      el.hidden = !(n > 0);
+    });
   }
 
   function tick() {
     document.querySelectorAll("time.ym-clock[data-deadline-ms]").forEach(function (el) {
-      var s = secondsLeft(Number(el.getAttribute("data-deadline-ms")));
-      el.textContent = s + " s left";
-      el.setAttribute("datetime", "PT" + s + "S");
+      var deadline = Number(el.getAttribute("data-deadline-ms"));
+      var text = leftText(deadline, el.hasAttribute("data-words"));
+      if (el.textContent !== text) el.textContent = text;
+      el.setAttribute("datetime", "PT" + secondsLeft(deadline) + "S");
     });
   }
   setInterval(tick, 1000);
@@ -227,13 +313,8 @@ import { openSocket } from "./socket.js";
     if (msg.type === "note") showNote(msg);
     else if (msg.type === "row") showRow(msg);
     else if (msg.type === "turn-over" && typeof msg.match === "string") turnOver(msg.match);
-    else if (msg.type === "panel") {
-      var list = panelList(msg.name);
-      if (list) {
-        list.innerHTML = "";
-        list.appendChild(fragment(msg.html));
-      }
-    }
+    else if (msg.type === "panel") showPanel(msg.name, msg.html);
+    else if (msg.type === "count" && typeof msg.name === "string") showCount(msg.name, Number(msg.n) || 0);
   }
 
   var sock = null; // openSocket's handle: sock.current() is the socket now

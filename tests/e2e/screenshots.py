@@ -228,4 +228,73 @@ def test_clock_screenshots(browser, live_server_url, name):
             page.goto(f"{live_server_url}{path}")
             page.wait_for_timeout(400)
             page.screenshot(path=SHOTS / f"{name}-{size}-{scheme}.png", full_page=True)
+
+
+# -- The pages a turn-based player comes back to (docs/features.md "Turn-based play"), by name:
+#    PARLOUR_TURN_SHOT_NAMES=turn-home,turn-play,turn-match (none by default) -------------------
+
+
+def _turn_based_site():
+    """ada in six turn-based matches (three waiting for her, three for others) and one
+    live one; returns ada and the Rondo match waiting for her."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.models import Match
+    from games.time_controls import DAY
+    from tests.factories import ludo_state, make_match, make_user
+
+    ada, bob, cai, dee = (make_user(n) for n in ("ada", "bob", "cai", "dee"))
+    ada.time_zone = "Europe/Paris"
+    ada.save(update_fields=["time_zone"])
+    now = timezone.now()
+
+    ids = iter(f"turnshot{n:02}" for n in range(99))
+
+    def tb(kind, users, days, left, mine, state=None):
+        """A match whose first decision is ada's (``mine``) or another's: the first
+        seat to move is drawn from the seed and the id (tests/factories.make_match)."""
+        while True:
+            match = make_match(kind, seats=("human",) * len(users), users=users, turn_seconds=days * DAY,
+                               state=state, public_id=next(ids))
+            match.refresh_from_db()
+            if (match.seats.get(index=match.seat_to_move).user == ada) == mine:
+                break
+            match.seats.all().delete()
+            match.delete()
+        Match.objects.filter(pk=match.pk).update(deadline=now + left)
+        return match
+
+    rondo = tb("rondo", [ada, bob], 3, timedelta(days=2, hours=4, minutes=12), True)
+    tb("roundabout", [ada, cai], 1, timedelta(hours=3, minutes=20), True)
+    tb("ludo", [ada, bob, cai, dee], 5, timedelta(days=4, hours=22), True, state=ludo_state(4, turn=0))
+    tb("rondo", [cai, ada], 2, timedelta(days=1, hours=7), False)
+    tb("ludo", [ada, dee], 7, timedelta(days=6, hours=1), False, state=ludo_state(turn=1))
+    tb("roundabout", [bob, ada], 14, timedelta(days=11, hours=5), False)
+    make_match(seats=("human", "normal"), users=[ada], state=ludo_state(turn=0))
+    return ada, rondo
+
+
+TURN_PAGES = {"turn-home": lambda m: "/", "turn-play": lambda m: "/play/",
+              "turn-match": lambda m: f"/m/{m.public_id}/"}
+TURN_NAMES = [n for n in os.environ.get("PARLOUR_TURN_SHOT_NAMES", "").split(",") if n]
+
+
+@pytest.mark.parametrize("name", TURN_NAMES)
+def test_turn_based_screenshots(browser, live_server_url, name):
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    ada, rondo = in_thread(_turn_based_site)
+    for size, (w, h) in SIZES.items():
+        for scheme in ("light", "dark"):
+            context = browser.new_context(viewport={"width": w, "height": h}, color_scheme=scheme,
+                                          timezone_id="Europe/Paris")
+            log_in(context, ada, live_server_url)
+            page = context.new_page()
+            page.goto(f"{live_server_url}{TURN_PAGES[name](rondo)}")
+            if name == "turn-match":
+                live(page)
+            page.wait_for_timeout(1200)
+            whole = name != "turn-match" and size == "desktop"
+            page.screenshot(path=SHOTS / f"{name}-{size}-{scheme}.png", full_page=whole)
             context.close()

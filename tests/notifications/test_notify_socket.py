@@ -319,3 +319,29 @@ async def test_challenges_and_rematch_offers_reach_the_other_players_pages():
     assert "rematch" not in [n.get("kind") for n in heard]
     for comm in (ada_page, bob_page):
         await comm.disconnect()
+
+
+@pytest.mark.asyncio
+async def test_a_count_reaches_every_socket_of_its_person_only_and_comes_again_after_a_resync():
+    """The turn-based matches waiting for you (the badge beside Play,
+    games.your_matches.COUNT): to each of your sockets, whatever panels its page
+    watches; none to anyone else's; read again from the database after a resync."""
+    from channels.layers import get_channel_layer
+
+    from games.time_controls import DAY
+
+    ann, bob = await sync_to_async(make_user)(), await sync_to_async(make_user)()
+    await sync_to_async(make_match)(seats=("human", "human"), users=[ann, bob], state=ludo_state(turn=0),
+                                    turn_seconds=DAY)
+    plain, watching, other = await connect(ann), await connect(ann), await connect(bob)
+    await watching.send_to(text_data='{"type": "watch", "panels": ["your-matches"]}')
+    assert (await receive_json(watching))["type"] == "panel"
+    await sync_to_async(notify.send)([notify.count_event(ann.pk, "your-turn", 7)])
+    for comm in (plain, watching):
+        assert await receive_json(comm) == {"type": "count", "name": "your-turn", "n": 7}
+    assert await other.receive_nothing(timeout=0.3)
+    # A resync (the channel layer lost messages) sends the count as the database has it.
+    await get_channel_layer().group_send(notify.notify_group(ann.pk), {"type": "layer.resubscribed"})
+    assert await receive_json(plain) == {"type": "count", "name": "your-turn", "n": 1}
+    for comm in (plain, watching, other):
+        await comm.disconnect()

@@ -1,6 +1,9 @@
 /* The match page's countdown: <time id="clock" data-deadline="ms" data-server-now="ms">,
  * counted down on the server's clock (deadline - (server now + time since it arrived)).
- * clockText() and remainingMs() are pure (static/js/tests/match_clock.test.mjs). */
+ * A turn-based match's clock (data-words) reads in days and hours ("2 days 4 h",
+ * clock_words.js), not mm:ss. clockText() and remainingMs() are pure
+ * (static/js/tests/match_clock.test.mjs). */
+import { leftWords } from "../clock_words.js";
 
 /** Under this many ms left the clock is .urgent. */
 export const URGENT_MS = 10000;
@@ -9,8 +12,10 @@ function pad(n) {
   return n < 10 ? "0" + n : String(n);
 }
 
-/** "mm:ss" for ``leftMs`` ms left (whole seconds rounded up; never below 00:00). */
-export function clockText(leftMs) {
+/** "mm:ss" for ``leftMs`` ms left (whole seconds rounded up; never below 00:00); with
+ *  ``words`` (a turn-based clock) "2 days 4 h", "3 h 20 min" (clock_words.js). */
+export function clockText(leftMs, words) {
+  if (words) return leftWords(leftMs);
   const secs = Math.ceil(Math.max(0, leftMs) / 1000);
   return pad(Math.floor(secs / 60)) + ":" + pad(secs % 60);
 }
@@ -22,7 +27,7 @@ export function remainingMs(deadline, serverNow, arrived, now) {
   return Math.max(0, deadline - serverNow - (now - arrived));
 }
 
-const clock = { el: null, key: "", deadline: 0, serverNow: 0, arrived: 0, text: null };
+const clock = { el: null, key: "", deadline: 0, serverNow: 0, arrived: 0, text: null, words: false };
 
 function arrivalTime(initial) {
   // The first page's clock was written when the server rendered it, which is
@@ -49,6 +54,7 @@ export function readClock(initial) {
   clock.key = key;
   clock.deadline = parseInt(deadline, 10);
   clock.serverNow = parseInt(serverNow, 10);
+  clock.words = el.hasAttribute("data-words");
   clock.arrived = arrivalTime(initial);
   clock.text = null;
   tick();
@@ -64,7 +70,7 @@ export function tick() {
     return;
   }
   const left = remainingMs(clock.deadline, clock.serverNow, clock.arrived, performance.now());
-  const text = clockText(left);
+  const text = clockText(left, clock.words);
   if (text !== clock.text) {
     clock.text = text;
     el.textContent = text;

@@ -157,6 +157,15 @@ def test_rules_pages(client):
     assert client.get(reverse("rules_index")).status_code == 200
 
 
+@pytest.mark.parametrize("kind", ["ludo", "roundabout", "rondo"])
+def test_every_rules_page_says_how_turn_based_play_works(client, kind):
+    page = client.get(reverse("rules", args=[kind])).content.decode()
+    start = page.index('id="timers"')
+    timers = page[start:page.index("</ul>", start)]
+    assert 'id="turn-based"' in timers and "1, 2, 3, 5, 7 or 14 <strong>days</strong>" in timers
+    assert "on holiday" in timers
+
+
 @pytest.mark.parametrize("path", ["/m/%00x/", "/m/ABC/", "/m/x%00/move/", "/u/%00bad/", "/u/a b/",
                                   "/m/" + "a" * 40 + "/"])
 def test_urls_that_can_name_nothing_are_404_before_any_query(client, path):

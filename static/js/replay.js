@@ -120,6 +120,12 @@
     speed.addEventListener("change", function () { if (playing) schedule(); });
   }
 
+  // A step autoplay asked for that answers after Pause is not drawn (nor put in the
+  // address): the position stays the one the player paused on, and Back goes where
+  // they expect.
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    if (!playing && button && (event.target === button || event.detail.elt === button)) event.preventDefault();
+  });
   // A step drawn: mark the record, and let autoplay go on from there.
   document.addEventListener("htmx:afterSettle", function () {
     markRecord();

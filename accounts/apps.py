@@ -6,9 +6,11 @@ class AccountsConfig(AppConfig):
     verbose_name = "Accounts"
 
     def ready(self):
-        from django.contrib.auth.signals import user_logged_out
+        from django.contrib.auth.signals import user_logged_in, user_logged_out
 
-        from accounts import sockets
+        from accounts import sockets, timezones
 
         # Log-out closes that session's open sockets (accounts/sockets.py, "Sessions").
         user_logged_out.connect(sockets.logged_out, dispatch_uid="accounts.sockets.logged_out")
+        # A visitor's zone (the cookie) becomes the profile's at sign-up or log-in (README "Times").
+        user_logged_in.connect(timezones.adopt_cookie_zone, dispatch_uid="accounts.timezones.adopt_cookie_zone")

@@ -32,3 +32,16 @@ def valid_zone(name) -> str | None:
 def get_zone(name: str) -> zoneinfo.ZoneInfo:
     """The ZoneInfo of a name ``valid_zone`` accepted."""
     return zoneinfo.ZoneInfo(name)
+
+
+def adopt_cookie_zone(sender, request, user, **kwargs) -> None:
+    """``user_logged_in`` receiver: a person who signs up or logs in with no
+    zone on their profile yet keeps the one their browser reported as a
+    visitor (the cookie), so their mails and holidays use it too, not only
+    the pages (times.js sends the zone only when it differs from the page's)."""
+    if user.time_zone or request is None:
+        return
+    zone = valid_zone(request.COOKIES.get(COOKIE))
+    if zone is not None:
+        type(user).objects.filter(pk=user.pk, time_zone="").update(time_zone=zone)
+        user.time_zone = zone

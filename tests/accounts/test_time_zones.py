@@ -98,3 +98,19 @@ def test_a_voided_match_reads_voided_in_history_not_its_rating_change(client):
     assert '<span class="tag">rated</span>' in kept_row and "(+" in kept_row
     profile = client.get("/u/me/").content.decode()  # the profile's recent matches: the same rows
     assert '<span class="tag voided">voided</span>' in profile
+
+
+def test_the_zone_a_visitor_reported_becomes_the_profiles_at_log_in(client):
+    """Mails and holidays read the profile's zone: a person who reported theirs as
+    a visitor (the cookie) keeps it once signed in, without the browser sending it
+    again; a zone already on the profile is never replaced that way."""
+    me = make_user("zoned")
+    me.set_password("correct horse battery")
+    me.save()
+    client.cookies[timezones.COOKIE] = "Europe/Paris"
+    assert client.post("/login/", {"username": "zoned", "password": "correct horse battery"}).status_code == 302
+    assert User.objects.get(pk=me.pk).time_zone == "Europe/Paris"
+    client.logout()
+    client.cookies[timezones.COOKIE] = "Asia/Tokyo"
+    client.post("/login/", {"username": "zoned", "password": "correct horse battery"})
+    assert User.objects.get(pk=me.pk).time_zone == "Europe/Paris"

@@ -13,4 +13,5 @@ class AccountsConfig(AppConfig):
         # Log-out closes that session's open sockets (accounts/sockets.py, "Sessions").
         user_logged_out.connect(sockets.logged_out, dispatch_uid="accounts.sockets.logged_out")
         # A visitor's zone (the cookie) becomes the profile's at sign-up or log-in (README "Times").
-        user_logged_in.connect(timezones.adopt_cookie_zone, dispatch_uid="accounts.timezones.adopt_cookie_zone")
+        user_logged_in.connect(timezones.adopt_cookie_zone,
+                               dispatch_uid="accounts.timezones.adopt_cookie_zone")

@@ -108,9 +108,10 @@ def test_the_zone_a_visitor_reported_becomes_the_profiles_at_log_in(client):
     me.set_password("correct horse battery")
     me.save()
     client.cookies[timezones.COOKIE] = "Europe/Paris"
-    assert client.post("/login/", {"username": "zoned", "password": "correct horse battery"}).status_code == 302
+    credentials = {"username": "zoned", "password": "correct horse battery"}
+    assert client.post("/login/", credentials).status_code == 302
     assert User.objects.get(pk=me.pk).time_zone == "Europe/Paris"
     client.logout()
     client.cookies[timezones.COOKIE] = "Asia/Tokyo"
-    client.post("/login/", {"username": "zoned", "password": "correct horse battery"})
+    client.post("/login/", credentials)
     assert User.objects.get(pk=me.pk).time_zone == "Europe/Paris"

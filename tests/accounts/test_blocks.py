@@ -302,3 +302,27 @@ def test_blocked_between_answers_for_a_group_in_one_query(django_assert_num_quer
         assert blocks.blocked_between([a.pk]) == set()
     assert blocks.apart([b.pk, c.pk, d.pk]) == set()
     assert blocks.blocked_ids(a.pk) == {b.pk} and blocks.blocked_ids(None) == frozenset()
+
+
+@pytest.mark.django_db
+def test_an_arena_keeps_them_apart_where_the_pool_allows_as_it_does_a_repeat():
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from arenas import actions as arenas
+    from arenas.models import Arena
+
+    arena = Arena.objects.create(name="Ludo duel", kind="ludo", seats=2, turn_seconds=30, minutes=30,
+                                 starts_at=timezone.now() - timedelta(minutes=1), rated=True,
+                                 rated_from_players=2)
+    ann, bob, cat, dan = (make_user() for _ in range(4))
+    block(ann, bob)
+    for u in (ann, bob):
+        arenas.join(u, arena.pk)
+    assert arenas.pair_arena(arena.pk, hold_repeats=True) == []  # a join's pairing holds them
+    for u in (cat, dan):
+        arenas.join(u, arena.pk)
+    started = arenas.pair_arena(arena.pk, hold_repeats=True)
+    assert len(started) == 2
+    assert all({s.user_id for s in m.seats.all()} != {ann.pk, bob.pk} for m in started)

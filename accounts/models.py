@@ -136,3 +136,24 @@ class Holiday(models.Model):
     @property
     def days(self) -> int:
         return (self.ends_on - self.starts_on).days + 1
+
+
+class Block(models.Model):
+    """``blocker`` blocked ``blocked`` (``accounts.blocks``, docs/features.md
+    "Blocking a player"). Only ``accounts.blocks`` writes these rows."""
+
+    blocker = models.ForeignKey(User, on_delete=models.CASCADE, related_name="blocks_made")
+    blocked = models.ForeignKey(User, on_delete=models.CASCADE, related_name="blocks_received")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["blocker", "-created_at"]
+        # The unique pair is also the index of "whom did X block"; "who blocked Y" has its own.
+        constraints = [
+            models.UniqueConstraint(fields=["blocker", "blocked"], name="block_unique_pair"),
+            models.CheckConstraint(condition=~models.Q(blocker=models.F("blocked")), name="block_not_self"),
+        ]
+        indexes = [models.Index(fields=["blocked"], name="block_blocked")]
+
+    def __str__(self):
+        return f"{self.blocker} blocked {self.blocked}"

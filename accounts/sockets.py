@@ -44,7 +44,7 @@ from channels.layers import get_channel_layer
 from channels.sessions import CookieMiddleware, SessionMiddleware
 from django.db import transaction
 
-from accounts import socket_sessions
+from accounts import blocks, socket_sessions
 from accounts.close_codes import CLOSE_BANNED, CLOSE_SIGNED_OUT, CLOSE_TRY_AGAIN
 from core import database
 from core.sockets.consumer import SocketConsumer
@@ -102,6 +102,19 @@ def password_changed(user_id: int, old_key: str | None = None, new_key: str | No
                        {"type": socket_sessions.SESSION_RENEWED_EVENT, "key": new_key}))
     events.append((user_group(user_id), {"type": socket_sessions.PASSWORD_CHANGED_EVENT, "spare": spare}))
     _send_quietly(events)
+
+
+#: The event a block or an unblock sends to the blocker's sockets; consumers
+#: handle it as ``blocks_changed``.
+BLOCKS_CHANGED_EVENT = "blocks.changed"
+
+
+def blocks_changed(user_id: int) -> None:
+    """Tell every open socket of ``user_id`` that their block list changed
+    (``accounts.blocks``): the sockets that carry chat load it again. Call
+    after commit. Best effort, as ``end_session_sockets``: a socket that
+    misses it loads the list at its next connect."""
+    _send_quietly([(user_group(user_id), {"type": BLOCKS_CHANGED_EVENT})])
 
 
 def _send_quietly(events: list[tuple[str, dict]]) -> None:
@@ -196,6 +209,22 @@ class ParlourConsumer(SocketConsumer):
             await self.close(CLOSE_TRY_AGAIN)
             return
         await super().websocket_connect(message)
+
+    #: The ids of the players whose chat this socket does not show (the user's
+    #: blocks, ``accounts.blocks.blocked_ids``): set by the consumers that carry
+    #: chat (``hides_chat``) when they let the socket in, empty elsewhere.
+    hidden: frozenset[int] = frozenset()
+    hides_chat = False
+
+    def hides(self, event) -> bool:
+        """Whether chat ``event`` (its ``"from"``: the sender's id) is one this socket does not show."""
+        return bool(self.hidden) and event.get("from") in self.hidden
+
+    async def blocks_changed(self, event):
+        """The user blocked or unblocked someone: a socket that carries chat
+        loads its hidden set again (one query); any other ignores it."""
+        if self.hides_chat:
+            self.hidden = await self.db(blocks.blocked_ids, self.scope["user"].pk)
 
     async def user_banned(self, event):
         """A ban arrived on the user's group: close with CLOSE_BANNED."""

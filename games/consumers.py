@@ -41,7 +41,7 @@ from concurrent.futures import ThreadPoolExecutor
 from django.conf import settings
 from django.db import DatabaseError, close_old_connections
 
-from accounts import sockets
+from accounts import blocks, sockets
 from accounts.close_codes import CLOSE_BANNED, CLOSE_NOT_FOUND
 from core import database
 from core.errors import Refused
@@ -91,13 +91,14 @@ heartbeats = Heartbeats()
 
 
 class MatchConsumer(sockets.ParlourConsumer):
-    direct_types = frozenset({push.EVENT})
+    direct_types = frozenset({push.EVENT, push.CHAT_EVENT})
+    hides_chat = True
 
     async def connect(self):
         self.public_id = str(self.scope["url_route"]["kwargs"]["public_id"])[:16]
         self.user = self.scope.get("user")
         await self.accept()
-        access = await self.db(_access, self.public_id, self.user)
+        access, self.hidden = await self.db(_admit, self.public_id, self.user)
         if access is False:
             await self.close(CLOSE_NOT_FOUND)
             return
@@ -172,13 +173,18 @@ class MatchConsumer(sockets.ParlourConsumer):
         except Refused as e:
             await self.send_error(e.message)
             return
-        await push.send_chat(self.public_id, chat.chat_line(self.user.username, message_id))
+        await push.send_chat(self.public_id, chat.chat_line(self.user.username, message_id), self.user.pk)
 
     async def match_frame(self, event):
         # This seat gets the change's public frame inside its own message (push.match_changed).
         if self.seat_index is not None and self.seat_index in event.get("seats", ()):
             return
         await self.send(text_data=event["html"])
+
+    async def match_chat(self, event):
+        """A chat line: shown unless its sender is one this user blocked (``hides``)."""
+        if not self.hides(event):
+            await self.send(text_data=event["html"])
 
     async def send_error(self, message: str) -> None:
         try:
@@ -207,6 +213,15 @@ def _access(public_id: str, user) -> int | None | bool:
     if seat is None and not match.is_public:
         return False
     return seat
+
+
+def _admit(public_id: str, user) -> tuple[int | None | bool, frozenset[int]]:
+    """``_access``, and the players whose chat this socket hides: the user's
+    blocks (one query, for a signed-in user who may see the match; none else)."""
+    access = _access(public_id, user)
+    if access is False or user is None or not user.is_authenticated:
+        return access, frozenset()
+    return access, blocks.blocked_ids(user.pk)
 
 
 def _play(public_id: str, user, notation: str, version):

@@ -26,6 +26,9 @@ from notifications import notify
 log = logging.getLogger(__name__)
 
 EVENT = "match.frame"  # consumers handle it as ``match_frame``
+#: A chat line, with its sender's id (``"from"``): consumers handle it as
+#: ``match_chat`` and skip the lines of players their user blocked.
+CHAT_EVENT = "match.chat"
 
 
 def match_group(public_id: str) -> str:
@@ -127,10 +130,12 @@ def match_updated(public_id: str, version: int) -> None:
     match_changed(match, seats, new_moves, state, {s.index for s in seats})
 
 
-async def send_chat(public_id: str, html: str) -> None:
-    """One preset chat line (games.chat, already rendered) to everyone
-    watching the match. Chat is not stored, so there is no commit to wait for."""
-    event = {"type": EVENT, "version": None, "html": html}
+async def send_chat(public_id: str, html: str, sender_id: int) -> None:
+    """One preset chat line (games.chat, already rendered once) to everyone
+    watching the match; each socket whose user blocked ``sender_id`` drops it
+    (``MatchConsumer.match_chat``). Chat is not stored, so there is no commit
+    to wait for."""
+    event = {"type": CHAT_EVENT, "html": html, "from": sender_id}
     await get_channel_layer().group_send(match_group(public_id), event)
 
 

@@ -13,6 +13,7 @@ from django.db.models import Count
 from django.urls import reverse
 from django.utils import timezone
 
+from accounts import blocks
 from arenas import pairing, push
 from arenas.models import Arena, ArenaMatch, ArenaPlayer
 from games import actions as game_actions
@@ -94,14 +95,20 @@ def _free_players(arena: Arena) -> list[ArenaPlayer]:
 def _tables(arena: Arena, free: list[ArenaPlayer], now: datetime, hold_repeats: bool) -> list[tuple]:
     """The tables (tuples of user ids) ``arenas.pairing.pair`` makes of
     ``free``; with ``hold_repeats``, without those that seat someone with
-    their last match's opponent."""
+    their last match's opponent. Two players apart by a block (either way,
+    ``accounts.blocks.apart``: one query) count as each other's last
+    opponents: kept apart as a repeat is, where the pool allows."""
+    foes: dict[int, set[int]] = {}
+    for a, b in map(tuple, blocks.apart(p.user_id for p in free)):
+        foes.setdefault(a, set()).add(b)
+        foes.setdefault(b, set()).add(a)
+    last = {p.user_id: frozenset(p.last_opponents) | foes.get(p.user_id, frozenset()) for p in free}
     tables = pairing.pair(
         [pairing.Free(p.user_id, p.rating, (now - p.free_since).total_seconds(),
-                      frozenset(p.last_opponents), p.played) for p in free],
+                      last[p.user_id], p.played) for p in free],
         arena.seats,
     )
     if hold_repeats:
-        last = {p.user_id: p.last_opponents for p in free}
         tables = [t for t in tables if not pairing.repeats([t], last)]
     return tables
 

@@ -17,6 +17,12 @@
   as many turn-based matches as one may be (``together.check_seatable``). A banned
   player and one who turned challenges off get the same refusal
   (NOT_TAKING): a refusal must not tell of a moderation action.
+- Blocks (``accounts.blocks``): a player who blocked the challenger gets no
+  challenge from them, and the challenger is told NOT_TAKING, as for one who
+  turned challenges off (the block is not revealed); a player cannot
+  challenge someone they blocked (told so); a challenge sent before a block
+  cannot be accepted, and the blocker's list of incoming challenges leaves
+  out those of the players they blocked.
 
 Answers lock the challenge row (``SELECT ... FOR UPDATE``; SQLite's IMMEDIATE
 transactions serialise writers) and ``Challenge.match`` is unique, so two
@@ -33,6 +39,7 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
+from accounts import blocks
 from accounts.models import User
 from core import ratelimits
 from core.errors import Refused
@@ -117,6 +124,7 @@ def do_challenge(challenger, username, kind, turn_seconds, *, is_public: bool = 
         raise ChallengeRefused("You cannot challenge yourself.")
     if not _can_be_challenged(target):
         raise ChallengeRefused(NOT_TAKING.format(name=target.username))
+    _check_not_blocked(challenger, target)
     kind, seconds = check_settings(kind, turn_seconds)
     now = now or timezone.now()
     with transaction.atomic():
@@ -140,6 +148,16 @@ def do_challenge(challenger, username, kind, turn_seconds, *, is_public: bool = 
             transaction.on_commit(lambda: together.send_task(LAPSE_TASK, (challenge_id,), at=lapses_at))
         transaction.on_commit(lambda: notices.challenge_received(target_id, challenge_id))
     return challenge
+
+
+def _check_not_blocked(challenger, target) -> None:
+    """Refuse a challenge across a block (module docstring), in one query."""
+    found = blocks.blocked_between([challenger.pk, target.pk])
+    if (challenger.pk, target.pk) in found:
+        raise ChallengeRefused(f"You blocked {target.username}; unblock them (your block list, "
+                               "from your profile) to challenge them.")
+    if found:
+        raise ChallengeRefused(NOT_TAKING.format(name=target.username))
 
 
 def visible_challenge(challenge_id, user) -> Challenge:
@@ -199,7 +217,7 @@ def do_answer(challenge_id, user, accept: bool, *, now=None) -> Challenge:
             raise ChallengeRefused("Your account is banned, so you cannot start matches.")
         together.claim([user.pk, challenge.challenger_id])
         challenger = challenge.challenger
-        if not challenger.is_active or challenger.is_banned:
+        if not challenger.is_active or challenger.is_banned or blocks.any_block([user.pk, challenger.pk]):
             raise ChallengeRefused("This challenge cannot be played now.")
         _check_seatable([user, challenger], challenge.turn_seconds, you=user)
         players = [challenger, challenge.challenged]
@@ -265,10 +283,13 @@ def lapse_overdue(now=None) -> int:
 
 
 def incoming(user, now=None) -> list[Challenge]:
-    """The open challenges to ``user``, newest first."""
+    """The open challenges to ``user``, newest first, but for those of players
+    ``user`` blocked."""
     now = now or timezone.now()
+    blocked = blocks.blocked_ids_query(user.pk)
     return list(Challenge.objects.filter(challenged_id=user.pk, status=Challenge.Status.OPEN,
-                                         expires_at__gt=now).select_related("challenger")[:20])
+                                         expires_at__gt=now)
+                .exclude(challenger_id__in=blocked).select_related("challenger")[:20])
 
 
 def outgoing(user, now=None) -> list[Challenge]:

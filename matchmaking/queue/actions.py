@@ -21,6 +21,7 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
+from accounts import blocks
 from accounts.elo import INITIAL_RATING
 from accounts.models import Rating
 from core.errors import Refused
@@ -224,7 +225,7 @@ def pair_queues(only: list[Queue] | None = None, *, now: datetime | None = None)
             by_id = {e.pk: e for e in entries}
             tables = pairing.pair(
                 [pairing.Waiting(e.pk, e.rating, (now - e.joined_at).total_seconds()) for e in entries],
-                queue.players,
+                queue.players, apart=apart_entries(entries),
             )
             for table in tables:
                 users = [by_id[pk].user_id for pk in table]
@@ -233,6 +234,17 @@ def pair_queues(only: list[Queue] | None = None, *, now: datetime | None = None)
                     continue
                 started.append(_start_table(queue, [by_id[pk] for pk in table]))
     return started
+
+
+def apart_entries(entries) -> list[tuple[int, int]]:
+    """The pairs of queue entries (ids) never seated together: their players
+    are apart by a block, either way (``accounts.blocks.apart``: one query
+    for the whole queue, none when fewer than two wait)."""
+    entry_of = {}
+    for e in entries:
+        entry_of.setdefault(e.user_id, []).append(e.pk)
+    return [(a, b) for x, y in map(tuple, blocks.apart(entry_of))
+            for a in entry_of[x] for b in entry_of[y]]
 
 
 def _start_table(queue: Queue, entries: list[QueueEntry]) -> Match:

@@ -12,7 +12,10 @@ rating minus its lowest (its spread) is at most the smallest w among them.
 
 ``pair`` seats the longest-waiting player first, at the allowed table with
 the smallest spread, and never seats one player twice; then the next
-longest-waiting player who is still unseated, and so on.
+longest-waiting player who is still unseated, and so on. Players kept
+``apart`` (a block between them: ``accounts.blocks.apart``) are never seated
+at one table: a table holding such a pair is not allowed, and the search
+goes on past it (with no such pair, nothing more is done).
 
 How it stays fast (10,000 players well under 200 ms): the unseated players
 sit in a doubly linked list in rating order. The smallest-spread table that
@@ -27,7 +30,7 @@ window is wide enough.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Collection, Hashable, Sequence
 from dataclasses import dataclass
 
 #: Window at 0 s, its growth per step, the step (seconds) and the cap (rating points).
@@ -71,9 +74,11 @@ class Waiting:
 
 
 def pair(waiting: Sequence[Waiting], size: int,
-         window_of: Callable[[float], float] = window) -> list[tuple[Hashable, ...]]:
+         window_of: Callable[[float], float] = window,
+         apart: Collection[Collection[Hashable]] = ()) -> list[tuple[Hashable, ...]]:
     """Tables of ``size`` players (2..4) from ``waiting``; ``window_of`` gives
-    a player's window from their wait (``window``, or ``turn_based_window``).
+    a player's window from their wait (``window``, or ``turn_based_window``);
+    ``apart`` lists pairs of keys never seated at one table.
 
     Returns a list of tables, each a tuple of keys in seating order (the
     longest-waiting first), in the order they were formed. Players not
@@ -96,6 +101,7 @@ def pair(waiting: Sequence[Waiting], size: int,
     nxt[-1] = -1
     alive = [True] * n
     remaining = n
+    foes = _foes(players, apart)
     tables: list[tuple] = []
     for p in sorted(range(n), key=waited.__getitem__, reverse=True):
         if not alive[p]:
@@ -103,9 +109,9 @@ def pair(waiting: Sequence[Waiting], size: int,
         if remaining < size:
             break
         if size == 2:
-            best = _nearest_pair(p, rating, win, prev, nxt)
+            best = _nearest_pair(p, rating, win, prev, nxt, foes)
         else:
-            best = _nearest_table(p, size, rating, win, prev, nxt)
+            best = _nearest_table(p, size, rating, win, prev, nxt, foes)
         if best is None:
             continue
         _unlink(best, prev, nxt, alive)
@@ -113,6 +119,25 @@ def pair(waiting: Sequence[Waiting], size: int,
         best = sorted(best, key=waited.__getitem__, reverse=True)
         tables.append(tuple(players[m].key for m in best))
     return tables
+
+
+def _foes(players: list[Waiting], apart: Collection[Collection[Hashable]]) -> list[set[int]] | None:
+    """For each position in ``players``, the positions it may not share a
+    table with (from ``apart``'s pairs of keys); None when there are none."""
+    if not apart:
+        return None
+    at = {w.key: i for i, w in enumerate(players)}
+    foes: list[set[int]] = [set() for _ in players]
+    for a, b in (tuple(pair) for pair in apart if len(pair) == 2):
+        if a in at and b in at:
+            foes[at[a]].add(at[b])
+            foes[at[b]].add(at[a])
+    return foes if any(foes) else None
+
+
+def _friendly(members, foes: list[set[int]] | None) -> bool:
+    """Whether no two of ``members`` (positions) are kept apart."""
+    return foes is None or all(foes[m].isdisjoint(members) for m in members)
 
 
 def _neighbours(p: int, step: list[int], limit: int, reach: float, rating: list[float]) -> list[int]:
@@ -128,7 +153,7 @@ def _neighbours(p: int, step: list[int], limit: int, reach: float, rating: list[
 
 
 def _nearest_table(p: int, size: int, rating: list[float], win: list[float], prev: list[int],
-                   nxt: list[int]) -> list[int] | None:
+                   nxt: list[int], foes: list[set[int]] | None = None) -> list[int] | None:
     """The allowed table of ``size`` (3 or 4) holding ``p`` with the smallest
     spread, in rating order, or None: among the runs of ``size`` consecutive
     unseated players around ``p``, else (when no allowed run is the nearest
@@ -143,12 +168,13 @@ def _nearest_table(p: int, size: int, rating: list[float], win: list[float], pre
         spread = rating[members[-1]] - rating[members[0]]
         if nearest_spread is None or spread < nearest_spread:
             nearest_spread = spread
-        if (best_spread is None or spread < best_spread) and all(win[m] >= spread for m in members):
+        if (best_spread is None or spread < best_spread) and all(win[m] >= spread for m in members) \
+                and _friendly(members, foes):
             best, best_spread = members, spread
     if best is None or best_spread > nearest_spread:
         best = _search(p, size, rating, win,
                        _neighbours(p, prev, SEARCH_NEIGHBOURS, wp, rating)[::-1],
-                       _neighbours(p, nxt, SEARCH_NEIGHBOURS, wp, rating)) or best
+                       _neighbours(p, nxt, SEARCH_NEIGHBOURS, wp, rating), foes) or best
     return best
 
 
@@ -164,10 +190,11 @@ def _unlink(seated: list[int], prev: list[int], nxt: list[int], alive: list[bool
 
 
 def _nearest_pair(p: int, rating: list[float], win: list[float], prev: list[int],
-                  nxt: list[int]) -> list[int] | None:
+                  nxt: list[int], foes: list[set[int]] | None = None) -> list[int] | None:
     """The unseated player nearest in rating to ``p`` whose table with ``p``
-    is allowed (spread within both windows), or None."""
+    is allowed (spread within both windows, not kept apart), or None."""
     rp, wp = rating[p], win[p]
+    near = foes[p] if foes is not None else ()
     best, best_spread = None, None
     for step in (prev, nxt):
         q = step[p]
@@ -175,7 +202,7 @@ def _nearest_pair(p: int, rating: list[float], win: list[float], prev: list[int]
             spread = abs(rating[q] - rp)
             if spread > wp or (best_spread is not None and spread >= best_spread):
                 break
-            if win[q] >= spread:
+            if win[q] >= spread and q not in near:
                 best, best_spread = q, spread
                 break
             q = step[q]
@@ -183,7 +210,7 @@ def _nearest_pair(p: int, rating: list[float], win: list[float], prev: list[int]
 
 
 def _search(p: int, size: int, rating: list[float], win: list[float],
-            left: list[int], right: list[int]) -> list[int] | None:
+            left: list[int], right: list[int], foes: list[set[int]] | None = None) -> list[int] | None:
     """The allowed table of ``size`` holding ``p`` with the smallest spread,
     among ``left`` + [p] + ``right`` (rating order), or None."""
     cands = left + [p] + right
@@ -196,10 +223,25 @@ def _search(p: int, size: int, rating: list[float], win: list[float],
             if best_spread is not None and spread >= best_spread:
                 continue
             ends = {lo, hi, p}
-            if len(ends) > size or any(win[e] < spread for e in ends):
+            if len(ends) > size or any(win[e] < spread for e in ends) or not _friendly(ends, foes):
                 continue
-            middle = [c for c in cands[a + 1:b] if c not in ends and win[c] >= spread]
-            need = size - len(ends)
-            if len(middle) >= need:
-                best, best_spread = sorted(ends | set(middle[:need]), key=lambda c: rating[c]), spread
+            middle = _fill(ends, [c for c in cands[a + 1:b] if c not in ends and win[c] >= spread],
+                           size - len(ends), foes)
+            if middle is not None:
+                best, best_spread = sorted(ends | set(middle), key=lambda c: rating[c]), spread
     return best
+
+
+def _fill(ends: set[int], middle: list[int], need: int, foes: list[set[int]] | None) -> list[int] | None:
+    """``need`` of ``middle`` to seat with ``ends``, the first that fit (none
+    kept apart from the table so far), or None when too few do."""
+    if foes is None:
+        return middle[:need] if len(middle) >= need else None
+    chosen, table = [], set(ends)
+    for c in middle:
+        if len(chosen) == need:
+            break
+        if foes[c].isdisjoint(table):
+            chosen.append(c)
+            table.add(c)
+    return chosen if len(chosen) == need else None

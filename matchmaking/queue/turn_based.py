@@ -33,7 +33,7 @@ from games.models import Match
 from matchmaking import together
 from matchmaking.models import TurnBasedEntry
 from matchmaking.queue import pairing
-from matchmaking.queue.actions import QueueError, can_queue, find_queue, ranked_options
+from matchmaking.queue.actions import QueueError, apart_entries, can_queue, find_queue, ranked_options
 from notifications import notify
 
 log = logging.getLogger(__name__)
@@ -133,7 +133,7 @@ def _pair_one(kind: str, players: int, days: int, now: datetime) -> list[Match]:
     by_id = {e.pk: e for e in entries}
     tables = pairing.pair(
         [pairing.Waiting(e.pk, e.rating, (now - e.joined_at).total_seconds()) for e in entries],
-        players, pairing.turn_based_window,
+        players, pairing.turn_based_window, apart_entries(entries),
     )
     started = []
     for table in tables:

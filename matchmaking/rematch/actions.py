@@ -18,6 +18,9 @@ README "Playing again" holds the rules:
   stand (aborted, ended unrated, voided by a moderator) has an unrated
   rematch too (``together.rematch_rating``); a void while an offer is open
   makes it unrated (``rating_taken_back``), and the last acceptance checks again.
+- No offer between players apart by a block, either way (``accounts.blocks``):
+  offering and accepting get the same refusal as when a player cannot play,
+  so the block is not revealed.
 - A private room's match is followed by the room's lobby, not an offer; the
   room records its next match here (``record_next``) so the old match links to it.
 
@@ -36,6 +39,7 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
+from accounts import blocks
 from core.errors import Refused
 from games import actions as match_actions
 from games.models import Match, Seat
@@ -144,8 +148,9 @@ def _require_offerable(match: Match, seats: list[Seat]) -> None:
         raise RematchRefused("The room's next match starts from its lobby.")
     if match.event:
         raise RematchRefused(f"{match.event} pairs its players again; an arena match has no rematch.")
-    if any(s.user.is_banned or not s.user.is_active for s in humans):
-        # One refusal, whatever the reason: it must not tell of a moderation action.
+    if any(s.user.is_banned or not s.user.is_active for s in humans) \
+            or blocks.any_block(s.user_id for s in humans):
+        # One refusal, whatever the reason: it must not tell of a moderation action or a block.
         raise RematchRefused("A rematch is not possible: not every player can play now.")
 
 

@@ -9,6 +9,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
+from accounts import blocks
 from games.models import Match
 from matchmaking import together
 from matchmaking.models import RematchOffer, Room, RoomMember
@@ -24,8 +25,9 @@ def panel_context(match: Match, user_id: int, *, live: bool = False, now=None) -
     ``room`` (back to the room's lobby), ``room_closed``, ``event`` (an
     arena's match: back to the arena, which pairs again), ``banned`` (the
     viewer may not start matches), ``unavailable`` (another player cannot
-    play now: no offer, in the same words as rematch.do_offer's refusal, which
-    must not tell of a moderation action), or ``none``.
+    play now, or two players are apart by a block: no offer, in the same
+    words as rematch.do_offer's refusal, which must not tell of a moderation
+    action or a block), or ``none``.
     With an offer (to make, open or over), ``rated`` says whether its match is
     rated and ``why`` why not (``together.rematch_rating``).
     ``live``: a pushed panel, whose link to a started match the page follows."""
@@ -83,7 +85,8 @@ def _offer_panel(ctx: dict, match: Match, humans: list, user_id: int, now) -> di
                can_offer=count < together.OFFERS_PER_MATCH, offer=offer, turn_based=match.turn_based,
                offer_for=together.duration_words(together.offer_seconds(match)))
     if offer is None or offer.status != RematchOffer.Status.OPEN:
-        if any(s.user.is_banned or not s.user.is_active for s in humans):
+        if any(s.user.is_banned or not s.user.is_active for s in humans) \
+                or blocks.any_block(s.user_id for s in humans):
             ctx["state"] = "unavailable"
             return ctx
     if offer is None:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import logging
 
-from accounts import sockets
+from accounts import blocks, sockets
 from accounts.close_codes import CLOSE_BANNED, CLOSE_NOT_ALLOWED, CLOSE_NOT_FOUND
 from games import chat
 from matchmaking.models import Room
@@ -30,11 +30,14 @@ log = logging.getLogger(__name__)
 
 
 class RoomConsumer(sockets.ParlourConsumer):
+    hides_chat = True
+
     async def connect(self):
         self.code = str(self.scope["url_route"]["kwargs"]["code"]).upper()[:8]
         self.user = self.scope.get("user")
         await self.accept()
-        if not await self.db(_access, self.code, self.user):
+        allowed, self.hidden = await self.db(_access, self.code, self.user)
+        if not allowed:
             await self.close(CLOSE_NOT_FOUND)
             return
         if getattr(self.user, "is_banned", False):
@@ -58,10 +61,15 @@ class RoomConsumer(sockets.ParlourConsumer):
         except chat.ChatRefused as e:
             await self.send_error(e.message)
             return
-        await push.send_chat(self.code, chat.chat_line(self.user.username, data["id"]))
+        await push.send_chat(self.code, chat.chat_line(self.user.username, data["id"]), self.user.pk)
 
     async def room_frame(self, event):
         await self.send(text_data=event["html"])
+
+    async def room_chat(self, event):
+        """A chat line: shown unless its sender is one this member blocked (``hides``)."""
+        if not self.hides(event):
+            await self.send(text_data=event["html"])
 
     async def room_closed(self, event):
         await self.send(text_data=event["html"])
@@ -80,9 +88,13 @@ class RoomConsumer(sockets.ParlourConsumer):
             await self.close(CLOSE_NOT_ALLOWED)
 
 
-def _access(code: str, user) -> bool:
-    """Whether room ``code`` exists and ``user`` is an active member of it."""
-    return actions.is_member_of(code, user)
+def _access(code: str, user) -> tuple[bool, frozenset[int]]:
+    """Whether room ``code`` exists and ``user`` is an active member of it,
+    and (for a member) the players whose chat their socket hides: their
+    blocks (``accounts.blocks.blocked_ids``, one query)."""
+    if not actions.is_member_of(code, user):
+        return False, frozenset()
+    return True, blocks.blocked_ids(user.pk)
 
 
 def _snapshot(code: str, user) -> str:

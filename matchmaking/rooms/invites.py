@@ -14,6 +14,7 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
+from accounts import blocks
 from core import ratelimits
 from games import time_controls
 from matchmaking.models import Invite, Room, RoomMember, RoomSeat
@@ -175,7 +176,9 @@ def do_redeem_invite(token, user, *, ip: str | None = None, now=None) -> Room:
 
     A member already in the room just gets the room (the invite stays
     unused). Raises TooManyAttempts (rate), InviteRefused (unknown, used,
-    expired or revoked: one message for all), NotAllowed (removed from that
+    expired or revoked: one message for all; also, the invite staying unused,
+    for someone the host or another member of the room blocked, so the
+    link's holder cannot tell a block from a bad link), NotAllowed (removed from that
     room, room started or closed, every seat taken: the invite stays unused).
     """
     require_user(user)
@@ -196,6 +199,9 @@ def do_redeem_invite(token, user, *, ip: str | None = None, now=None) -> Room:
             return room
         if room.status != Room.Status.OPEN:
             raise NotAllowed("This room is no longer taking players.")
+        members = RoomMember.objects.filter(room=room, status=RoomMember.Status.ACTIVE).values("user_id")
+        if blocks.blocked_by_any(members, user.pk):
+            raise InviteRefused()
         # Single use: only one UPDATE can find the invite unused, unrevoked and unexpired.
         used = Invite.objects.filter(
             token_hash=hash_token(token), room=room, used_at__isnull=True, revoked_at__isnull=True,

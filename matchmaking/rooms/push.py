@@ -21,6 +21,7 @@ from matchmaking.rooms import fragments
 log = logging.getLogger(__name__)
 
 EVENT = "room.frame"  # consumers handle it as ``room_frame``
+CHAT_EVENT = "room.chat"  # a chat line with its sender's id ("from"): ``room_chat``
 CLOSE_EVENT = "room.closed"  # ``room_closed``: show the frame, then close the socket
 
 
@@ -63,9 +64,11 @@ def member_left(code: str, user_id: int) -> None:
     async_to_sync(_send_all)([(member_group(code, user_id), CLOSE_EVENT, html)])
 
 
-async def send_chat(code: str, html: str) -> None:
-    """One chat line (already rendered) to everyone in the lobby."""
-    await get_channel_layer().group_send(room_group(code), {"type": EVENT, "html": html})
+async def send_chat(code: str, html: str, sender_id: int) -> None:
+    """One chat line (already rendered once) to everyone in the lobby; each
+    socket whose user blocked ``sender_id`` drops it (``RoomConsumer.room_chat``)."""
+    await get_channel_layer().group_send(room_group(code), {"type": CHAT_EVENT, "html": html,
+                                                            "from": sender_id})
 
 
 async def _send_all(messages: list[tuple[str, str, str]]) -> None:

@@ -298,3 +298,44 @@ def test_turn_based_screenshots(browser, live_server_url, name):
             whole = name != "turn-match" and size == "desktop"
             page.screenshot(path=SHOTS / f"{name}-{size}-{scheme}.png", full_page=whole)
             context.close()
+
+
+# -- Blocking a player (docs/features.md "Blocking a player"), by name:
+#    PARLOUR_BLOCK_SHOT_NAMES=block-profile,block-list (none by default) ------------------------
+
+
+def _block_profile():
+    """Bob's profile as ada sees it, with the Block button."""
+    from tests.factories import make_user
+
+    ada, bob = make_user("ada"), make_user("bob")
+    return ada, f"/u/{bob.username}/"
+
+
+def _block_list():
+    """Ada's block list with two players on it."""
+    from accounts import blocks
+    from tests.factories import make_user
+
+    ada = make_user("ada")
+    for name in ("bob", "carol_the_long_named"):
+        blocks.do_block(ada, make_user(name).username)
+    return ada, "/account/blocked/"
+
+
+BLOCK_PAGES = {"block-profile": _block_profile, "block-list": _block_list}
+BLOCK_NAMES = [n for n in os.environ.get("PARLOUR_BLOCK_SHOT_NAMES", "").split(",") if n]
+
+
+@pytest.mark.parametrize("name", BLOCK_NAMES)
+def test_block_screenshots(browser, live_server_url, name):
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    user, path = in_thread(BLOCK_PAGES[name])
+    for size, (w, h) in SIZES.items():
+        context = browser.new_context(viewport={"width": w, "height": h})
+        log_in(context, user, live_server_url)
+        page = context.new_page()
+        page.goto(f"{live_server_url}{path}")
+        page.wait_for_timeout(300)
+        page.screenshot(path=SHOTS / f"{name}-{size}.png", full_page=True)
+        context.close()

@@ -54,7 +54,7 @@ def test_follow_and_unfollow_from_the_profile_are_public():
     # Public, like Lichess: anyone sees the counts and the lists.
     visitor = Client()
     assert "1 follower" in visitor.get("/u/bob/").content.decode()
-    assert "following 1" in visitor.get("/u/ann/").content.decode()
+    assert "1 following" in visitor.get("/u/ann/").content.decode()
     assert 'href="/u/ann/"' in visitor.get("/u/bob/followers/").content.decode()
     assert 'href="/u/bob/"' in visitor.get("/u/ann/following/").content.decode()
     assert "Follow</button>" not in visitor.get("/u/bob/").content.decode()

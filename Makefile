@@ -15,7 +15,7 @@ PYTEST_ARGS ?=
 PYTEST_WORKERS ?= 2
 export PYTHON
 
-.PHONY: install lock lock-upgrade run cluster test test-js test-stress lint migrate bench-engine bench-bots bench-live bench-live-cluster bench-peer bench-page bench-pairing bench-history bench-replay bench-renders bench-arena clean
+.PHONY: install lock lock-upgrade run cluster test test-js test-stress lint migrate bench-engine bench-bots bench-live bench-live-cluster bench-peer bench-page bench-pairing bench-history bench-replay bench-renders bench-arena bench-people clean
 
 $(PY):
 	@py="$$(scripts/find-python)" && echo "Using $$py" && "$$py" -m venv $(VENV)
@@ -99,6 +99,10 @@ bench-pairing: install
 
 bench-history: install
 	$(PY) -m benchmarks.history
+
+# The search by name on 100,000 accounts, PostgreSQL (DATABASE_URL, or its own server).
+bench-people: install
+	$(PY) -m benchmarks.people_search
 
 # A replay step of a 2,000-ply match (SQLite, Django's test client; REPLAY_ARGS e.g. '--repeat 100').
 bench-replay: install

@@ -67,6 +67,7 @@ INSTALLED_APPS = [
     "games",
     *GAMES.values(),  # each game's folder: its templates, static files and template tags
     "matchmaking",
+    "people",
     "arenas",
     "moderation",
 ]

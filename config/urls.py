@@ -12,6 +12,7 @@ urlpatterns = [
     path("", include("notifications.urls")),
     path("", include("games.urls")),
     path("", include("matchmaking.urls")),
+    path("", include("people.urls")),
     path("", include("arenas.urls")),
     path("", include("moderation.urls")),
 ]

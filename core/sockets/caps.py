@@ -128,7 +128,8 @@ class SocketSlots:
         return entry
 
     @staticmethod
-    def _keys(owner: str) -> list[str]:
+    def keys_of(owner: str) -> list[str]:
+        """``owner``'s two keys: its sockets' joined and seen times (presence.py reads the seen)."""
         base = f"{settings.PARLOUR_WS_SLOT_PREFIX}:{owner}"
         return [f"{base}:joined", f"{base}:seen"]
 
@@ -142,7 +143,7 @@ class SocketSlots:
         close to keep within ``socket_cap(owner)`` (usually none)."""
         _client, admit, _refresh = self._client()
         try:
-            evicted = await admit(keys=self._keys(owner),
+            evicted = await admit(keys=self.keys_of(owner),
                                   args=[socket, socket_cap(owner), self.keep_seconds()])
         except (RedisError, OSError) as e:
             log.warning("ws: socket cap not checked for %s: %s", owner, e)
@@ -156,7 +157,7 @@ class SocketSlots:
         keep = self.keep_seconds()
         for start in range(0, len(held), REFRESH_BATCH):
             batch = held[start:start + REFRESH_BATCH]
-            keys = [key for _socket, owner in batch for key in self._keys(owner)]
+            keys = [key for _socket, owner in batch for key in self.keys_of(owner)]
             try:
                 await refresh(keys=keys, args=[keep, *(socket for socket, _owner in batch)])
             except (RedisError, OSError) as e:
@@ -197,7 +198,7 @@ class SocketSlots:
     async def release(self, owner: str, socket: str) -> None:
         """Stop counting ``socket`` (it closed)."""
         client, _admit, _refresh = self._client()
-        joined, seen = self._keys(owner)
+        joined, seen = self.keys_of(owner)
         try:
             async with client.pipeline(transaction=True) as pipe:
                 await pipe.zrem(joined, socket).zrem(seen, socket).execute()
@@ -207,7 +208,7 @@ class SocketSlots:
     async def count(self, owner: str) -> int:
         """How many sockets ``owner`` holds now (tests, diagnostics)."""
         client, _admit, _refresh = self._client()
-        return await client.zcard(self._keys(owner)[0])
+        return await client.zcard(self.keys_of(owner)[0])
 
 
 slots = SocketSlots()

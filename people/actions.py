@@ -1,0 +1,53 @@
+"""The only writers of follows. Each refuses (``FollowRefused``, nothing
+changed) or does what was asked; following twice or unfollowing someone
+not followed changes nothing and is no error."""
+
+from __future__ import annotations
+
+from django.db import IntegrityError, transaction
+
+from accounts.models import User
+from core.errors import Refused
+from people.models import Follow
+
+#: The most people one person may follow (Lichess has a cap too): the list
+#: of the people you follow is one bounded page.
+MAX_FOLLOWING = 500
+
+
+class FollowRefused(Refused):
+    code = "follow_refused"
+
+
+def _target(username: str) -> User:
+    try:
+        return User.objects.get_by_natural_key(username)
+    except User.DoesNotExist:
+        raise FollowRefused("There is no player with that name.") from None
+
+
+def follow(user: User, username: str) -> User:
+    """``user`` follows the active account named ``username`` (any case)."""
+    target = _target(username)
+    if target.pk == user.pk:
+        raise FollowRefused("You cannot follow yourself.")
+    if not target.is_active:
+        raise FollowRefused("That account is closed.")
+    with transaction.atomic():
+        if Follow.objects.filter(follower=user, followed=target).exists():
+            return target
+        if Follow.objects.filter(follower=user).count() >= MAX_FOLLOWING:
+            raise FollowRefused(f"You follow {MAX_FOLLOWING} players already: unfollow one first.")
+        try:
+            with transaction.atomic():
+                Follow.objects.create(follower=user, followed=target)
+        except IntegrityError:  # the same follow from another tab a moment ago
+            pass
+    return target
+
+
+def unfollow(user: User, username: str) -> User:
+    """``user`` no longer follows ``username`` (closed accounts included)."""
+    target = _target(username)
+    Follow.objects.filter(follower=user, followed=target).delete()
+    return target

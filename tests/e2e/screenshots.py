@@ -302,7 +302,7 @@ def test_turn_based_screenshots(browser, live_server_url, name):
 
 #: Verified e-mail (docs/features.md "Confirming your e-mail"): after sign-up, the
 #: confirmation link's page, and that page once confirmed. None by default:
-#: PARLOUR_EMAIL_SHOT_NAMES=email-sent,email-confirm,email-confirmed.
+#: PARLOUR_EMAIL_SHOT_NAMES=email-sent,email-confirm,email-confirmed,email-banner.
 EMAIL_NAMES = [n for n in os.environ.get("PARLOUR_EMAIL_SHOT_NAMES", "").split(",") if n]
 
 
@@ -328,7 +328,9 @@ def test_email_screenshots(browser, live_server_url, name):
         page.get_by_label("Password confirmation").fill("a sturdy pass 42")
         page.get_by_role("button", name="Create account").click()
         page.get_by_role("heading", name="Check your mail").wait_for()
-        if name != "email-sent":
+        if name == "email-banner":  # any page but the e-mail ones: the line with the link
+            page.goto(f"{live_server_url}/play/")
+        elif name != "email-sent":
             page.goto(live_server_url + in_thread(_confirm_path, username))
             if name == "email-confirmed":
                 page.get_by_role("button", name="Confirm").click()

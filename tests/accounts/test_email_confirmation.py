@@ -187,6 +187,19 @@ def test_the_first_account_to_confirm_an_address_keeps_it(smtp, worker):
     assert worker.outcomes[-1] == "taken"
 
 
+def test_two_confirmations_at_once_are_settled_by_the_index(monkeypatch):
+    """The check for another confirmed holder missed (the other confirmed
+    in the same instant): the partial unique index refuses, and the link
+    says so clearly; nothing changed."""
+    make_user("quick")  # quick@example.com, confirmed
+    slow = unconfirmed("slow", "QUICK@example.com")
+    monkeypatch.setattr(confirmation, "taken_by_another", lambda address, user_id: False)
+    refused = Client().post(reverse("email_confirm", args=[confirmation.token(slow.pk, slow.email)]))
+    assert refused.status_code == 400 and "Another account confirmed QUICK@example.com first" in refused.text
+    slow.refresh_from_db()
+    assert not slow.email_confirmed
+
+
 def _expired_token(user):
     past = time.time() - timedelta(days=4).total_seconds()
     real = signing.time.time

@@ -71,7 +71,9 @@ class User(AbstractUser):
         constraints = [
             models.UniqueConstraint(Lower("username"), name="user_username_ci_unique"),
             models.UniqueConstraint(Lower("email"), name="user_confirmed_email_ci_unique",
-                                    condition=models.Q(email_confirmed=True) & ~models.Q(email="")),
+                                    condition=models.Q(email_confirmed=True) & ~models.Q(email=""),
+                                    violation_error_message="Another account has this e-mail address, "
+                                                            "confirmed."),
         ]
 
     def __str__(self):

@@ -44,6 +44,7 @@ class Migration(migrations.Migration):
                 django.db.models.functions.text.Lower("email"),
                 condition=models.Q(("email_confirmed", True), models.Q(("email", ""), _negated=True)),
                 name="user_confirmed_email_ci_unique",
+                violation_error_message="Another account has this e-mail address, confirmed.",
             ),
         ),
     ]

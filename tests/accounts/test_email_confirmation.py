@@ -17,6 +17,7 @@ import pytest
 from django.apps import apps
 from django.core import mail as django_mail
 from django.core import signing
+from django.core.exceptions import ValidationError
 from django.core.management import call_command
 from django.db import connection
 from django.test import Client, override_settings
@@ -380,3 +381,14 @@ def test_the_data_migration_marks_every_existing_account_confirmed():
     unconfirmed("old2")
     _migration.confirm_everyone(apps, None)
     assert not User.objects.filter(email_confirmed=False).exists()
+
+
+def test_a_form_that_would_give_a_confirmed_address_twice_says_so():
+    """The admin's forms validate the model's constraints: a moderator who
+    types another account's confirmed address gets a message, not a 500;
+    an unconfirmed second holder is fine."""
+    make_user("kept")  # kept@example.com, confirmed
+    with pytest.raises(ValidationError) as refused:
+        User(username="twin", email="KEPT@example.com").validate_constraints()
+    assert "Another account has this e-mail address, confirmed." in str(refused.value)
+    User(username="twin", email="KEPT@example.com", email_confirmed=False).validate_constraints()

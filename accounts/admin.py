@@ -46,12 +46,13 @@ class RatingInline(ReadOnlyInline):
 class UserAdmin(BaseUserAdmin):
     fieldsets = (
         *BaseUserAdmin.fieldsets,
-        ("Profile", {"fields": ("bio",)}),
+        ("Profile", {"fields": ("bio", "email_confirmed", "pending_email")}),
         ("Moderation", {"fields": ("banned_until", "ban_reason")}),
     )
-    readonly_fields = ("banned_until", "ban_reason", "last_login", "date_joined")
-    list_display = ("username", "email", "date_joined", "is_active", "is_staff", "ban_status")
-    list_filter = (BannedFilter, "is_staff", "date_joined", "is_active", "is_superuser")
+    readonly_fields = ("banned_until", "ban_reason", "last_login", "date_joined", "pending_email")
+    list_display = ("username", "email", "email_confirmed", "date_joined", "is_active", "is_staff",
+                    "ban_status")
+    list_filter = (BannedFilter, "email_confirmed", "is_staff", "date_joined", "is_active", "is_superuser")
     search_fields = ("username", "email", "first_name", "last_name")
     inlines = [RatingInline]
 

@@ -1,5 +1,5 @@
 from django import forms
-from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm, UserCreationForm
 from django.core import validators
 
 from accounts.middleware import ban_message
@@ -43,10 +43,13 @@ class LoginForm(AuthenticationForm):
 class SignUpForm(UserCreationForm):
     """Username, email and password (twice), checked by Django's password validators.
 
-    Usernames and emails are unique regardless of case.
+    Usernames are unique regardless of case. The email is never checked
+    against other accounts here (no oracle: docs/features.md "Confirming
+    your e-mail"); the account starts unconfirmed, and the mail to the
+    address tells its owner if another account confirmed it already.
     """
 
-    email = forms.EmailField(max_length=254, help_text="Used only to reset your password.")
+    email = forms.EmailField(max_length=254, help_text="We mail you a link to confirm it.")
 
     class Meta(UserCreationForm.Meta):
         model = User
@@ -59,12 +62,42 @@ class SignUpForm(UserCreationForm):
         return username
 
     def clean_email(self):
-        email = User.objects.normalize_email(self.cleaned_data["email"])
-        if User.objects.filter(email__iexact=email).exists():
-            raise forms.ValidationError(
-                "An account with that email already exists.", code="duplicate_email"
-            )
-        return email
+        return User.objects.normalize_email(self.cleaned_data["email"])
+
+    def save(self, commit=True):
+        user = super().save(commit=False)
+        user.email_confirmed = False
+        if commit:
+            user.save()
+        return user
+
+
+class EmailChangeForm(forms.Form):
+    """A new e-mail address, with the account's password (a session left
+    open somewhere must not move the account's mail, and so its password
+    resets, elsewhere). Never says whether another account has the address."""
+
+    email = forms.EmailField(label="New e-mail address", max_length=254)
+    password = forms.CharField(label="Your password", strip=False,
+                               widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}))
+
+    def __init__(self, user, *args, **kwargs):
+        self.user = user
+        super().__init__(*args, **kwargs)
+
+    def clean_password(self):
+        password = self.cleaned_data["password"]
+        if not self.user.check_password(password):
+            raise forms.ValidationError("That is not your password.", code="password_incorrect")
+        return password
+
+
+class ConfirmedPasswordResetForm(PasswordResetForm):
+    """Django's reset form, mailing only accounts whose address is confirmed
+    (an unconfirmed address may be anyone's)."""
+
+    def get_users(self, email):
+        return (user for user in super().get_users(email) if user.email_confirmed)
 
 
 class HolidayForm(forms.Form):

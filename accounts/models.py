@@ -35,9 +35,23 @@ class ParlourUserManager(UserManager):
 
 
 class User(AbstractUser):
-    """A Parlour account. Usernames and emails are unique regardless of case."""
+    """A Parlour account. Usernames are unique regardless of case; so are
+    confirmed e-mail addresses (``accounts.confirmation``): an unconfirmed
+    address is held against no one, and the first account to confirm it
+    keeps it."""
 
     email = models.EmailField("email address")
+    # docs/features.md "Confirming your e-mail": True for accounts made by
+    # createsuperuser, the admin and tests; a sign-up starts False. Set only by
+    # accounts.confirmation (and the admin).
+    email_confirmed = models.BooleanField(
+        "e-mail confirmed", default=True,
+        help_text="The owner of the address clicked its confirmation link (or a moderator made the account).",
+    )
+    # A new address asked for by a confirmed account, kept here until its link
+    # is clicked (the confirmed one still gets the mail until then).
+    pending_email = models.EmailField("new e-mail address, waiting for its confirmation", blank=True,
+                                      editable=False)
     bio = models.CharField(max_length=280, blank=True)
     # Moderation (README "Moderation"): set only by moderation.actions.ban_user / unban_user.
     banned_until = models.DateTimeField(
@@ -56,7 +70,10 @@ class User(AbstractUser):
     class Meta:
         constraints = [
             models.UniqueConstraint(Lower("username"), name="user_username_ci_unique"),
-            models.UniqueConstraint(Lower("email"), name="user_email_ci_unique"),
+            models.UniqueConstraint(Lower("email"), name="user_confirmed_email_ci_unique",
+                                    condition=models.Q(email_confirmed=True) & ~models.Q(email=""),
+                                    violation_error_message="Another account has this e-mail address, "
+                                                            "confirmed."),
         ]
 
     def __str__(self):

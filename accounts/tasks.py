@@ -1,11 +1,24 @@
-"""Celery tasks of the accounts: the daily housekeeping (Celery beat,
-CELERY_BEAT_SCHEDULE "housekeeping-accounts", on the general queue)."""
+"""Celery tasks of the accounts, on the general queue: the daily
+housekeeping (Celery beat, CELERY_BEAT_SCHEDULE "housekeeping-accounts"), and
+the mail to an address waiting for its confirmation (``send_address_mail``,
+queued after the commit by ``queue_address_mail``; docs/features.md
+"Confirming your e-mail")."""
 
 import logging
+import smtplib
 
 from celery import shared_task
+from django.conf import settings
+from django.core.mail import EmailMessage
+from django.db import transaction
+from django.template.loader import render_to_string
+from django.urls import reverse
 
+from accounts import confirmation
 from accounts.housekeeping import clear_expired_sessions, clear_old_login_records
+from accounts.models import User
+from core import ratelimits
+from core.site_url import absolute
 
 log = logging.getLogger(__name__)
 
@@ -21,3 +34,52 @@ def housekeeping() -> None:
     sessions = clear_expired_sessions()
     records = clear_old_login_records()
     log.info("housekeeping: %d expired sessions, log-in records %s deleted", sessions, records)
+
+
+@shared_task(ignore_result=True, autoretry_for=(smtplib.SMTPException, OSError), retry_backoff=60,
+             retry_backoff_max=3600, retry_jitter=True, max_retries=8, soft_time_limit=60, time_limit=90)
+def send_address_mail(user_id: int, address: str) -> str:
+    """Mail ``address``, which waits on ``user_id`` for its confirmation: the
+    link, or, when another account confirmed the address already, "someone
+    tried to sign up with (or move an account to) your address" and no link
+    (the request that queued this said the same either way: no oracle).
+    "sent", "taken" (that mail sent), or "skipped": the address no longer
+    waits, or it had PARLOUR_ADDRESS_MAIL_RATE mails already. A mail server
+    that is down or answers 4xx makes Celery retry."""
+    user = User.objects.filter(pk=user_id, is_active=True).first()
+    try:
+        how = confirmation.waiting_how(user, address) if user is not None else None
+    except confirmation.BadConfirmationLink:
+        how = None
+    if how is None or not ratelimits.hit(settings.PARLOUR_ADDRESS_MAIL_RATE, "address-mail", address.lower()):
+        log.info("address mail for user %s: skipped", user_id)
+        return "skipped"
+    context = {"user": user, "address": address, "change": how == "change",
+               "site": absolute(settings.SITE_URL, "/"),
+               "login_url": absolute(settings.SITE_URL, reverse("login")),
+               "reset_url": absolute(settings.SITE_URL, reverse("password_reset")),
+               "days": settings.PARLOUR_EMAIL_CONFIRM_DAYS}
+    if confirmation.taken_by_another(address, user_id):
+        outcome, subject, template = "taken", "Someone tried to use your address on Parlour", "taken"
+    else:
+        link = reverse("email_confirm", args=[confirmation.token(user_id, address)])
+        context["link"] = absolute(settings.SITE_URL, link)
+        outcome, subject, template = "sent", "Confirm your e-mail address on Parlour", "confirm"
+    EmailMessage(subject=subject, body=render_to_string(f"accounts/mail/{template}.txt", context),
+                 from_email=settings.DEFAULT_FROM_EMAIL, to=[address],
+                 headers={"Auto-Submitted": "auto-generated"}).send()
+    log.info("address mail for user %s: %s", user_id, outcome)
+    return outcome
+
+
+def queue_address_mail(user: User) -> bool:
+    """Queue ``send_address_mail`` for ``user``'s waiting address after the
+    current transaction commits; False when no address waits."""
+    address = confirmation.waiting_address(user)
+    if not address:
+        return False
+    args = (user.pk, address)
+    # robust: a broker that cannot be reached loses this mail (logged), never the
+    # account; "send the link again" remains.
+    transaction.on_commit(lambda: send_address_mail.delay(*args), robust=True)
+    return True

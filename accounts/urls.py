@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from accounts import views, views_blocks, views_holidays
+from accounts import views, views_blocks, views_email, views_holidays
 from accounts.forms import LoginForm
 
 urlpatterns = [
@@ -9,6 +9,9 @@ urlpatterns = [
     path("account/time-zone/", views.set_time_zone, name="set_time_zone"),
     path("account/holidays/", views_holidays.holidays_page, name="holidays"),
     path("account/blocked/", views_blocks.blocked_page, name="blocked_players"),
+    path("account/email/", views_email.email_change, name="email_change"),
+    path("account/email/sent/", views_email.email_sent, name="email_sent"),
+    path("account/email/confirm/<str:token>/", views_email.email_confirm, name="email_confirm"),
     path(
         "login/",
         auth_views.LoginView.as_view(redirect_authenticated_user=True, authentication_form=LoginForm),

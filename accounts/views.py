@@ -6,8 +6,8 @@ session (``accounts.sockets.password_changed``; log-out closes its own
 session's, ``accounts.sockets.logged_out``).
 
 Both are rate-limited (README "Decisions": sign-up and password-reset
-limits; sign-up also limits its failed attempts, whose errors tell which
-emails have an account) through ``core.ratelimits`` (the ``limits`` library over Redis,
+limits; sign-up also limits its failed attempts, a budget of their own per
+client address) through ``core.ratelimits`` (the ``limits`` library over Redis,
 so every server process shares the counts): past a limit the page answers
 429 and says so, and nothing is created or sent.
 """
@@ -16,14 +16,15 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
-from django.db import IntegrityError
+from django.db import IntegrityError, transaction
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
-from django.utils.http import url_has_allowed_host_and_scheme
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.views.decorators.http import require_http_methods, require_POST
 
-from accounts import sockets, timezones
-from accounts.forms import SignUpForm
+from accounts import sockets, tasks, timezones
+from accounts.forms import ConfirmedPasswordResetForm, SignUpForm
 from accounts.models import User
 from core import ratelimits
 from core.proxy import client_ip
@@ -37,18 +38,22 @@ def rate_limited(request, what: str, status: int = 429):
 
 @require_http_methods(["GET", "POST"])
 def signup(request):
-    """The sign-up form; a new account is logged in and taken where it was
-    going (``next``: a path on this site, as the log-in page passes it on,
-    e.g. a room's invite link), else to the play page with a welcome."""
+    """The sign-up form; a new account is logged in, its address is mailed a
+    confirmation link (``accounts.tasks.queue_address_mail``), and it is
+    shown the "check your mail" page, which leads on where it was going
+    (``next``: a path on this site, as the log-in page passes it on, e.g. a
+    room's invite link). The answer is the same whether or not another
+    account has the address (docs/features.md "Confirming your e-mail")."""
     going = _safe_next(request)
     if request.user.is_authenticated:
         return redirect(going or "home")
     form = SignUpForm(request.POST if request.method == "POST" else None)
     if request.method != "POST":
         return render(request, "accounts/signup.html", {"form": form, "next": going})
-    # A form's errors tell whether an email (or a username) has an account, so
-    # attempts that create nothing have a budget of their own per client
-    # address (README "Decisions"). Over it, the form is not even checked.
+    # Every attempt counts: one that creates nothing (a form's errors, such as
+    # a taken username) against a budget of its own per client address
+    # (README "Decisions"), larger than the sign-ups'. Over it, the form is
+    # not even checked. An email another account has is no error at all.
     address = client_ip(request) or "?"
     if not ratelimits.allows(settings.PARLOUR_SIGNUP_FAILED_RATE, "signup-failed", address):
         return rate_limited(request, "sign-up attempts from your network")
@@ -56,23 +61,24 @@ def signup(request):
         # Counted only for a sign-up that would create an account: typos cost nothing here.
         if not ratelimits.hit(settings.PARLOUR_SIGNUP_RATE, "signup", address):
             # Refused, so it created nothing: it counts as a failed attempt too,
-            # or a full sign-up limit would answer "no account has this email" for free.
+            # or a full sign-up limit would answer "no account has this username" for free.
             ratelimits.hit(settings.PARLOUR_SIGNUP_FAILED_RATE, "signup-failed", address)
             return rate_limited(request, "new accounts from your network")
         try:
-            user = form.save()
+            with transaction.atomic():
+                user = form.save()
+                tasks.queue_address_mail(user)
         except IntegrityError:
             # Two sign-ups with the same name at the same instant: the unique
             # constraint settles it, and the loser gets the form's error.
-            form.add_error("username", "That username or email is taken.")
+            form.add_error("username", "That username is taken.")
         else:
+            # The same answer whether or not another account has the address
+            # (no oracle): the mail to it tells its owner.
             login(request, user, backend="accounts.backends.ParlourBackend")
-            if going:
-                return redirect(going)
-            messages.success(request, f"Welcome to Parlour, {user.username}! Pick a game below: a match "
-                                      "against the computer starts at once, and each game's rules are a "
-                                      "click away.")
-            return redirect("play")
+            messages.success(request, f"Welcome to Parlour, {user.username}!")
+            sent = reverse("email_sent")
+            return redirect(f"{sent}?{urlencode({'next': going})}" if going else sent)
     # Counted before the errors are shown: of attempts racing past the check
     # above, those the count refuses show nothing.
     if not ratelimits.hit(settings.PARLOUR_SIGNUP_FAILED_RATE, "signup-failed", address):
@@ -94,7 +100,10 @@ def _safe_next(request) -> str:
 class PasswordResetView(auth_views.PasswordResetView):
     """Django's reset form, limited per client address and per email address
     (whether or not an account has it, so the limit tells nothing about who
-    has an account): a script can neither mail many inboxes nor flood one."""
+    has an account): a script can neither mail many inboxes nor flood one.
+    Only confirmed addresses get the mail (``ConfirmedPasswordResetForm``)."""
+
+    form_class = ConfirmedPasswordResetForm
 
     def form_valid(self, form):
         email = form.cleaned_data["email"].strip().lower()

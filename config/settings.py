@@ -565,12 +565,19 @@ PARLOUR_TURN_BASED_LIMIT = env.int("PARLOUR_TURN_BASED_LIMIT", default=50)
 # per client address and per email address, in Redis (core.ratelimits).
 PARLOUR_SIGNUP_RATE = env.str("PARLOUR_SIGNUP_RATE", default="10/hour")
 # Sign-up attempts that create nothing (a form that fails its checks, such as
-# "an account with that email already exists") per client address: a budget
+# "that username is taken"; a taken email is no error) per client address: a budget
 # of their own, larger than the sign-ups', so a shared address (a school, a
 # phone carrier) is not locked out by typos (README "Decisions").
 PARLOUR_SIGNUP_FAILED_RATE = env.str("PARLOUR_SIGNUP_FAILED_RATE", default="50/hour")
 PARLOUR_PASSWORD_RESET_RATE = env.str("PARLOUR_PASSWORD_RESET_RATE", default="10/hour")
 PARLOUR_PASSWORD_RESET_EMAIL_RATE = env.str("PARLOUR_PASSWORD_RESET_EMAIL_RATE", default="3/hour")
+# Verified e-mail (docs/features.md "Confirming your e-mail"): days a
+# confirmation link works; e-mail changes and "send the link again" per account;
+# confirmation (or "someone tried to use your address") mails per address, counted
+# in the mail task, whether or not another account has the address (no oracle).
+PARLOUR_EMAIL_CONFIRM_DAYS = env.int("PARLOUR_EMAIL_CONFIRM_DAYS", default=3)
+PARLOUR_EMAIL_CHANGE_RATE = env.str("PARLOUR_EMAIL_CHANGE_RATE", default="5/hour")
+PARLOUR_ADDRESS_MAIL_RATE = env.str("PARLOUR_ADDRESS_MAIL_RATE", default="5/hour")
 # One person's calls on Channels' database thread (access checks, snapshots)
 # in flight at once per server process; the rest wait in the event loop.
 PARLOUR_WS_DB_CALLS_PER_USER = env.int("PARLOUR_WS_DB_CALLS_PER_USER", default=2)

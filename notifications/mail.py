@@ -63,10 +63,10 @@ def blocked(kind: str, user_ref="user") -> Exists:
 
 def mailable(kind: str, user_ref="user") -> Q:
     """A filter on rows with a user column ``user_ref``: the user may get
-    mail of ``kind`` (an active account with an address, the kind switched on,
-    the address not bounced)."""
-    return (Q(**{f"{user_ref}__is_active": True}) & ~Q(**{f"{user_ref}__email": ""})
-            & ~blocked(kind, user_ref))
+    mail of ``kind`` (an active account with a confirmed address, the kind
+    switched on, the address not bounced)."""
+    return (Q(**{f"{user_ref}__is_active": True}) & Q(**{f"{user_ref}__email_confirmed": True})
+            & ~Q(**{f"{user_ref}__email": ""}) & ~blocked(kind, user_ref))
 
 
 def settings_of(user_id: int) -> MailSettings:
@@ -168,12 +168,13 @@ def _text(reply) -> str:
 
 def deliver(user_id: int, kind: str, subject: str, template: str, context: dict) -> str:
     """Send one mail of ``kind`` to ``user_id`` now, unless they may no longer
-    get it (switched off since it was queued, no address, address bounced).
+    get it (switched off since it was queued, no address or an unconfirmed
+    one, address bounced).
     Returns "sent", "skipped" or "bounced" (the address is marked: an SMTP 5xx).
     Raises what the mail server raised for anything else (a 4xx, a server
     down): the task retries later."""
     user = User.objects.filter(pk=user_id).first()
-    if user is None or not user.is_active or not user.email:
+    if user is None or not user.is_active or not user.email or not user.email_confirmed:
         return "skipped"
     mail_settings = settings_of(user_id)
     if not getattr(mail_settings, kind) or mail_settings.bounced(user.email):
@@ -201,7 +202,7 @@ def mark_digest(user_ids, now: datetime) -> None:
 
 def mailable_users(kind: str, user_ids, digest_at: datetime | None = None) -> list[int]:
     """Of ``user_ids``, those who may get mail of ``kind`` (an active account
-    with an address, the kind switched on, the address not bounced) and, with
+    with a confirmed address, the kind switched on, the address not bounced) and, with
     ``digest_at``, whose last "your turn" digest is over
     PARLOUR_DIGEST_EVERY_SECONDS before it. By primary keys only."""
     if kind not in KINDS:
@@ -209,6 +210,6 @@ def mailable_users(kind: str, user_ids, digest_at: datetime | None = None) -> li
     held = Q(**{kind: False}) | Q(bounced_address=OuterRef("email"))
     if digest_at is not None:
         held |= Q(last_digest_at__gt=digest_at - timedelta(seconds=settings.PARLOUR_DIGEST_EVERY_SECONDS))
-    return list(User.objects.filter(pk__in=user_ids, is_active=True).exclude(email="")
+    return list(User.objects.filter(pk__in=user_ids, is_active=True, email_confirmed=True).exclude(email="")
                 .exclude(Exists(MailSettings.objects.filter(held, user=OuterRef("pk"))))
                 .values_list("pk", flat=True))

@@ -7,6 +7,7 @@ from datetime import datetime
 from django.db import transaction
 from django.utils import timezone
 
+from accounts import confirmation
 from accounts.elo import INITIAL_RATING
 from accounts.models import Rating
 from arenas.actions import common
@@ -28,6 +29,7 @@ def join(user, arena_id, *, now: datetime | None = None) -> ArenaPlayer:
     now = now or timezone.now()
     if not queue_actions.can_queue(user):
         raise ArenaError("You cannot join an arena.")
+    confirmation.check_confirmed(user)
     with transaction.atomic():
         arena = common.find_arena(arena_id)
         arena = Arena.objects.select_for_update().get(pk=arena.pk)

@@ -39,7 +39,7 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from accounts import blocks
+from accounts import blocks, confirmation
 from accounts.models import User
 from core import ratelimits
 from core.errors import Refused
@@ -89,7 +89,9 @@ def do_set_takes_challenges(user, accepts: bool) -> None:
 
 
 def _can_be_challenged(user) -> bool:
-    return user.is_active and not user.is_banned and takes_challenges(user)
+    """Active, not banned, taking challenges, and with a confirmed address
+    (an unconfirmed one could not accept: docs/features.md "Confirming your e-mail")."""
+    return user.is_active and not user.is_banned and user.email_confirmed and takes_challenges(user)
 
 
 def check_settings(kind, turn_seconds) -> tuple[str, int]:
@@ -117,6 +119,7 @@ def do_challenge(challenger, username, kind, turn_seconds, *, is_public: bool = 
         raise ChallengeRefused("Log in to challenge a player.")
     if getattr(challenger, "is_banned", False):
         raise ChallengeRefused("Your account is banned, so you cannot challenge anyone.")
+    confirmation.check_confirmed(challenger)
     target = User.objects.filter(username__iexact=str(username)[:150]).first()
     if target is None or not target.is_active:
         raise ChallengeRefused("There is no such player.")
@@ -215,6 +218,7 @@ def do_answer(challenge_id, user, accept: bool, *, now=None) -> Challenge:
             return challenge
         if getattr(user, "is_banned", False):
             raise ChallengeRefused("Your account is banned, so you cannot start matches.")
+        confirmation.check_confirmed(user)
         together.claim([user.pk, challenge.challenger_id])
         challenger = challenge.challenger
         if not challenger.is_active or challenger.is_banned or blocks.any_block([user.pk, challenger.pk]):

@@ -21,7 +21,7 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from accounts import blocks
+from accounts import blocks, confirmation
 from accounts.elo import INITIAL_RATING
 from accounts.models import Rating
 from core.errors import Refused
@@ -96,6 +96,7 @@ def join_queue(user, kind, players, *, now: datetime | None = None) -> QueueEntr
     queue = find_queue(kind, players)
     if not can_queue(user):
         raise QueueError("You cannot join a ranked queue.")
+    confirmation.check_confirmed(user)
     now = now or timezone.now()
     with transaction.atomic():
         rating = (

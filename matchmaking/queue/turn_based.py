@@ -25,6 +25,7 @@ from django.db.models import Count
 from django.urls import reverse
 from django.utils import timezone
 
+from accounts import confirmation
 from accounts.elo import INITIAL_RATING
 from accounts.models import Rating
 from games import actions as game_actions
@@ -74,6 +75,7 @@ def join_turn_based(user, kind, players, days, *, now: datetime | None = None) -
     days = parse_days(days)
     if not can_queue(user):
         raise QueueError("You cannot join a ranked queue.")
+    confirmation.check_confirmed(user)
     now = now or timezone.now()
     waiting = TurnBasedEntry.objects.filter(user=user, kind=queue.kind).first()
     if waiting is not None:

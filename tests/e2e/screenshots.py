@@ -339,3 +339,42 @@ def test_block_screenshots(browser, live_server_url, name):
         page.wait_for_timeout(300)
         page.screenshot(path=SHOTS / f"{name}-{size}.png", full_page=True)
         context.close()
+
+
+#: Verified e-mail (docs/features.md "Confirming your e-mail"): after sign-up, the
+#: confirmation link's page, and that page once confirmed. None by default:
+#: PARLOUR_EMAIL_SHOT_NAMES=email-sent,email-confirm,email-confirmed,email-banner.
+EMAIL_NAMES = [n for n in os.environ.get("PARLOUR_EMAIL_SHOT_NAMES", "").split(",") if n]
+
+
+def _confirm_path(username):
+    from accounts import confirmation
+    from accounts.models import User
+
+    user = User.objects.get(username=username)
+    return f"/account/email/confirm/{confirmation.token(user.pk, user.email)}/"
+
+
+@pytest.mark.parametrize("name", EMAIL_NAMES)
+def test_email_screenshots(browser, live_server_url, name):
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    for size, (w, h) in SIZES.items():
+        username = f"{size}_{name.replace('-', '_')}"
+        context = browser.new_context(viewport={"width": w, "height": h})
+        page = context.new_page()
+        page.goto(f"{live_server_url}/signup/")
+        page.get_by_label("Username").fill(username)
+        page.get_by_label("Email").fill(f"{username}@example.com")
+        page.get_by_label("Password", exact=True).fill("a sturdy pass 42")
+        page.get_by_label("Password confirmation").fill("a sturdy pass 42")
+        page.get_by_role("button", name="Create account").click()
+        page.get_by_role("heading", name="Check your mail").wait_for()
+        if name == "email-banner":  # any page but the e-mail ones: the line with the link
+            page.goto(f"{live_server_url}/play/")
+        elif name != "email-sent":
+            page.goto(live_server_url + in_thread(_confirm_path, username))
+            if name == "email-confirmed":
+                page.get_by_role("button", name="Confirm").click()
+                page.get_by_text("is confirmed for the account").wait_for()
+        page.screenshot(path=SHOTS / f"{name}-{size}.png", full_page=True)
+        context.close()

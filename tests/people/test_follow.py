@@ -143,8 +143,11 @@ router = URLRouter(websocket_urlpatterns)
 
 
 @pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
 async def test_online_while_a_socket_is_open_and_not_after():
-    """No database: the socket's person is in its scope, as the session put it there."""
+    """The socket's person is in its scope, as the session put it there (the
+    database is allowed: the consumer's database thread may find a connection an
+    earlier test left open and close it)."""
     friend, other = User(pk=900_001, username="friend"), User(pk=900_002, username="other")
     comm = WebsocketCommunicator(router, "/ws/notify/")
     comm.scope["user"] = friend

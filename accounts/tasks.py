@@ -1,10 +1,12 @@
-"""Celery tasks of the accounts: the daily housekeeping (Celery beat,
-CELERY_BEAT_SCHEDULE "housekeeping-accounts", on the general queue)."""
+"""Celery tasks of the accounts, on the general queue: the daily
+housekeeping (Celery beat, CELERY_BEAT_SCHEDULE "housekeeping-accounts"),
+and a large account's data file (``accounts.data``)."""
 
 import logging
 
 from celery import shared_task
 
+from accounts import data
 from accounts.housekeeping import clear_expired_sessions, clear_old_login_records
 
 log = logging.getLogger(__name__)
@@ -20,4 +22,13 @@ def housekeeping() -> None:
     (``accounts.housekeeping``). Idempotent: a second run finds nothing."""
     sessions = clear_expired_sessions()
     records = clear_old_login_records()
-    log.info("housekeeping: %d expired sessions, log-in records %s deleted", sessions, records)
+    exports = data.clear_old_exports()
+    log.info("housekeeping: %d expired sessions, log-in records %s, %d data files deleted",
+             sessions, records, exports)
+
+
+@shared_task(ignore_result=True, soft_time_limit=300, time_limit=330)
+def export_data(user_id: int) -> None:
+    """Make ``user_id``'s data file and mail its link (``accounts.data.make_export``)."""
+    made = data.make_export(user_id)
+    log.info("data export of user %s: %s", user_id, "made" if made else "nothing (account closed)")

@@ -1,13 +1,16 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from accounts import views, views_holidays
+from accounts import views, views_closing, views_holidays
 from accounts.forms import LoginForm
 
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
     path("account/time-zone/", views.set_time_zone, name="set_time_zone"),
     path("account/holidays/", views_holidays.holidays_page, name="holidays"),
+    path("account/close/", views_closing.close_page, name="close_account"),
+    path("account/data/", views_closing.data_page, name="data_page"),
+    path("account/data/<str:token>/", views_closing.data_download, name="data_download"),
     path(
         "login/",
         auth_views.LoginView.as_view(redirect_authenticated_user=True, authentication_form=LoginForm),

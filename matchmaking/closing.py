@@ -1,0 +1,24 @@
+"""What matchmaking does when an account closes (``accounts.closing``) and
+what it adds to an account's data file (``accounts.data``)."""
+
+from __future__ import annotations
+
+from django.db.models import Q
+from django.utils import timezone
+
+from matchmaking.challenges.actions import takes_challenges
+from matchmaking.models import Challenge, ChallengePreference, QueueEntry, TurnBasedEntry
+
+
+def on_account_closing(sender, user, **kwargs) -> None:
+    """``user`` leaves the live and turn-based queues; its open challenges,
+    made or received, are withdrawn; its challenge setting goes."""
+    QueueEntry.objects.filter(user=user).delete()
+    TurnBasedEntry.objects.filter(user=user).delete()
+    Challenge.objects.filter(Q(challenger=user) | Q(challenged=user), status=Challenge.Status.OPEN).update(
+        status=Challenge.Status.CANCELLED, answered_at=timezone.now())
+    ChallengePreference.objects.filter(user=user).delete()
+
+
+def collect_data(sender, user, **kwargs) -> dict:
+    return {"challenges": {"takes_challenges": takes_challenges(user)}}

@@ -57,7 +57,7 @@ class SignUpForm(UserCreationForm):
         username = super().clean_username()
         if User.objects.filter(username__iexact=username).exists():
             raise forms.ValidationError("That username is taken.", code="duplicate_username")
-        if closing.name_reserved(username):
+        if username and closing.name_reserved(username):
             raise forms.ValidationError(
                 f"That username belonged to an account closed less than {closing.RESERVED_DAYS} days ago, "
                 "or is kept for closed accounts: please choose another.", code="reserved_username")

@@ -81,7 +81,8 @@ def test_closing_clears_exactly_the_personal_fields_and_keeps_every_record():
     assert not closed.has_usable_password() and closed.display_name == DELETED_NAME
     assert records(match) == kept  # seats (the same user ids), moves, rating changes, the match
     assert list(Rating.objects.order_by("pk").values()) == ratings
-    assert not Holiday.objects.filter(user=alice).exists() and not MailSettings.objects.filter(user=alice).exists()
+    assert not Holiday.objects.filter(user=alice).exists()
+    assert not MailSettings.objects.filter(user=alice).exists()
     assert ReleasedName.objects.filter(name="alice").exists()
 
 

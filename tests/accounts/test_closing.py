@@ -107,9 +107,11 @@ def test_other_players_see_deleted_player_in_history_replay_export_and_no_leader
     assert client.get("/u/alice/").status_code == 404
 
 
-def test_a_live_match_is_left_first_by_the_leave_rule():
+@pytest.mark.parametrize("turn_seconds", [30, 3 * 86400], ids=["live", "turn-based"])
+def test_a_match_being_played_is_left_first_by_the_leave_rule(turn_seconds):
     alice, bob = make_user("alice"), make_user("bob")
-    match = make_match(seats=("human", "human"), users=[alice, bob], state=ludo_state())
+    match = make_match(seats=("human", "human"), users=[alice, bob], state=ludo_state(),
+                       turn_seconds=turn_seconds)
 
     closing.close_account(alice, PASSWORD)
 
@@ -134,6 +136,27 @@ def test_the_queue_and_open_challenges_let_go_of_a_closed_account():
     assert not QueueEntry.objects.filter(user=alice).exists()
     challenge.refresh_from_db()
     assert challenge.status == Challenge.Status.CANCELLED
+
+
+def test_an_arena_player_leaves_its_match_and_is_withdrawn_and_its_row_says_deleted_player(client):
+    from arenas import actions as arenas
+    from arenas.models import Arena, ArenaPlayer
+
+    arena = Arena.objects.create(name="Ludo duel", kind="ludo", seats=2, turn_seconds=30, minutes=30,
+                                 starts_at=timezone.now() - timedelta(minutes=1), rated=True,
+                                 rated_from_players=2)
+    alice, bob = make_user("alice"), make_user("bob")
+    arenas.join(alice, arena.pk)
+    arenas.join(bob, arena.pk)
+    arenas.pair_arena(arena.pk)
+    match = Match.objects.get(seats__user=alice, status=Match.Status.ACTIVE)
+
+    closing.close_account(alice, PASSWORD)
+
+    assert Match.objects.get(pk=match.pk).is_over
+    assert ArenaPlayer.objects.get(arena=arena, user=alice).status == ArenaPlayer.Status.WITHDRAWN
+    html = client.get(f"/arenas/{arena.pk}/").content.decode()
+    assert DELETED_NAME in html and "alice" not in html and "bob" in html
 
 
 def test_a_wrong_password_or_a_closed_account_changes_nothing():

@@ -122,10 +122,12 @@ def test_a_match_being_played_is_left_first_by_the_leave_rule(turn_seconds):
     assert Move.objects.filter(match=match, notation__startswith="leave").exists()
 
 
-def test_the_queue_and_open_challenges_let_go_of_a_closed_account():
-    from matchmaking.models import Challenge, QueueEntry
+def test_the_queue_rooms_and_open_challenges_let_go_of_a_closed_account():
+    from matchmaking.models import Challenge, QueueEntry, Room
+    from matchmaking.rooms import actions as rooms
 
     alice, bob = make_user("alice"), make_user("bob")
+    room = rooms.do_create_room(alice, "ludo", 2)
     now = timezone.now()
     QueueEntry.objects.create(user=alice, kind="ludo", players=2, rating=1500, joined_at=now, seen_at=now)
     challenge = Challenge.objects.create(challenger=bob, challenged=alice, kind="ludo", turn_seconds=30,
@@ -136,6 +138,8 @@ def test_the_queue_and_open_challenges_let_go_of_a_closed_account():
     assert not QueueEntry.objects.filter(user=alice).exists()
     challenge.refresh_from_db()
     assert challenge.status == Challenge.Status.CANCELLED
+    room.refresh_from_db()
+    assert room.status == Room.Status.CLOSED and room.host is None
 
 
 def test_an_arena_player_leaves_its_match_and_is_withdrawn_and_its_row_says_deleted_player(client):

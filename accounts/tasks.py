@@ -3,6 +3,7 @@ housekeeping (Celery beat, CELERY_BEAT_SCHEDULE "housekeeping-accounts"),
 and a large account's data file (``accounts.data``)."""
 
 import logging
+import smtplib
 
 from celery import shared_task
 
@@ -27,8 +28,11 @@ def housekeeping() -> None:
              sessions, records, exports)
 
 
-@shared_task(ignore_result=True, soft_time_limit=300, time_limit=330)
+@shared_task(ignore_result=True, autoretry_for=(smtplib.SMTPException, OSError), retry_backoff=60,
+             retry_backoff_max=3600, retry_jitter=True, max_retries=5, soft_time_limit=300, time_limit=330)
 def export_data(user_id: int) -> None:
-    """Make ``user_id``'s data file and mail its link (``accounts.data.make_export``)."""
+    """Make ``user_id``'s data file and mail its link (``accounts.data.make_export``).
+    A mail server that fails makes it retry, with backoff: a retry makes the
+    file again and replaces the first."""
     made = data.make_export(user_id)
     log.info("data export of user %s: %s", user_id, "made" if made else "nothing (account closed)")

@@ -7,7 +7,7 @@ from datetime import timedelta
 from unittest import mock
 
 import pytest
-from django.core import mail, signing
+from django.core import signing
 from django.test import Client
 from django.utils import timezone
 
@@ -229,18 +229,24 @@ def test_a_small_accounts_data_comes_at_once_with_each_match_as_its_export():
     assert got["mail_settings"] == {"your_turn": True, "reminders": True, "results": True}
 
 
-def test_a_large_accounts_data_is_mailed_as_a_signed_link_for_its_owner_only(monkeypatch):
+def test_a_large_accounts_data_is_mailed_as_a_signed_link_for_its_owner_only(monkeypatch, settings):
+    """Made by the Celery task's body (run in place of ``delay``) and mailed
+    over real SMTP to a local aiosmtpd server (tests/mail_server.py)."""
     from accounts import tasks, views_closing
+    from tests.mail_server import MailServer
 
     alice, bob = make_user("alice"), make_user("bob")
     played_out(alice, bob)
     monkeypatch.setattr(data, "DIRECT_MATCHES", 0)
     monkeypatch.setattr(views_closing.export_data, "delay", lambda user_id: tasks.export_data(user_id))
     owner = logged_in(alice)
-    response = owner.post("/account/data/")
-    assert response.status_code == 302 and len(mail.outbox) == 1
-    assert mail.outbox[0].to == ["alice@example.com"]
-    url = re.search(r"https?://\S+(/account/data/\S+/)", mail.outbox[0].body)[1]
+    with MailServer() as server:
+        settings.MAILERS = server.mailers
+        response = owner.post("/account/data/")
+    assert response.status_code == 302 and len(server.messages) == 1
+    assert server.messages[0]["To"] == "alice@example.com"
+    text = server.messages[0].get_content()
+    url = re.search(rf"{re.escape(settings.SITE_URL)}(/account/data/\S+/)", text)[1]
 
     got = owner.get(url)
     assert got.status_code == 200 and json.loads(got.content)["account"]["username"] == "alice"

@@ -30,5 +30,6 @@ def collect_data(sender, user, **kwargs) -> dict:
              "delta": c.delta, "at": c.created.isoformat()}
             for c in changes
         ],
-        "matches": [exports.match_data(m) for m in ended.iterator(chunk_size=100)],
+        "matches": [exports.match_data(m, prefetched=True)
+                    for m in exports.prefetch(ended).iterator(chunk_size=100)],
     }

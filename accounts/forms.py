@@ -2,6 +2,7 @@ from django import forms
 from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm, UserCreationForm
 from django.core import validators
 
+from accounts import closing
 from accounts.middleware import ban_message
 from accounts.models import User
 
@@ -59,6 +60,10 @@ class SignUpForm(UserCreationForm):
         username = super().clean_username()
         if User.objects.filter(username__iexact=username).exists():
             raise forms.ValidationError("That username is taken.", code="duplicate_username")
+        if username and closing.name_reserved(username):
+            raise forms.ValidationError(
+                f"That username belonged to an account closed less than {closing.RESERVED_DAYS} days ago, "
+                "or is kept for closed accounts: please choose another.", code="reserved_username")
         return username
 
     def clean_email(self):

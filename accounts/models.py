@@ -13,6 +13,13 @@ from accounts import elo
 #: ``banned_until`` of a permanent ban: far enough never to pass.
 BAN_FOREVER = datetime(9999, 1, 1, tzinfo=UTC)
 
+#: A closed account's username starts with this (``accounts.closing``), and
+#: sign-up refuses names that do: the name alone tells a closed account, so
+#: every page that has a seat's user shows "deleted player" with no query more.
+TOMBSTONE_PREFIX = "deleted-"
+#: What every page shows for a closed account's name.
+DELETED_NAME = "deleted player"
+
 
 class ParlourUserManager(UserManager):
     def get_by_natural_key(self, username):
@@ -78,6 +85,16 @@ class User(AbstractUser):
 
     def __str__(self):
         return self.username
+
+    @property
+    def is_closed(self) -> bool:
+        """The account was closed by its owner (``accounts.closing``)."""
+        return self.username.startswith(TOMBSTONE_PREFIX)
+
+    @property
+    def display_name(self) -> str:
+        """The name pages show: the username, "deleted player" once closed."""
+        return DELETED_NAME if self.is_closed else self.username
 
     @property
     def is_banned(self) -> bool:
@@ -174,3 +191,28 @@ class Block(models.Model):
 
     def __str__(self):
         return f"{self.blocker} blocked {self.blocked}"
+
+
+class ReleasedName(models.Model):
+    """The username of a closed account, held back from sign-up for
+    ``accounts.closing.RESERVED_DAYS`` so nobody takes it up to pass for its
+    owner (docs/features.md "Closing your account"). Lower case."""
+
+    name = models.CharField(max_length=150, unique=True)
+    released_at = models.DateTimeField(db_index=True)
+
+    def __str__(self):
+        return f"{self.name} (released {self.released_at:%Y-%m-%d})"
+
+
+class DataExport(models.Model):
+    """A copy of one account's data, made by ``accounts.tasks.export_data``
+    for an account too large to get it at once (``accounts.data``), kept
+    until its download link expires (``accounts.data.LINK_DAYS``)."""
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="data_exports")
+    created_at = models.DateTimeField(db_index=True)
+    content = models.TextField(help_text="The JSON file.")
+
+    def __str__(self):
+        return f"data of {self.user_id} at {self.created_at:%Y-%m-%d %H:%M}"

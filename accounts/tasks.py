@@ -1,8 +1,8 @@
 """Celery tasks of the accounts, on the general queue: the daily
-housekeeping (Celery beat, CELERY_BEAT_SCHEDULE "housekeeping-accounts"), and
+housekeeping (Celery beat, CELERY_BEAT_SCHEDULE "housekeeping-accounts"),
 the mail to an address waiting for its confirmation (``send_address_mail``,
 queued after the commit by ``queue_address_mail``; docs/features.md
-"Confirming your e-mail")."""
+"Confirming your e-mail"), and a large account's data file (``accounts.data``)."""
 
 import logging
 import smtplib
@@ -14,7 +14,7 @@ from django.db import transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
 
-from accounts import confirmation
+from accounts import confirmation, data
 from accounts.housekeeping import clear_expired_sessions, clear_old_login_records
 from accounts.models import User
 from core import ratelimits
@@ -33,7 +33,9 @@ def housekeeping() -> None:
     (``accounts.housekeeping``). Idempotent: a second run finds nothing."""
     sessions = clear_expired_sessions()
     records = clear_old_login_records()
-    log.info("housekeeping: %d expired sessions, log-in records %s deleted", sessions, records)
+    exports = data.clear_old_exports()
+    log.info("housekeeping: %d expired sessions, log-in records %s, %d data files deleted",
+             sessions, records, exports)
 
 
 @shared_task(ignore_result=True, autoretry_for=(smtplib.SMTPException, OSError), retry_backoff=60,
@@ -83,3 +85,13 @@ def queue_address_mail(user: User) -> bool:
     # account; "send the link again" remains.
     transaction.on_commit(lambda: send_address_mail.delay(*args), robust=True)
     return True
+
+
+@shared_task(ignore_result=True, autoretry_for=(smtplib.SMTPException, OSError), retry_backoff=60,
+             retry_backoff_max=3600, retry_jitter=True, max_retries=5, soft_time_limit=300, time_limit=330)
+def export_data(user_id: int) -> None:
+    """Make ``user_id``'s data file and mail its link (``accounts.data.make_export``).
+    A mail server that fails makes it retry, with backoff: a retry makes the
+    file again and replaces the first."""
+    made = data.make_export(user_id)
+    log.info("data export of user %s: %s", user_id, "made" if made else "nothing (account closed)")

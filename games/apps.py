@@ -8,7 +8,9 @@ class GamesConfig(AppConfig):
 
     def ready(self):
         # games.uptime imports the models, which load only after every app's config.
+        from accounts import closing, data
         from accounts.holidays import holidays_changed
+        from games import closing as games_closing
         from games import signals, turn_mail, uptime, your_matches
         from games.actions.clock import on_holidays_changed
         from notifications import mail, notify
@@ -24,5 +26,8 @@ class GamesConfig(AppConfig):
         mail.register_job("your-turn digests", turn_mail.send_digests)
         mail.register_job("reminders", turn_mail.send_reminders)
         signals.match_ended.connect(turn_mail.on_match_ended, dispatch_uid="games.turn_mail.on_match_ended")
+        # A closing account leaves its matches; its data file lists its matches (accounts.closing, .data).
+        closing.account_closing.connect(games_closing.on_account_closing, dispatch_uid="games.closing")
+        data.collect_data.connect(games_closing.collect_data, dispatch_uid="games.closing.data")
         # The turn-based matches waiting for you: the badge beside Play on every page.
         notify.register_count(your_matches.COUNT, your_matches.your_turn_count)

@@ -267,7 +267,7 @@ class Seat(models.Model):
     @property
     def display_name(self) -> str:
         if self.user_id:
-            return self.user.username
+            return self.user.display_name  # "deleted player" for a closed account
         # The seat number tells several computers apart in the move list.
         return f"Computer {self.index + 1} ({self.get_computer_level_display()})"
 

@@ -27,7 +27,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from accounts.models import User
 from core import ratelimits
 from core.proxy import client_ip
-from games import history, record, replays, time_controls
+from games import exports, history, record, replays
 from games.frames.contexts import public_context
 from games.frames.ratings import SeatRating
 from games.frames.render import render_page
@@ -199,53 +199,7 @@ def export(request, public_id):
     (live or turn-based, its time a decision), players, moves, result.
     Matches not over yet have no export (404)."""
     match = _ended_match(request, public_id)
-    seats = list(match.seats.select_related("user"))
-    changes = {c.user_id: c for c in match.rating_changes.all()}
-    moves = Move.objects.filter(match=match).order_by("ply")
-    data = {
-        "format": "parlour-match-1",
-        "id": match.public_id,
-        "game": match.kind,
-        "status": match.status,
-        "end_reason": match.end_reason,
-        "rated": match.rated,
-        "public": match.is_public,
-        "event": match.event or None,
-        "event_url": match.event_url or None,
-        "options": match.options,
-        "turn_seconds": match.turn_seconds,
-        # The time control by name (games/time_controls.py), and as a PGN
-        # TimeControl tag would give it: one decision per turn_seconds.
-        "time_control": {"kind": time_controls.kind_label(match.turn_seconds),
-                         "per_decision": time_controls.label(match.turn_seconds),
-                         "pgn": f"1/{match.turn_seconds}"},
-        "idle_limit": match.idle_limit,
-        "created_at": match.created_at.isoformat(),
-        "started_at": match.started_at.isoformat() if match.started_at else None,
-        "finished_at": match.finished_at.isoformat() if match.finished_at else None,
-        "seed_commitment": match.seed_hash,
-        "seed": match.revealed_seed,
-        "start_state": match.start_state,
-        "players": [
-            {
-                "seat": s.index,
-                "colour": s.colour,
-                "username": s.user.username if s.user_id else None,
-                "computer_level": s.computer_level or None,
-                "status": s.status,
-                "rank": s.rank,
-                "rating_before": changes[s.user_id].before if s.user_id in changes else None,
-                "rating_after": changes[s.user_id].after if s.user_id in changes else None,
-            }
-            for s in seats
-        ],
-        "moves": [
-            {"ply": m.ply, "actor": m.actor, "seat": m.seat, "move": m.notation,
-             "chance_index": m.chance_index}
-            for m in moves
-        ],
-        "result": {"ranks": [s.rank for s in seats], "reason": match.end_reason},
-    }
+    data = exports.match_data(match)
     response = JsonResponse(data, json_dumps_params={"indent": 1})
     response["Content-Disposition"] = f'attachment; filename="parlour-{match.kind}-{match.public_id}.json"'
     return response

@@ -61,7 +61,8 @@ def _seat_rows(match: Match, seats, view: dict, names: dict[int, str]) -> list[d
     for s in sorted(seats, key=lambda s: s.index):
         v = view["seats"][s.index]
         rows.append({"seat": s, "view": v, "name": names[s.index],
-                     "profile_url": profile_url(s.user.username) if s.user_id else None,
+                     "profile_url": (profile_url(s.user.username)
+                                     if s.user_id and not s.user.is_closed else None),
                      "is_turn": view.get("turn") == s.index and match.status == Match.Status.ACTIVE,
                      "holiday_until": away.get(s.user_id)})
     return rows

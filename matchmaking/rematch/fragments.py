@@ -92,7 +92,7 @@ def _offer_panel(ctx: dict, match: Match, humans: list, user_id: int, now) -> di
     if offer is None:
         ctx["state"] = "offer"
     elif offer.status == RematchOffer.Status.OPEN:
-        names = {s.user_id: s.user.username for s in humans}
+        names = {s.user_id: s.user.display_name for s in humans}
         ctx.update(state="open", mine=user_id in offer.accepted,
                    offered_by=names.get(offer.offered_by_id, ""),
                    waiting_for=[names[s.user_id] for s in humans if s.user_id not in offer.accepted],
@@ -100,7 +100,7 @@ def _offer_panel(ctx: dict, match: Match, humans: list, user_id: int, now) -> di
                    time_left=together.duration_words(max(0.0, (offer.expires_at - now).total_seconds())),
                    expires_ms=int(offer.expires_at.timestamp() * 1000))
     elif offer.status == RematchOffer.Status.DECLINED:
-        ctx.update(state="declined", declined_by=offer.declined_by.username if offer.declined_by else "")
+        ctx.update(state="declined", declined_by=offer.declined_by.display_name if offer.declined_by else "")
     else:
         ctx["state"] = "lapsed"
     return ctx

@@ -378,3 +378,47 @@ def test_email_screenshots(browser, live_server_url, name):
                 page.get_by_text("is confirmed for the account").wait_for()
         page.screenshot(path=SHOTS / f"{name}-{size}.png", full_page=True)
         context.close()
+
+
+# -- Closing an account (docs/features.md "Closing your account and your data"), by name:
+#    PARLOUR_CLOSE_SHOT_NAMES=close-account,closed-history,closed-replay (none by default) ------
+
+
+def _close_account():
+    from tests.factories import make_user
+
+    return make_user("ada"), "/account/close/"
+
+
+def _closed_player(path):
+    """Ada and Bob's rated Ludo match played out, then Ada's account closed; Bob's view of ``path``."""
+    from accounts import closing
+    from tests.factories import ludo_state, make_match, make_user, play_to_the_end
+
+    ada, bob = make_user("ada"), make_user("bob")
+    state = ludo_state(pieces=[[56, 56, 56, 50], [56, 56, 56, 50]])
+    match = play_to_the_end(make_match(seats=("human", "human"), users=[ada, bob], state=state, rated=True))
+    closing.close_account(ada, "a sturdy pass 42")
+    return bob, path(match)
+
+
+CLOSE_PAGES = {
+    "close-account": _close_account,
+    "closed-history": lambda: _closed_player(lambda m: "/u/bob/matches/"),
+    "closed-replay": lambda: _closed_player(lambda m: f"/m/{m.public_id}/replay/"),
+}
+CLOSE_NAMES = [n for n in os.environ.get("PARLOUR_CLOSE_SHOT_NAMES", "").split(",") if n]
+
+
+@pytest.mark.parametrize("name", CLOSE_NAMES)
+def test_close_screenshots(browser, live_server_url, name):
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    user, path = in_thread(CLOSE_PAGES[name])
+    for size, (w, h) in SIZES.items():
+        context = browser.new_context(viewport={"width": w, "height": h}, color_scheme="light")
+        log_in(context, user, live_server_url)
+        page = context.new_page()
+        page.goto(f"{live_server_url}{path}")
+        page.wait_for_timeout(400)
+        page.screenshot(path=SHOTS / f"{name}-{size}-light.png", full_page=True)
+        context.close()

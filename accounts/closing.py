@@ -101,7 +101,7 @@ def scrub(text: str, name: str) -> str:
 def _anonymise(user: User) -> None:
     """The personal fields of ``user`` cleared, in place."""
     user.username = f"{TOMBSTONE_PREFIX}{secrets.token_hex(6)}"
-    user.email = ""
+    user.email = user.pending_email = ""
     user.first_name = user.last_name = ""
     user.bio = ""
     user.time_zone = ""

@@ -85,14 +85,14 @@ def is_large(user: User) -> bool:
 
 def make_export(user_id: int, now: datetime | None = None) -> DataExport | None:
     """Store ``user_id``'s file, replacing any earlier one, and mail its link
-    (if the account has an address). None for an account gone or closed."""
+    (if the account has a confirmed address). None for an account gone or closed."""
     user = User.objects.filter(pk=user_id, is_active=True).first()
     if user is None or user.is_closed:
         return None
     now = now or timezone.now()
     export = DataExport.objects.create(user=user, created_at=now, content=dumps(build(user, now)))
     DataExport.objects.filter(user=user).exclude(pk=export.pk).delete()
-    if user.email:
+    if user.email and user.email_confirmed:  # mail goes to confirmed addresses only
         send_mail(
             "Your Parlour data",
             f"Hello {user.username},\n\nThe file of your Parlour data is ready. Download it "

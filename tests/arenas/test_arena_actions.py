@@ -149,7 +149,9 @@ def test_withdraw_and_pause_keep_a_player_out_of_pairing_and_rejoin_keeps_points
 
 
 def test_the_close_stops_pairing_and_the_podium_is_provisional_until_the_last_match_ends():
-    arena = make_arena()
+    # Ten minutes a turn: on a loaded machine the 30 s of make_arena ran out before
+    # the second match was played (a late move times the turn out: CI, once).
+    arena = make_arena(turn_seconds=600)
     ann, bob, cat, dan = (make_user(n) for n in ("ann", "bob", "cat", "dan"))
     for u in (ann, bob, cat, dan):
         actions.join(u, arena.pk)

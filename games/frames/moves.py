@@ -20,13 +20,15 @@ class _Tail:
     """What the move list of one match read last (``_tails``): the record up
     to ``ply`` (the last ply read, with ``notation``), the engine state
     after it, how many turns it opened, and its last lines with their turn
-    numbers."""
+    numbers, written with ``labels``, the seats' names then (a name changed
+    since, an account closed, has the lines written anew)."""
 
     ply: int
     notation: str
     state: object
     turns: int
     lines: list
+    labels: dict | None = None
 
 
 class ShownLine(NamedTuple):
@@ -76,13 +78,13 @@ def _tail_put(match: Match, tail: _Tail) -> None:
     _tails.put(match_key(match), tail, _not_behind)
 
 
-def _extend(tail: _Tail | None, lines, last, state) -> _Tail:
+def _extend(tail: _Tail | None, lines, last, state, labels: dict) -> _Tail:
     """``tail`` (None: the record's start) with ``lines`` added, the record
     now read up to the Move ``last``, ``state`` the position after it."""
     before = tail.turns if tail else 0
     numbered = (tail.lines if tail else []) + number_lines(lines, before)
     opened = before + sum(1 for line in lines if line.begins == "turn")
-    return _Tail(last.ply, last.notation, state, opened, numbered[-MOVE_LIST_LENGTH:])
+    return _Tail(last.ply, last.notation, state, opened, numbered[-MOVE_LIST_LENGTH:], labels)
 
 
 def _record_tail(match: Match, labels: dict[int, str], state) -> _Tail:
@@ -94,6 +96,8 @@ def _record_tail(match: Match, labels: dict[int, str], state) -> _Tail:
     match's current engine state (kept when it is the record's last)."""
     rules = get_rules(match.kind)
     tail = _tail_get(match)
+    if tail is not None and tail.labels != labels:
+        tail = None  # a seat's name changed (an account closed: "deleted player"): write them anew
     moves = None
     # Only the plies the match row counts: a move committed since the row was read
     # belongs to the next version, whose update appends its lines.
@@ -114,7 +118,7 @@ def _record_tail(match: Match, labels: dict[int, str], state) -> _Tail:
     if not moves:
         return tail
     lines = describe_record(match.kind, moves, labels, before)
-    new = _extend(tail, lines, moves[-1], state)
+    new = _extend(tail, lines, moves[-1], state, labels)
     if state is not None:
         _tail_put(match, new)
     return new
@@ -167,8 +171,9 @@ def new_lines(match: Match, ctx: dict, new_moves, before=None) -> dict:
             return {"lines": [], "continued": [], "opened": []}
     lines = describe_record(match.kind, new_moves, ctx["labels"], before)
     tail = _tail_get(match)
-    if tail is not None and tail.ply == new_moves[0].ply - 1 and ctx.get("state") is not None:
-        _tail_put(match, _extend(tail, lines, new_moves[-1], ctx["state"]))
+    if (tail is not None and tail.ply == new_moves[0].ply - 1 and ctx.get("state") is not None
+            and tail.labels == ctx["labels"]):
+        _tail_put(match, _extend(tail, lines, new_moves[-1], ctx["state"], ctx["labels"]))
     groups = _shown_turns(turns(number_lines(lines)), ctx["colours"])
     continued = groups[0].lines if groups and lines[0].begins == "" else []
     return {"lines": lines, "continued": continued, "opened": groups[1:] if continued else groups}

@@ -15,7 +15,7 @@ PYTEST_ARGS ?=
 PYTEST_WORKERS ?= 2
 export PYTHON
 
-.PHONY: install lock lock-upgrade run cluster test test-js test-stress lint migrate bench-engine bench-bots bench-live bench-live-cluster bench-peer bench-page bench-pairing bench-history bench-replay bench-renders bench-arena bench-people clean
+.PHONY: install lock lock-upgrade run cluster test test-js test-stress lint migrate bench-engine bench-bots bench-live bench-live-cluster bench-peer bench-page bench-pairing bench-history bench-replay bench-renders bench-arena bench-people bench-turn-based clean
 
 $(PY):
 	@py="$$(scripts/find-python)" && echo "Using $$py" && "$$py" -m venv $(VENV)
@@ -111,6 +111,11 @@ bench-replay: install
 bench-arena: install
 	$(PY) -m benchmarks.arena_pairing
 	$(PY) -m benchmarks.arena_standings
+
+# 10,000 open turn-based matches over 2,000 players: the sweeper, the mail task, "Your turn"
+# (PostgreSQL at $$DATABASE_URL, databases of its own there; else SQLite; TURN_BASED_ARGS e.g. '--explain').
+bench-turn-based: install
+	$(PY) -m benchmarks.turn_based $(TURN_BASED_ARGS)
 
 clean:
 	rm -rf $(VENV) var

@@ -8,7 +8,11 @@ import os
 
 from benchmarks.live_client import Target
 
-TURN_SECONDS = 24 * 3600  # no deadline fires during the run (and no Celery worker runs)
+# The longest live time control: no deadline passes during the run (each match moves
+# every few seconds, and no Celery worker runs). Not a day: a day or more per decision
+# is turn-based play (games/time_controls.py), whose moves push every member's row
+# and their "your turn" counts; this benchmark measures live play.
+TURN_SECONDS = 120
 
 
 def setup_django(env: dict) -> None:

@@ -85,7 +85,8 @@ def close_account(user, password: str, now: datetime | None = None) -> User:
         Holiday.objects.filter(user=locked).delete()
         locked.ban_reason = scrub(locked.ban_reason, old_name)
         _anonymise(locked)
-        transaction.on_commit(lambda: sockets.close_user_sockets(locked.pk))
+        # Its sockets close as when a password changes (4002, "no longer logged in"), not banned.
+        transaction.on_commit(lambda: sockets.password_changed(locked.pk))
     return locked
 
 

@@ -30,7 +30,7 @@ def no_effects(monkeypatch):
     monkeypatch.setattr(push, "match_changed", lambda *a, **k: None)
     for name in ("expire_turn", "computer_move", "auto_resume"):
         monkeypatch.setattr(getattr(tasks, name), "apply_async", lambda *a, **k: None)
-    monkeypatch.setattr(closing.sockets, "close_user_sockets", lambda user_id: None)
+    monkeypatch.setattr(closing.sockets, "password_changed", lambda user_id: None)
 
 
 def played_out(alice, bob):

@@ -26,7 +26,7 @@ class ReportForm(forms.Form):
     def __init__(self, seats, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.seats = {s.index: s for s in seats}
-        self.fields["seat"].choices = [(s.index, s.user.username) for s in seats]
+        self.fields["seat"].choices = [(s.index, s.user.display_name) for s in seats]
 
 
 @login_required

@@ -84,11 +84,11 @@ def _offer_panel(ctx: dict, match: Match, humans: list, user_id: int, now) -> di
     ctx.update(rated=why == together.RATED if offer is None else offer.rated, why=why,
                can_offer=count < together.OFFERS_PER_MATCH, offer=offer, turn_based=match.turn_based,
                offer_for=together.duration_words(together.offer_seconds(match)))
-    if offer is None or offer.status != RematchOffer.Status.OPEN:
-        if any(s.user.is_banned or not s.user.is_active for s in humans) \
-                or blocks.any_block(s.user_id for s in humans):
-            ctx["state"] = "unavailable"
-            return ctx
+    # An open offer too: one made before a block (or a ban) can no longer be accepted.
+    if any(s.user.is_banned or not s.user.is_active for s in humans) \
+            or blocks.any_block(s.user_id for s in humans):
+        ctx["state"] = "unavailable"
+        return ctx
     if offer is None:
         ctx["state"] = "offer"
     elif offer.status == RematchOffer.Status.OPEN:

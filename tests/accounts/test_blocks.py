@@ -208,6 +208,10 @@ class TestRematch:
         with pytest.raises(rematch.RematchRefused, match="not every player can play now"):
             rematch.do_answer(match.public_id, ada, True)
         assert together.started_rematch(match) is None
+        # Nor offered on either panel any more (it was, to the blocker: a new-user trial).
+        for user in (ada, bob):
+            html = rematch_fragments.panel(match, user.pk)
+            assert "<form" not in html and "not every player can play now" in html
 
 
 @pytest.mark.django_db

@@ -107,6 +107,14 @@ def test_other_players_see_deleted_player_in_history_replay_export_and_no_leader
     assert client.get("/u/alice/").status_code == 404
 
 
+def test_the_report_form_names_a_closed_account_deleted_player():
+    alice, bob = make_user("alice"), make_user("bob")
+    match = played_out(alice, bob)
+    closing.close_account(alice, PASSWORD)
+    page = logged_in(bob).get(f"/m/{match.public_id}/report/").content.decode()
+    assert DELETED_NAME in page and "deleted-" not in page
+
+
 def test_the_match_page_read_before_the_close_names_deleted_player_after_it(client):
     """The match page's move list is kept per process between reads: a name
     written into it before the close is not shown after it (found in a trial:

@@ -6,6 +6,7 @@ Tags, so the pages of ``games`` need no import of matchmaking (README "Playing a
 from django import template
 from django.urls import reverse
 
+from accounts import blocks
 from games import sites
 from matchmaking import together
 from matchmaking.challenges import actions as challenges
@@ -34,6 +35,9 @@ def challenge_section(context, profile_user):
         "incoming": challenges.incoming(viewer) if own else [],
         "outgoing": challenges.outgoing(viewer) if own else [],
         "next": reverse("profile", args=[profile_user.username]),
+        # The viewer blocked them: no form that would be refused (the blocked side sees
+        # the form and a neutral refusal, as for anyone not taking challenges).
+        "you_blocked": viewer is not None and not own and blocks.has_blocked(viewer.pk, profile_user.pk),
     }
 
 

@@ -330,3 +330,17 @@ def test_an_arena_keeps_them_apart_where_the_pool_allows_as_it_does_a_repeat():
     started = arenas.pair_arena(arena.pk, hold_repeats=True)
     assert len(started) == 2
     assert all({s.user_id for s in m.seats.all()} != {ann.pk, bob.pk} for m in started)
+
+
+
+@pytest.mark.django_db
+def test_the_blocker_sees_no_challenge_form_on_the_blocked_players_profile(client):
+    """A form that would be refused is not offered to the blocker; the blocked
+    player still sees the blocker's form (and a neutral refusal if they send it)."""
+    ada, bob = make_user(), make_user()
+    block(ada, bob)
+    client.force_login(ada)
+    page = client.get(f"/u/{bob.username}/").content.decode()
+    assert "challenge-form" not in page and f"You blocked {bob.username}" in page
+    client.force_login(bob)
+    assert "challenge-form" in client.get(f"/u/{ada.username}/").content.decode()

@@ -323,7 +323,17 @@ def _block_list():
     return ada, "/account/blocked/"
 
 
-BLOCK_PAGES = {"block-profile": _block_profile, "block-list": _block_list}
+def _blocked_profile():
+    """Bob's profile as ada sees it once she blocked him: no challenge form, Unblock."""
+    from accounts import blocks
+    from tests.factories import make_user
+
+    ada, bob = make_user("ada"), make_user("bob")
+    blocks.do_block(ada, bob.username)
+    return ada, f"/u/{bob.username}/"
+
+
+BLOCK_PAGES = {"block-profile": _block_profile, "block-list": _block_list, "blocked-profile": _blocked_profile}
 BLOCK_NAMES = [n for n in os.environ.get("PARLOUR_BLOCK_SHOT_NAMES", "").split(",") if n]
 
 

@@ -333,7 +333,8 @@ def _blocked_profile():
     return ada, f"/u/{bob.username}/"
 
 
-BLOCK_PAGES = {"block-profile": _block_profile, "block-list": _block_list, "blocked-profile": _blocked_profile}
+BLOCK_PAGES = {"block-profile": _block_profile, "block-list": _block_list,
+               "blocked-profile": _blocked_profile}
 BLOCK_NAMES = [n for n in os.environ.get("PARLOUR_BLOCK_SHOT_NAMES", "").split(",") if n]
 
 

@@ -1,7 +1,7 @@
 """Turn-based play at scale: 10,000 open turn-based matches over 2,000 players.
 
 Run: ``.venv/bin/python -m benchmarks.turn_based [--rebuild] [--repeat R] [--explain]``
-(``make bench-turn-based``). Target (issue #40): the "Your turn in N
+(``make bench-turn-based``). Target (docs/features.md "Turn-based play"): the "Your turn in N
 matches" list p95 <= 50 ms; the sweeper's cost per minute and the digest
 task's cost per run are measured and reported.
 

@@ -72,6 +72,13 @@ class User(AbstractUser):
         help_text="The IANA time zone this person's times are shown in (from their browser); empty: UTC.",
     )
 
+    # docs/api.md "Bot accounts": set only by accounts.tokens.make_bot (an
+    # account with no rated match may become a bot, for good). A bot is marked
+    # BOT wherever its name appears, never enters a ranked queue, and has its
+    # own leaderboard.
+    is_bot = models.BooleanField("bot account", default=False, editable=False,
+                                 help_text="Plays through the API with a play-scoped token; never a person.")
+
     objects = ParlourUserManager()
 
     class Meta:
@@ -216,3 +223,41 @@ class DataExport(models.Model):
 
     def __str__(self):
         return f"data of {self.user_id} at {self.created_at:%Y-%m-%d %H:%M}"
+
+
+class ApiToken(models.Model):
+    """A personal API token (docs/api.md "Tokens"): made and revoked by its
+    owner in the account settings, shown once, stored as the SHA-256 of its
+    text (a token is 256 random bits, so no slow hash is needed). Only
+    ``accounts.tokens`` writes these rows.
+
+    ``scopes``: space-separated, each in ``accounts.tokens.SCOPES`` ("play":
+    play as this account, bot accounts only; "read": read this account's
+    matches and watch public ones)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens")
+    name = models.CharField(max_length=40,
+                            help_text="The owner's name for it (e.g. the program that uses it).")
+    digest = models.CharField(max_length=64, unique=True, editable=False,
+                              help_text="SHA-256 of the token's text, hex.")
+    # The token's first characters, shown in the settings so its owner can tell tokens apart.
+    prefix = models.CharField(max_length=12, editable=False)
+    scopes = models.CharField(max_length=40)
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+    # Written at most once a minute per token (accounts.tokens.LAST_USED_EVERY).
+    last_used_at = models.DateTimeField(null=True, blank=True, editable=False)
+    revoked_at = models.DateTimeField(null=True, blank=True, editable=False, db_index=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["user", "revoked_at"], name="apitoken_user_live")]
+
+    def __str__(self):
+        return f"{self.prefix}… ({self.name}) of {self.user_id}"
+
+    @property
+    def scope_set(self) -> frozenset[str]:
+        return frozenset(self.scopes.split())
+
+    @property
+    def live(self) -> bool:
+        return self.revoked_at is None

@@ -130,6 +130,10 @@ def _send_quietly(events: list[tuple[str, dict]]) -> None:
         log.warning("ws: %d session events not sent: %s", len(events), e)
 
 
+#: The same, for other modules of accounts (``accounts.tokens``).
+send_quietly = _send_quietly
+
+
 #: Set (True) in a handshake's scope whose user lookup lost its database
 #: connection twice, or took too long (``SocketAuthMiddleware``).
 SCOPE_CONNECTION_LOST = "parlour_connection_lost"

@@ -70,6 +70,7 @@ INSTALLED_APPS = [
     "people",
     "arenas",
     "moderation",
+    "api",
 ]
 
 MIDDLEWARE = [

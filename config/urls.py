@@ -15,6 +15,7 @@ urlpatterns = [
     path("", include("people.urls")),
     path("", include("arenas.urls")),
     path("", include("moderation.urls")),
+    path("", include("api.urls")),
 ]
 
 # An error the views did not handle; a lost database connection gets a 503.

@@ -1,5 +1,8 @@
 """Celery tasks of the accounts, on the general queue: the daily
 housekeeping (Celery beat, CELERY_BEAT_SCHEDULE "housekeeping-accounts"),
+the password-reset mail (``send_password_reset``: looked up and sent by a
+worker, so the request takes the same time whether or not an account has the
+address),
 the mail to an address waiting for its confirmation (``send_address_mail``,
 queued after the commit by ``queue_address_mail``; docs/features.md
 "Confirming your e-mail"), and a large account's data file (``accounts.data``)."""
@@ -15,6 +18,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 
 from accounts import confirmation, data
+from accounts.forms import ConfirmedPasswordResetForm
 from accounts.housekeeping import clear_expired_sessions, clear_old_login_records
 from accounts.models import User
 from core import ratelimits
@@ -95,3 +99,22 @@ def export_data(user_id: int) -> None:
     file again and replaces the first."""
     made = data.make_export(user_id)
     log.info("data export of user %s: %s", user_id, "made" if made else "nothing (account closed)")
+
+
+@shared_task(ignore_result=True, autoretry_for=(smtplib.SMTPException, OSError), retry_backoff=60,
+             retry_backoff_max=3600, retry_jitter=True, max_retries=5, soft_time_limit=60, time_limit=90)
+def send_password_reset(email: str, domain: str, use_https: bool, templates: dict) -> int:
+    """Mail a reset link to each active account whose confirmed address is
+    ``email`` (``ConfirmedPasswordResetForm``: none, usually one), with links
+    to ``domain`` (the host the form was posted to). ``templates``: the
+    reset view's ``subject_template_name``, ``email_template_name`` and
+    ``html_email_template_name``. Returns how many accounts were mailed (the
+    log says only that number). A mail server that fails makes Celery retry;
+    a retry mails again (a new link: the older one stays valid until used)."""
+    form = ConfirmedPasswordResetForm({"email": email})
+    if not form.is_valid():
+        return 0
+    users = list(form.get_users(form.cleaned_data["email"]))
+    form.save(domain_override=domain, use_https=use_https, from_email=None, **templates)
+    log.info("password reset mail: %d accounts", len(users))
+    return len(users)

@@ -6,6 +6,7 @@ import pytest
 from django.core import mail
 from django.urls import reverse
 
+from accounts import tasks
 from accounts.models import User
 
 pytestmark = pytest.mark.django_db
@@ -118,10 +119,11 @@ def test_password_change(client):
     assert user.check_password("a new sturdy pw")
 
 
-def test_password_reset_by_email(client):
+def test_password_reset_by_email(client, reset_mail_sent_at_once):
     User.objects.create_user("ada", "ada@example.com", GOOD["password1"])
     resp = client.post(reverse("password_reset"), {"email": "ada@example.com"})
     assert resp.status_code == 302
+    assert reset_mail_sent_at_once == [1]
     assert len(mail.outbox) == 1
     link = re.search(r"https?://[^/]+(/password/reset/\S+/)", mail.outbox[0].body).group(1)
     resp = client.get(link, follow=True)
@@ -131,10 +133,29 @@ def test_password_reset_by_email(client):
     assert User.objects.get(username="ada").check_password("brand new pw 42")
 
 
-def test_password_reset_for_unknown_email_says_the_same_and_sends_nothing(client):
+def test_password_reset_for_unknown_email_says_the_same_and_sends_nothing(client, reset_mail_sent_at_once):
     resp = client.post(reverse("password_reset"), {"email": "nobody@example.com"})
     assert resp.status_code == 302
+    assert reset_mail_sent_at_once == [0]
     assert mail.outbox == []
+
+
+def test_a_reset_request_runs_the_same_queries_whether_or_not_an_account_has_the_address(client, monkeypatch):
+    """No timing oracle: the request itself never looks the address up (the
+    worker does), so a known and an unknown address cost the request the same."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    monkeypatch.setattr(tasks.send_password_reset, "delay", lambda *args: None)  # queued, not run
+    User.objects.create_user("ada", "ada@example.com", GOOD["password1"])
+    seen = {}
+    for email in ("ada@example.com", "nobody@example.com"):
+        with CaptureQueriesContext(connection) as queries:
+            resp = client.post(reverse("password_reset"), {"email": email})
+        assert resp.status_code == 302 and resp["Location"] == reverse("password_reset_done")
+        seen[email] = [q["sql"] for q in queries.captured_queries]
+    assert seen["ada@example.com"] == seen["nobody@example.com"]
+    assert not any("email" in sql.lower() for sql in seen["ada@example.com"])
 
 
 def test_profile_page_is_public_and_case_insensitive(client):

@@ -101,16 +101,16 @@ def export_data(user_id: int) -> None:
     log.info("data export of user %s: %s", user_id, "made" if made else "nothing (account closed)")
 
 
-@shared_task(ignore_result=True, autoretry_for=(smtplib.SMTPException, OSError), retry_backoff=60,
-             retry_backoff_max=3600, retry_jitter=True, max_retries=5, soft_time_limit=60, time_limit=90)
+@shared_task(ignore_result=True, soft_time_limit=60, time_limit=90)
 def send_password_reset(email: str, domain: str, use_https: bool, templates: dict) -> int:
     """Mail a reset link to each active account whose confirmed address is
     ``email`` (``ConfirmedPasswordResetForm``: none, usually one), with links
     to ``domain`` (the host the form was posted to). ``templates``: the
     reset view's ``subject_template_name``, ``email_template_name`` and
     ``html_email_template_name``. Returns how many accounts were mailed (the
-    log says only that number). A mail server that fails makes Celery retry;
-    a retry mails again (a new link: the older one stays valid until used)."""
+    log says only that number). A mail server that fails is logged by
+    Django's form ("Failed to send password reset email to <user id>") and
+    not retried: the person asks again."""
     form = ConfirmedPasswordResetForm({"email": email})
     if not form.is_valid():
         return 0

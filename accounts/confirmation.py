@@ -21,7 +21,6 @@ from datetime import timedelta
 from django.conf import settings
 from django.core import signing
 from django.db import IntegrityError, transaction
-from django.urls import reverse
 
 from accounts.models import User
 from core.errors import Refused
@@ -31,8 +30,9 @@ _SALT = "accounts.confirm-email"
 #: The refusal of ranked play, arenas and challenges to an account whose
 #: address is not confirmed (the page's banner has the "send it again" button).
 UNCONFIRMED = ("Confirm your e-mail address first: ranked play, arenas and challenges need it. "
-               "Click the link we mailed to {email}, or have it sent again from your e-mail page "
-               "({url}). Matches against the computer and in rooms are open meanwhile.")
+               "Click the link we mailed to {email}, or have it sent again from your account's e-mail "
+               "page. Matches against the computer and in rooms are open "
+               "meanwhile.")
 
 
 class UnconfirmedEmail(Refused):
@@ -49,7 +49,7 @@ def check_confirmed(user) -> None:
     check of ranked play (live and turn-based queues), arenas and challenges.
     No query: the field is on the user row already loaded."""
     if user is not None and getattr(user, "is_authenticated", False) and not user.email_confirmed:
-        raise UnconfirmedEmail(UNCONFIRMED.format(email=user.email, url=reverse("email_change")))
+        raise UnconfirmedEmail(UNCONFIRMED.format(email=user.email))
 
 
 def token(user_id: int, address: str) -> str:

@@ -47,7 +47,10 @@ def follow(user: User, username: str) -> User:
 
 
 def unfollow(user: User, username: str) -> User:
-    """``user`` no longer follows ``username`` (closed accounts included)."""
+    """``user`` no longer follows ``username`` (closed accounts included).
+    Raises ``FollowRefused`` when ``user`` did not follow them (nothing to undo)."""
     target = _target(username)
-    Follow.objects.filter(follower=user, followed=target).delete()
+    removed, _ = Follow.objects.filter(follower=user, followed=target).delete()
+    if not removed:
+        raise FollowRefused(f"You were not following {target.display_name}.")
     return target

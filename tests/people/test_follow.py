@@ -61,6 +61,9 @@ def test_follow_and_unfollow_from_the_profile_are_public():
     response = client.post("/u/bob/unfollow/", follow=True)
     assert "You no longer follow bob." in response.content.decode()
     assert follows(ann) == [] and "0 followers" in visitor.get("/u/bob/").content.decode()
+    again = client.post("/u/bob/unfollow/", follow=True)  # not following: said so, nothing changes
+    assert "You were not following bob." in again.content.decode()
+    assert "You no longer follow" not in again.content.decode() and follows(ann) == []
     assert bob.pk  # bob was never changed by any of it
 
 

@@ -58,7 +58,8 @@ def token(user_id: int, address: str) -> str:
 
 def read_token(value: str) -> tuple[User, str]:
     """(user, address) a link names, while the link may still confirm it.
-    Raises BadConfirmationLink otherwise; reads only."""
+    Raises BadConfirmationLink otherwise (another account confirmed the
+    address first included: the page shows no button that would fail); reads only."""
     days = settings.PARLOUR_EMAIL_CONFIRM_DAYS
     try:
         data = signing.loads(value, salt=_SALT, max_age=timedelta(days=days))
@@ -75,7 +76,15 @@ def read_token(value: str) -> tuple[User, str]:
     if user is None:
         raise BadConfirmationLink("The account this link was for no longer exists.")
     waiting_how(user, data["e"])
+    if taken_by_another(data["e"], user.pk):
+        raise _taken(data["e"])
     return user, data["e"]
+
+
+def _taken(address: str) -> BadConfirmationLink:
+    return BadConfirmationLink(f"Another account confirmed {address} first, so it cannot be this "
+                               "account's too. If that account is yours, log in to it (or reset its "
+                               "password); else give this account another address.")
 
 
 def waiting_how(user: User, address: str) -> str:
@@ -100,9 +109,7 @@ def confirm(value: str) -> User:
     Raises BadConfirmationLink (and nothing changes) for a bad link, or when
     another account confirmed the address first."""
     user, address = read_token(value)
-    taken = BadConfirmationLink(f"Another account confirmed {address} first, so it cannot be this "
-                                "account's too. If that account is yours, log in to it (or reset its "
-                                "password); else give this account another address.")
+    taken = _taken(address)
     try:
         with transaction.atomic():
             user = User.objects.select_for_update().get(pk=user.pk)

@@ -178,6 +178,9 @@ def test_the_first_account_to_confirm_an_address_keeps_it(smtp, worker):
     assert worker.outcomes == ["sent", "sent"]
     first_link, second_link = (link_in(m) for m in smtp.messages)
     assert Client().post(second_link).status_code == 200
+    shown = Client().get(first_link)  # the page says so at once, with no button that would fail
+    assert shown.status_code == 400 and "Another account confirmed shared@example.com first" in shown.text
+    assert "<button" not in shown.text.split("<main", 1)[-1].split("</main>", 1)[0]
     refused = Client().post(first_link)
     assert refused.status_code == 400 and "Another account confirmed shared@example.com first" in refused.text
     assert list(User.objects.filter(email="shared@example.com").order_by("username")

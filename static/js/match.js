@@ -8,7 +8,7 @@
  *   every frame: elements with hx-swap-oob="true", including
  *     <div id="frame-version" data-version="N" hx-swap-oob="true"></div>
  *   error frames: <div id="match-error" hx-swap-oob="true" role="alert">
- *   <p id="connection-status" role="status">          we write Live / Reconnecting… / Offline / why it closed
+ *   <p id="connection-status" role="status">          we write Live (Up to date: turn-based) / Reconnecting… / Offline / why it closed
  *   <p id="move-wait" role="status" hidden>   (seat pages) a sent move waiting for the connection, and
  *                                             when it went
  *   <time id="clock" data-deadline="ms" data-server-now="ms">   counted down: match/clock.js
@@ -69,6 +69,14 @@ import { setStatus, showMoveWait, watchLastMove } from "./match/status.js";
 
   function matchEl() {
     return byId("match");
+  }
+
+  // What the status says while the page shows the current position: "Live", but
+  // on a turn-based match (days a decision) "Up to date", so it is not read as
+  // the match's time control.
+  function liveWord() {
+    var m = matchEl();
+    return m && m.hasAttribute("data-turn-based") ? "Up to date" : "Live";
   }
 
   function currentVersion() {
@@ -133,7 +141,7 @@ import { setStatus, showMoveWait, watchLastMove } from "./match/status.js";
     synced = true;
     var m = matchEl();
     if (m) m.setAttribute("data-synced", String(Math.max(publicVersion, seatVersion)));
-    if (live && !stopped) setStatus("live", "Live");
+    if (live && !stopped) setStatus("live", liveWord());
     autoRoll(); // a page opened (or reconnected) on a roll
   }
 
@@ -288,7 +296,7 @@ import { setStatus, showMoveWait, watchLastMove } from "./match/status.js";
     lastFrameAt = performance.now();
     if (silent && live && !stopped) {
       silent = false;
-      if (synced) setStatus("live", "Live");
+      if (synced) setStatus("live", liveWord());
     }
   }
 

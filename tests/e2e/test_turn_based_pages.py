@@ -3,7 +3,8 @@
 "Your turn in N matches" and "Waiting for others" and counts them, the badge
 beside Play on another page follows, and the "your turn" toast reads in days
 and hours, all over the user socket (static/js/notify.js); the groups and the
-badge pass axe's contrast check in light, dark and forced colours."""
+badge pass axe's contrast check in light, dark and forced colours; a turn-based
+match page's connection status says "Up to date", not "Live"."""
 
 import re
 
@@ -55,4 +56,8 @@ def test_turns_move_rows_between_the_groups_and_the_count_follows(browser, live_
     expect(home.locator(".ym-group-turn h3")).to_have_text("Your turn in 1 match")
     expect(badge).to_have_text(re.compile(r"1"))
     assert violations_by_mode(home, axe_source) == {}
+    # The match page's connection status of a turn-based match does not read "Live"
+    # (the other time control): it says the page is up to date.
+    match_page = open_page(context, f"{live_server_url}/m/{mine.public_id}/")
+    expect(match_page.locator("#connection-status")).to_have_text("Up to date", timeout=20_000)
     context.close()

@@ -52,6 +52,7 @@ def your_turn_badge(context):
         return ""
     return format_html(
         '<span class="nav-count" data-count="{}" title="Your turn in turn-based matches"{}>'
-        '<span class="visually-hidden">: your turn in </span><span class="nav-count-n">{}</span>'
-        '<span class="visually-hidden"> turn-based matches</span></span>',
+        # The number last, so the words read right for any count ("…: 1", "…: 3").
+        '<span class="visually-hidden">: turn-based matches where it is your turn: </span>'
+        '<span class="nav-count-n">{}</span></span>',
         your_matches.COUNT, "" if n else mark_safe(" hidden"), n)

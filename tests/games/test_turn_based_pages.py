@@ -123,7 +123,7 @@ def test_every_page_counts_the_turn_based_matches_waiting_for_you_beside_play(cl
     badges = re.findall(r'<span class="nav-count" data-count="your-turn"[^>]*>.*?</span></span>', html)
     assert len(badges) == 3  # the wide header, the phone's, the phone's menu
     assert all('<span class="nav-count-n">2</span>' in b and "\" hidden>" not in b for b in badges)
-    assert "turn-based matches where it is your turn: </span>" in badges[0]  # said to a screen reader, number last
+    assert "turn-based matches where it is your turn: </span>" in badges[0]  # number last
     client.force_login(make_user())
     assert '<span class="nav-count-n">0</span>' in client.get("/about/").content.decode()
     assert re.search(r'data-count="your-turn"[^>]* hidden>', client.get("/about/").content.decode())

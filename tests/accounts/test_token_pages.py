@@ -146,7 +146,8 @@ def test_closing_an_account_revokes_its_tokens(monkeypatch, django_capture_on_co
     told = []
     monkeypatch.setattr(tokens, "_tell_streams", lambda user_id, ids: told.append((user_id, ids)))
     user = tokens.make_bot(make_user())
-    (a, text_a), (b, _) = tokens.make_token(user, "a", ["read", "play"]), tokens.make_token(user, "b", ["read"])
+    a, text_a = tokens.make_token(user, "a", ["read", "play"])
+    b, _ = tokens.make_token(user, "b", ["read"])
     with pytest.raises(closing.CloseError):
         closing.close_account(user, "wrong")
     assert len(live(user)) == 2  # a refused closing revokes nothing

@@ -96,6 +96,7 @@ def test_challenges_and_the_match_history_mark_a_bot(monkeypatch):
     client.force_login(ann)
     page = client.get(f"/challenges/{challenge.pk}/").content.decode()
     assert "robo" + BADGE + " against ann" in page
-    assert "<strong>robo</strong>" + BADGE + " challenges you" in client.get("/challenges/incoming/").content.decode()
+    incoming = client.get("/challenges/incoming/").content.decode()
+    assert "<strong>robo</strong>" + BADGE + " challenges you" in incoming
     make_match(seats=("human", "human"), users=[ann, bot])
     assert ">robo</a>" + BADGE in client.get("/u/ann/matches/").content.decode()

@@ -193,7 +193,7 @@ def history_rows(user, seats) -> list[HistoryRow]:
     others: dict[int, list] = {}
     other_seats = (
         Seat.objects.filter(match_id__in=match_ids).exclude(user=user).select_related("user")
-        .only("match_id", "index", "user_id", "computer_level", "user__username")
+        .only("match_id", "index", "user_id", "computer_level", "user__username", "user__is_bot")
     )
     for s in other_seats:
         others.setdefault(s.match_id, []).append(s)

@@ -100,3 +100,34 @@ def test_challenges_and_the_match_history_mark_a_bot(monkeypatch):
     assert "<strong>robo</strong>" + BADGE + " challenges you" in incoming
     make_match(seats=("human", "human"), users=[ann, bot])
     assert ">robo</a>" + BADGE in client.get("/u/ann/matches/").content.decode()
+
+
+def test_a_move_in_a_bot_s_match_costs_the_queries_of_any_other_and_its_frame_marks_the_bot(
+        monkeypatch, django_capture_on_commit_callbacks):
+    from games import actions, push, tasks
+    from tests.factories import ludo_state
+
+    sent = []
+
+    async def capture(messages, version, served=()):
+        sent.extend(html for _group, html in messages)
+
+    monkeypatch.setattr(push, "_send_all", capture)
+    for name in ("expire_turn", "computer_move", "auto_resume"):
+        monkeypatch.setattr(getattr(tasks, name), "apply_async", lambda *a, **k: None)
+
+    def roll(users):
+        match = make_match(seats=("human", "human"), users=users, state=ludo_state())
+        user = match.seats.get(index=0).user
+        sent.clear()
+        with CaptureQueriesContext(connection) as queries, django_capture_on_commit_callbacks(execute=True):
+            actions.play_move(match.public_id, user, "roll", match.version)
+        # A deferred column read later would be a query of its own, per seat per move.
+        deferred = re.compile(r'^SELECT [^;]*"accounts_user"\."is_bot" FROM "accounts_user" WHERE')
+        assert not [q["sql"] for q in queries if deferred.match(q["sql"])]
+        return len(queries), "".join(sent)
+
+    people_queries, people_frames = roll([make_user("ann"), make_user("bea")])
+    bot_queries, bot_frames = roll([make_user("cid"), a_bot("robo")])
+    assert bot_queries == people_queries
+    assert BADGE not in people_frames and ">robo</a>" + BADGE in bot_frames

@@ -107,6 +107,17 @@ def test_revoking_takes_the_token_off_the_list_and_a_foreign_or_get_revoke_chang
     assert "Revoke old script" not in page and tokens.authenticate(text) is None
 
 
+def test_the_forms_need_their_csrf_token():
+    user = make_user()
+    token, _ = tokens.make_token(user, "kept", ["read"])
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(user)
+    assert client.post(REVOKE, {"token": token.pk}).status_code == 403
+    assert client.post(PAGE, {"name": "new", "scopes": ["read"]}).status_code == 403
+    assert client.post(BOT, {"password": PASSWORD}).status_code == 403
+    assert live(user) == [token] and not User.objects.get(pk=user.pk).is_bot
+
+
 def test_becoming_a_bot_needs_the_password_and_is_for_good():
     user = make_user()
     client = signed_in(user)

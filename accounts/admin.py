@@ -3,16 +3,20 @@
 Users: search, filters (joined, banned, staff, active) and the user's
 ratings inline; moderation/admin.py adds the ban and unban actions and the
 user's record (matches, reports, audit entries). The ban fields are never
-edited by hand. Ratings are read-only everywhere.
+edited by hand, nor is ``is_bot`` (shown and filterable; only
+``accounts.tokens.make_bot`` sets it). Ratings are read-only everywhere.
+API tokens are listed read-only, with one action, Revoke
+(``accounts.tokens.revoke``); their text is never stored, their digest never shown.
 """
 
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 from django.db.models import Q
 from django.utils import timezone
 
+from accounts import tokens
 from accounts.admin_tools import ReadOnlyAdmin, ReadOnlyInline
-from accounts.models import Holiday, Rating, User
+from accounts.models import ApiToken, Holiday, Rating, User
 
 
 class BannedFilter(admin.SimpleListFilter):
@@ -46,13 +50,14 @@ class RatingInline(ReadOnlyInline):
 class UserAdmin(BaseUserAdmin):
     fieldsets = (
         *BaseUserAdmin.fieldsets,
-        ("Profile", {"fields": ("bio", "email_confirmed", "pending_email")}),
+        ("Profile", {"fields": ("bio", "email_confirmed", "pending_email", "is_bot")}),
         ("Moderation", {"fields": ("banned_until", "ban_reason")}),
     )
-    readonly_fields = ("banned_until", "ban_reason", "last_login", "date_joined", "pending_email")
+    readonly_fields = ("banned_until", "ban_reason", "last_login", "date_joined", "pending_email", "is_bot")
     list_display = ("username", "email", "email_confirmed", "date_joined", "is_active", "is_staff",
-                    "ban_status")
-    list_filter = (BannedFilter, "email_confirmed", "is_staff", "date_joined", "is_active", "is_superuser")
+                    "is_bot", "ban_status")
+    list_filter = (BannedFilter, "email_confirmed", "is_bot", "is_staff", "date_joined", "is_active",
+                   "is_superuser")
     search_fields = ("username", "email", "first_name", "last_name")
     inlines = [RatingInline]
 
@@ -82,3 +87,49 @@ class HolidayAdmin(ReadOnlyAdmin):
     list_display = ("user", "starts_on", "ends_on", "starts_at", "ends_at", "created_at")
     search_fields = ("user__username",)
     list_select_related = ("user",)
+
+
+class LiveFilter(admin.SimpleListFilter):
+    title = "revoked"
+    parameter_name = "revoked"
+
+    def lookups(self, request, model_admin):
+        return [("no", "Live"), ("yes", "Revoked")]
+
+    def queryset(self, request, queryset):
+        if self.value() == "no":
+            return queryset.filter(revoked_at=None)
+        if self.value() == "yes":
+            return queryset.exclude(revoked_at=None)
+        return queryset
+
+
+@admin.register(ApiToken)
+class ApiTokenAdmin(ReadOnlyAdmin):
+    """Players' API tokens (docs/api.md "Tokens"): who holds which, used
+    when; Revoke closes a leaked or abused one's streams at once. The digest
+    is not shown (it names the token to anyone holding a guess)."""
+
+    list_display = ("user", "name", "shown_prefix", "scopes", "created_at", "last_used_at", "revoked_at")
+    list_filter = (LiveFilter, "scopes", "user__is_bot")
+    search_fields = ("user__username", "name", "prefix")
+    list_select_related = ("user",)
+    fields = ("user", "name", "shown_prefix", "scopes", "created_at", "last_used_at", "revoked_at")
+    readonly_fields = fields
+    actions = ["revoke_tokens"]
+
+    @admin.display(description="token")
+    def shown_prefix(self, obj):
+        return f"{obj.prefix}…"
+
+    def has_revoke_permission(self, request):
+        return request.user.has_perm("accounts.change_apitoken")
+
+    @admin.action(description="Revoke the selected tokens", permissions=["revoke"])
+    def revoke_tokens(self, request, queryset):
+        revoked = 0
+        for token in queryset.select_related("user"):
+            if token.revoked_at is None:
+                tokens.revoke(token.user, token.pk)
+                revoked += 1
+        self.message_user(request, f"{revoked} token{'s' if revoked != 1 else ''} revoked.", messages.SUCCESS)

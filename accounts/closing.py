@@ -18,7 +18,8 @@ stay a person's for its match to replay; rating changes point at it too
   names, bio and time zone, makes its password unusable (every session's
   auth hash changes, so each is refused at its next request) and the account
   inactive; takes its old name out of its ban reason (the ban itself, and
-  when it ends, stay); deletes its holidays and its log-in records (django-axes).
+  when it ends, stay); deletes its holidays and its log-in records (django-axes);
+  revokes its API tokens (``tokens.revoke_all``: their streams close after commit).
 
 No foreign key changes: matches, moves, seats, ratings and rating changes
 stay, and other players' records with them. After commit, the account's open
@@ -36,7 +37,7 @@ from django.db import transaction
 from django.dispatch import Signal
 from django.utils import timezone
 
-from accounts import sockets
+from accounts import sockets, tokens
 from accounts.models import DELETED_NAME, TOMBSTONE_PREFIX, Holiday, ReleasedName, User
 
 #: How long a closed account's old name stays out of reach of sign-up.
@@ -83,6 +84,7 @@ def close_account(user, password: str, now: datetime | None = None) -> User:
         AccessLog.objects.filter(username__iexact=old_name).delete()
         AccessFailureLog.objects.filter(username__iexact=old_name).delete()
         Holiday.objects.filter(user=locked).delete()
+        tokens.revoke_all(locked.pk)  # its programs are refused at once; their streams close after commit
         locked.ban_reason = scrub(locked.ban_reason, old_name)
         _anonymise(locked)
         # Its sockets close as when a password changes (4002, "no longer logged in"), not banned.

@@ -1,5 +1,6 @@
 """Download your data (docs/features.md "Closing your account and your
-data"): one JSON file of an account — its profile fields, its ratings, and
+data"): one JSON file of an account — its profile fields, its ratings, its
+API tokens (name, prefix, scopes, dates: never the digest), and
 what each app above this one adds through ``collect_data``: ``games`` its
 rating changes and its ended matches (each as the per-match export,
 ``games.exports.match_data``), ``notifications`` its mail settings,
@@ -57,6 +58,7 @@ def build(user: User, now: datetime | None = None) -> dict:
             "bio": user.bio,
             "time_zone": user.time_zone,
             "date_joined": user.date_joined.isoformat(),
+            "bot": user.is_bot,
             "last_login": user.last_login.isoformat() if user.last_login else None,
         },
         "ratings": [
@@ -67,6 +69,14 @@ def build(user: User, now: datetime | None = None) -> dict:
         "holidays": [
             {"first_day": h.starts_on.isoformat(), "last_day": h.ends_on.isoformat()}
             for h in user.holidays.all()
+        ],
+        # Revoked ones too (what a program could do as the account, and when); never the digest.
+        "api_tokens": [
+            {"name": t.name, "prefix": t.prefix, "scopes": t.scopes.split(),
+             "created_at": t.created_at.isoformat(),
+             "last_used_at": t.last_used_at.isoformat() if t.last_used_at else None,
+             "revoked_at": t.revoked_at.isoformat() if t.revoked_at else None}
+            for t in user.api_tokens.order_by("created_at", "pk")
         ],
     }
     for _receiver, sections in collect_data.send(sender=User, user=user):

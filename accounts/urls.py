@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from accounts import views, views_blocks, views_closing, views_email, views_holidays
+from accounts import views, views_blocks, views_closing, views_email, views_holidays, views_tokens
 from accounts.forms import LoginForm
 
 urlpatterns = [
@@ -12,6 +12,9 @@ urlpatterns = [
     path("account/email/", views_email.email_change, name="email_change"),
     path("account/email/sent/", views_email.email_sent, name="email_sent"),
     path("account/email/confirm/<str:token>/", views_email.email_confirm, name="email_confirm"),
+    path("account/tokens/", views_tokens.tokens_page, name="api_tokens"),
+    path("account/tokens/revoke/", views_tokens.token_revoke, name="api_token_revoke"),
+    path("account/tokens/bot/", views_tokens.become_bot, name="become_bot"),
     path("account/close/", views_closing.close_page, name="close_account"),
     path("account/data/", views_closing.data_page, name="data_page"),
     path("account/data/<str:token>/", views_closing.data_download, name="data_download"),

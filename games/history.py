@@ -193,7 +193,7 @@ def history_rows(user, seats) -> list[HistoryRow]:
     others: dict[int, list] = {}
     other_seats = (
         Seat.objects.filter(match_id__in=match_ids).exclude(user=user).select_related("user")
-        .only("match_id", "index", "user_id", "computer_level", "user__username")
+        .only("match_id", "index", "user_id", "computer_level", "user__username", "user__is_bot")
     )
     for s in other_seats:
         others.setdefault(s.match_id, []).append(s)
@@ -204,10 +204,11 @@ def history_rows(user, seats) -> list[HistoryRow]:
             for s in seats]
 
 
-def _listed_ratings(kind: str) -> QuerySet:
+def _listed_ratings(kind: str, bots: bool = False) -> QuerySet:
     # Banned and suspended players are left out while their ban lasts (README
-    # "Decisions"); their ratings are kept.
-    return (Rating.objects.filter(kind=kind, user__is_active=True)
+    # "Decisions"); their ratings are kept. Bots have their own board, people
+    # theirs (docs/api.md "Bot accounts").
+    return (Rating.objects.filter(kind=kind, user__is_active=True, user__is_bot=bots)
             .exclude(user__banned_until__gt=timezone.now())
             .select_related("user").order_by("-rating", "user__username"))
 
@@ -226,23 +227,24 @@ def _who_played(ratings: QuerySet, kind: str, control: str) -> QuerySet:
             .filter(control_games__gte=1))
 
 
-def leaderboard(kind: str, control: str = "") -> list[Rating]:
+def leaderboard(kind: str, control: str = "", bots: bool = False) -> list[Rating]:
     """The top LEADERBOARD_SIZE established ratings (PROVISIONAL_GAMES or
     more rated matches) in ``kind``, best first; with ``control`` ("live",
     "turn-based"), of the players who played rated matches of that time
-    control, each with ``control_games`` (``_who_played``)."""
-    ratings = _listed_ratings(kind).filter(games__gte=PROVISIONAL_GAMES)
+    control, each with ``control_games`` (``_who_played``). People's ratings,
+    or with ``bots`` bot accounts' only (docs/api.md "Bot accounts")."""
+    ratings = _listed_ratings(kind, bots).filter(games__gte=PROVISIONAL_GAMES)
     if control in CONTROLS:
         ratings = _who_played(ratings, kind, control)
     return list(ratings[:LEADERBOARD_SIZE])
 
 
-def provisional_board(kind: str, control: str = "") -> list[Rating]:
+def provisional_board(kind: str, control: str = "", bots: bool = False) -> list[Rating]:
     """The top LEADERBOARD_SIZE provisional ratings in ``kind`` (1 to
     PROVISIONAL_GAMES - 1 rated matches), best first: the leaderboard lists them
     below the established ones, marked, so it is never empty once anyone has
-    played a rated match (README "Ranked play"). ``control`` as ``leaderboard``."""
-    ratings = _listed_ratings(kind).filter(games__gte=1, games__lt=PROVISIONAL_GAMES)
+    played a rated match (README "Ranked play"). ``control``, ``bots`` as ``leaderboard``."""
+    ratings = _listed_ratings(kind, bots).filter(games__gte=1, games__lt=PROVISIONAL_GAMES)
     if control in CONTROLS:
         ratings = _who_played(ratings, kind, control)
     return list(ratings[:LEADERBOARD_SIZE])

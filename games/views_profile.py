@@ -6,8 +6,11 @@ and ``accounts`` imports no other app (STYLE "Models point one way"); it
 renders ``accounts/profile.html`` through ``games/profile.html``.
 """
 
+from urllib.parse import urlencode
+
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_safe
 
 from accounts.elo import PROVISIONAL_GAMES
@@ -16,6 +19,8 @@ from games import history, sites
 from games.chart import rating_chart
 
 RECENT_MATCHES = 10
+#: The leaderboard's time control tabs: ``?control=`` value, label.
+CONTROL_TABS = [("", "All"), ("live", "Live"), ("turn-based", "Turn-based")]
 
 
 @require_safe
@@ -40,10 +45,13 @@ def leaderboard(request, kind=None):
     ``?control=live`` or ``turn-based`` lists only the players who played rated
     matches of that time control, with how many (one rating per game: the
     filter is over who is listed, docs/decisions.md "The turn-based ranked
-    queue"); any other value gets the whole board and says so (400)."""
+    queue"); any other value gets the whole board and says so (400).
+    People only; ``?bots=1`` the bot accounts' board instead (docs/api.md
+    "Bot accounts"), any other value of ``bots`` the people's, said so (400)."""
     kinds = sites.choices()
     if kind is None:
-        return redirect("leaderboard_kind", kind=kinds[0][0])
+        url = reverse("leaderboard_kind", args=[kinds[0][0]])
+        return redirect(f"{url}?{request.GET.urlencode()}" if request.GET else url)
     label = dict(kinds).get(kind)
     if label is None:
         raise Http404("No leaderboard for that game.")
@@ -51,11 +59,25 @@ def leaderboard(request, kind=None):
     refused = control not in ("", *history.CONTROLS)
     if refused:
         control = ""
+    bots_arg = request.GET.get("bots", "")
+    bots_refused = bots_arg not in ("", "0", "1")
+    bots = bots_arg == "1"
     return render(request, "games/leaderboard.html",
                   {"kind": kind, "label": label, "kinds": kinds,
-                   "rows": history.leaderboard(kind, control),
-                   "provisional": history.provisional_board(kind, control),
-                   "provisional_games": PROVISIONAL_GAMES, "control": control,
-                   "controls": [("", "All"), ("live", "Live"), ("turn-based", "Turn-based")],
-                   "refused": refused},
-                  status=400 if refused else 200)
+                   "rows": history.leaderboard(kind, control, bots),
+                   "provisional": history.provisional_board(kind, control, bots),
+                   "provisional_games": PROVISIONAL_GAMES, "control": control, "bots": bots,
+                   "game_query": _query(control=control, bots=bots),
+                   "controls": [(value, name, _query(control=value, bots=bots))
+                                for value, name in CONTROL_TABS],
+                   "whose": [(False, "People", _query(control=control)),
+                             (True, "Bots", _query(control=control, bots=True))],
+                   "refused": refused, "bots_refused": bots_refused},
+                  status=400 if refused or bots_refused else 200)
+
+
+def _query(control: str = "", bots: bool = False) -> str:
+    """A leaderboard link's query string ("" or "?..."): each tab keeps the other filters."""
+    params = {"control": control, "bots": "1" if bots else ""}
+    params = {k: v for k, v in params.items() if v}
+    return f"?{urlencode(params)}" if params else ""

@@ -45,6 +45,7 @@ class SearchForm(forms.Form):
 class Results:
     names: list[str]
     next_after: str | None  # where the next page starts; None on the last page
+    bots: frozenset[str] = frozenset()  # the names of bot accounts among ``names`` (marked BOT)
 
 
 def name_key() -> Func:
@@ -77,6 +78,7 @@ def search(query: str, after: str = "") -> Results:
         rows = rows.filter(key__lt=end)
     if after:
         rows = rows.filter(key__gt=after)
-    found = list(rows.order_by("key").values_list("username", "key")[:PAGE + 1])
+    found = list(rows.order_by("key").values_list("username", "key", "is_bot")[:PAGE + 1])
     page = found[:PAGE]
-    return Results([name for name, _key in page], page[-1][1] if len(found) > PAGE else None)
+    return Results([name for name, _key, _bot in page], page[-1][1] if len(found) > PAGE else None,
+                   frozenset(name for name, _key, bot in page if bot))

@@ -25,8 +25,12 @@ def join(user, arena_id, *, now: datetime | None = None) -> ArenaPlayer:
     """Enter ``user`` in the arena (before or while it runs; a player who
     withdrew comes back with their points). Raises ArenaError: not allowed
     (signed out, banned), no such arena, closed, full, already in it,
-    disqualified. Nothing changes then. A running arena is paired at once."""
+    disqualified, a bot account (docs/api.md "Bot accounts"). Nothing changes
+    then. A running arena is paired at once."""
     now = now or timezone.now()
+    if getattr(user, "is_bot", False):
+        raise ArenaError("A bot account never joins an arena: it plays people through challenges "
+                         "and private rooms.", "bot_account")
     if not queue_actions.can_queue(user):
         raise ArenaError("You cannot join an arena.")
     confirmation.check_confirmed(user)

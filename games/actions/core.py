@@ -74,8 +74,10 @@ def allowance() -> timedelta:
 
 
 # What an action and its frames read of a seat and its user (a user row has
-# many more columns; loading them was a good part of every move's cost).
-_SEAT_FIELDS = (*(f.name for f in Seat._meta.concrete_fields), "user__username", "user__banned_until")
+# many more columns; loading them was a good part of every move's cost). ``is_bot``:
+# the seats list marks a bot's name (BOT), read from this row, never a query of its own.
+_SEAT_FIELDS = (*(f.name for f in Seat._meta.concrete_fields), "user__username", "user__banned_until",
+                "user__is_bot")
 _SEATS = prepared.PreparedSelect(
     lambda match_id: Seat.objects.filter(match_id=match_id).select_related("user").only(*_SEAT_FIELDS), 1
 )

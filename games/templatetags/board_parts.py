@@ -42,6 +42,7 @@ from django import template
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 
+from accounts.templatetags import bots
 from games.frames.wire import part as marked
 from games.marks import KEEP
 
@@ -106,7 +107,8 @@ def seats_list(seat_rows: list[dict], parts: bool = False, game=None) -> str:
     hides them and marks the row), so that a turn passing changes two small
     elements, not two rows. ``parts``: those marked as parts of the public frame (games.frames.wire).
     ``game``: the game's GameSite, whose ``seat_phrase`` of a seat's view is its row's
-    ``<span class="home">`` cell ("2/4 home"; none when empty or without ``game``). A row's
+    ``<span class="home">`` cell ("2/4 home"; none when empty or without ``game``). A bot
+    account's name is followed by the BOT mark (``accounts.templatetags.bots.BADGE``). A row's
     ``holiday_until`` (a date; turn-based matches) adds "on holiday until <date>"."""
     esc = conditional_escape
     out = ['<ol id="seats" class="seats" hx-swap-oob="true" aria-label="Players">']
@@ -115,6 +117,8 @@ def seats_list(seat_rows: list[dict], parts: bool = False, game=None) -> str:
         name = esc(row["name"])
         if row["profile_url"]:
             name = f'<a href="{esc(row["profile_url"])}">{name}</a>'
+        if seat.user_id and seat.user.is_bot:  # the seat's user is loaded already: no query
+            name += bots.BADGE
         cells = [f'<li class="seat seat-{colour}">',
                  f'<span class="swatch swatch-{colour}" aria-hidden="true"></span>',
                  f'<span class="name">{name}</span>',

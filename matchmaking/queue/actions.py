@@ -75,10 +75,23 @@ def find_queue(kind, players) -> Queue:
     return queue
 
 
+#: Why a bot account is refused a ranked queue (docs/api.md "Bot accounts").
+BOT_REFUSAL = ("A bot account never joins a ranked queue: it plays people through challenges and "
+               "private rooms.")
+
+
 def can_queue(user) -> bool:
-    """May ``user`` join a ranked queue? Signed in, active and not banned (README "Moderation")."""
+    """May ``user`` join a ranked queue (or an arena)? Signed in, active, not
+    banned (README "Moderation") and not a bot account (docs/api.md "Bot accounts")."""
     return bool(user is not None and user.is_authenticated and user.is_active
-                and not getattr(user, "is_banned", False))
+                and not getattr(user, "is_banned", False) and not getattr(user, "is_bot", False))
+
+
+def check_not_bot(user, refusal: str = BOT_REFUSAL) -> None:
+    """Raises QueueError with ``refusal`` for a bot account: its own words,
+    not "you cannot join" (docs/api.md "Bot accounts")."""
+    if getattr(user, "is_bot", False):
+        raise QueueError(refusal, "bot_account")
 
 
 def ranked_options(kind: str) -> dict:
@@ -94,6 +107,7 @@ def join_queue(user, kind, players, *, now: datetime | None = None) -> QueueEntr
     away. Raises QueueError (not allowed, no such queue); nothing changes then.
     """
     queue = find_queue(kind, players)
+    check_not_bot(user)
     if not can_queue(user):
         raise QueueError("You cannot join a ranked queue.")
     confirmation.check_confirmed(user)
@@ -214,6 +228,7 @@ def pair_queues(only: list[Queue] | None = None, *, now: datetime | None = None)
             entries = list(
                 QueueEntry.objects.select_for_update()
                 .filter(kind=queue.kind, players=queue.players, match__isnull=True)
+                .exclude(user__is_bot=True)  # became a bot while waiting: never paired
                 .select_related("user")
             )
             entries = present(entries, now)

@@ -34,7 +34,14 @@ from games.models import Match
 from matchmaking import together
 from matchmaking.models import TurnBasedEntry
 from matchmaking.queue import pairing
-from matchmaking.queue.actions import QueueError, apart_entries, can_queue, find_queue, ranked_options
+from matchmaking.queue.actions import (
+    QueueError,
+    apart_entries,
+    can_queue,
+    check_not_bot,
+    find_queue,
+    ranked_options,
+)
 from notifications import notify
 
 log = logging.getLogger(__name__)
@@ -73,6 +80,7 @@ def join_turn_based(user, kind, players, days, *, now: datetime | None = None) -
     """
     queue = find_queue(kind, players)
     days = parse_days(days)
+    check_not_bot(user)
     if not can_queue(user):
         raise QueueError("You cannot join a ranked queue.")
     confirmation.check_confirmed(user)

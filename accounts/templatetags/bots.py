@@ -1,0 +1,31 @@
+"""``{% bot_badge user %}``: the BOT mark beside a bot account's name
+(docs/api.md "Bot accounts"), empty for anyone else. ``BADGE`` is the same
+markup for Python that writes names itself (the match page's seats list).
+Reads ``user.is_bot`` only: the caller's user row is already loaded, so the
+mark costs no query."""
+
+from django import template
+from django.utils.safestring import mark_safe
+
+register = template.Library()
+
+#: The mark: its text is read out as is; the title says what it means.
+BADGE = '<span class="bot-badge" title="Bot account">BOT</span>'
+
+
+def is_bot(user) -> bool:
+    """True for a bot account's row, or ``True`` itself (a list that knows
+    only names and which are bots); None, a visitor or a computer seat: False."""
+    return user is True or bool(getattr(user, "is_bot", False))
+
+
+@register.simple_tag
+def bot_badge(user) -> str:
+    """``BADGE`` for a bot account (or ``True``), "" otherwise."""
+    return mark_safe(BADGE) if is_bot(user) else ""
+
+
+@register.filter
+def among(value, names) -> bool:
+    """``value in names``, for ``{% bot_badge name|among:results.bots %}``."""
+    return value in names

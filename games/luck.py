@@ -48,12 +48,14 @@ class Column:
     """One cell of a seat's row in the "Dice in numbers" table: ``key`` (its
     data attribute, "sixes"), ``heading`` ("Sixes"), ``value`` (a number, or
     words), ``expected`` (what fair chance gives for that many outcomes, or
-    None when there is nothing to compare)."""
+    None when there is nothing to compare), ``detail`` (words under them:
+    which doubles)."""
 
     key: str
     heading: str
     value: float | int | str | None
     expected: float | None = None
+    detail: str = ""
 
     @property
     def shown(self) -> str:
@@ -63,6 +65,11 @@ class Column:
         if v is None:
             return "–"
         return f"{v:.2f}" if isinstance(v, float) else str(v)
+
+    @property
+    def is_words(self) -> bool:
+        """Whether ``value`` is words ("1-1 ×2, 6-6 ×1"), not a number."""
+        return isinstance(self.value, str)
 
     @property
     def expected_shown(self) -> str:

@@ -96,7 +96,13 @@ class GameDice:
 
     @property
     def chart_width(self) -> int:
+        """The chart's width in SVG units (its viewBox adds 2 a side)."""
         return BAR_STEP * len(self.bars)
+
+    @property
+    def chart_px(self) -> int:
+        """The chart's width on the page: twice its SVG units (CSS narrows it to fit)."""
+        return 2 * (self.chart_width + 4)
 
 
 #: The profile's chart of the test's cells: each bar BAR_STEP wide (SVG

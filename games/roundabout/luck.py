@@ -23,12 +23,12 @@ def _step(state, move):
 def _columns(counts: list[int], expected: list[float]) -> list[Column]:
     n = sum(counts)
     doubles = sum(counts[i] for i in _DOUBLES)
-    which = ", ".join(f"{_PAIRS[i][0]}-{_PAIRS[i][1]} ×{counts[i]}" for i in _DOUBLES if counts[i])
+    # No line break inside "2-2 ×3": a non-breaking hyphen and space.
+    which = ", ".join(f"{_PAIRS[i][0]}\u2011{_PAIRS[i][1]}\u00a0×{counts[i]}" for i in _DOUBLES if counts[i])
     mean = sum(c * (a + b) for c, (a, b) in zip(counts, _PAIRS, strict=True)) / n if n else None
     return [
-        Column("doubles", "Doubles", doubles, n / 6),
-        Column("which-doubles", "Which doubles", which or "none"),
-        Column("mean", "Mean roll (both dice)", mean, 7.0 if n else None),
+        Column("doubles", "Doubles", doubles, n / 6, detail=which),
+        Column("mean", "Mean roll", mean, 7.0 if n else None),
     ]
 
 

@@ -288,7 +288,8 @@ def test_profiles_with_no_ended_match_or_only_private_ones(client):
     ada, bob = make_user("ada"), make_user("bob")
     page = client.get("/u/ada/").content.decode()
     assert 'id="dice-in-numbers"' in page and not profile_games(page)  # no matches at all
-    private = make_match("ludo", ("human", "normal"), users=[ada], state=near_the_end("ludo"), is_public=False)
+    private = make_match("ludo", ("human", "normal"), users=[ada], state=near_the_end("ludo"),
+                         is_public=False)
     play_out(private)
     client.force_login(bob)
     assert not profile_games(client.get("/u/ada/").content.decode())  # another person: public ones only

@@ -361,3 +361,29 @@ class RatingVoid(models.Model):
     def __str__(self):
         return (f"{self.user} {self.kind}: {self.rating_before:.0f} -> {self.rating_after:.0f}"
                 f" (void of {self.match})")
+
+
+class SeatLuck(models.Model):
+    """One seat's chance outcomes in an ended match (docs/features.md "The dice
+    in numbers"), written once in the transaction that ends the match
+    (``games.luck_summary.record_match_end``) from the replayed record, so the
+    match page and the profile sum rows instead of replaying records.
+    ``counts``: how often each face of the game's ``LuckRules`` came up;
+    ``expected``: what fair chance gives for each face over the seat's steps.
+    ``user``, ``kind`` and ``public`` copy the seat's and match's, for the
+    profile's one indexed query (a player's rows of one game)."""
+
+    seat = models.OneToOneField(Seat, on_delete=models.CASCADE, primary_key=True, related_name="luck")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    kind = models.CharField(max_length=32)
+    public = models.BooleanField()
+    counts = models.JSONField(default=list)
+    expected = models.JSONField(default=list)
+
+    class Meta:
+        indexes = [models.Index(fields=["user", "kind"], name="seat_luck_user_kind")]
+
+    def __str__(self):
+        return f"{self.seat_id}: {sum(self.counts)} outcomes"

@@ -16,7 +16,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from core import database
 from core.errors import Refused
-from games import actions, chat, lobby, sites, themes
+from games import actions, chat, lobby, luck_summary, sites, themes
 from games.forms import SoloMatchForm
 from games.frames.contexts import public_context
 from games.frames.moves import move_list
@@ -81,6 +81,7 @@ def match_page(request, public_id):
         chat_phrases=chat.PHRASES,
         chat_emoji=chat.EMOJI,
         heartbeat_ms=round(settings.PARLOUR_HEARTBEAT_SECONDS * 1000),
+        dice=luck_summary.match_table(match, seats),  # None while the match is live
     )
     return render_page(request, "games/match.html", ctx)
 

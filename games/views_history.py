@@ -27,7 +27,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from accounts.models import User
 from core import ratelimits
 from core.proxy import client_ip
-from games import exports, history, record, replays
+from games import exports, history, luck_summary, record, replays
 from games.frames.contexts import public_context
 from games.frames.ratings import SeatRating
 from games.frames.render import render_page
@@ -103,7 +103,7 @@ def replay(request, public_id):
         if refused is not None:
             return refused
     kept = replays.get(match)
-    seats = list(match.seats.select_related("user"))
+    seats = all_seats = list(match.seats.select_related("user"))
     total = kept.total
     try:
         ply = min(max(int(request.GET.get("ply", 0)), 0), total)
@@ -133,6 +133,7 @@ def replay(request, public_id):
     if not step:  # the whole page: the record list and the fairness check, both kept
         ctx.update(
             report=kept.report(match), turns=words.turns, record_html=words.html(ply),
+            dice=luck_summary.match_table(match, all_seats),
             # The record's line for this position: the last at or before the ply (a
             # line may stand for several plies: a roll and the move it forced).
             record_ply=words.record_ply(ply),

@@ -15,7 +15,7 @@ from django.views.decorators.http import require_safe
 
 from accounts.elo import PROVISIONAL_GAMES
 from accounts.models import Rating, User
-from games import history, sites
+from games import history, luck_summary, sites
 from games.chart import rating_chart
 
 RECENT_MATCHES = 10
@@ -34,8 +34,11 @@ def profile(request, username):
         chart = rating_chart(history.rating_history(user, kind)) if rating else None
         games.append({"kind": kind, "label": label, "rating": rating, "chart": chart})
     recent = history.history_rows(user, history.user_seats(user, request.user)[:RECENT_MATCHES])
+    viewer = request.user if request.user.is_authenticated else None
     return render(request, "games/profile.html",
-                  {"profile_user": user, "games": games, "recent": recent})
+                  {"profile_user": user, "games": games, "recent": recent,
+                   "dice_games": luck_summary.profile_dice(user, viewer),
+                   "dice_private": viewer is not None and viewer.pk == user.pk})
 
 
 @require_safe

@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
-from games import rating, signals
+from games import luck_summary, rating, signals
 from games.actions.core import Change, lock, require_live
 from games.models import Match
 
@@ -33,6 +33,9 @@ def end(change: Change, status: str, reason: str, ranks=None) -> None:
         # In this transaction: the result and the ratings commit together.
         rating.rate_match(match, change.seats.values())
     seats = sorted(change.seats.values(), key=lambda s: s.index)
+    # Once per match, in this transaction: each seat's dice in numbers
+    # (docs/features.md "The dice in numbers"), from the whole record.
+    luck_summary.record_match_end(match, seats, change.moves)
     signals.match_ended.send(sender=Match, match=match, seats=seats)
 
 

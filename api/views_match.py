@@ -6,12 +6,13 @@ from __future__ import annotations
 
 from django.http import StreamingHttpResponse
 from ninja import Router, Schema
-from pydantic import StrictInt, StrictStr
+from pydantic import Field, StrictInt, StrictStr
 
 from api import auth, limits, streams
 from api.errors import ApiError
-from games import actions
-from games.models import Match
+from games import actions, sites, time_controls
+from games.engine import EngineError
+from games.models import ComputerLevel, Match
 
 router = Router()
 
@@ -76,3 +77,33 @@ def action_error(e: actions.ActionError, public_id: str) -> ApiError:
         return ApiError(403, "not_a_player", e.message)
     return ApiError(409, "not_allowed", e.message)
 
+
+
+class ComputerIn(Schema):
+    game: StrictStr
+    players: StrictInt = Field(2, ge=2, le=4)
+    turn_seconds: StrictInt | None = None
+    level: StrictStr = ComputerLevel.NORMAL
+
+
+@router.post("/match/computer", auth=auth.play)
+def computer(request, body: ComputerIn):
+    """A match of the token's account (seat 0) against ``players - 1``
+    computers of ``level``, unrated, started at once; ``{"match": id}``.
+    The play page's limit on matches against computers holds (409
+    ``not_allowed``)."""
+    limits.check_call(request.auth)
+    if body.game not in sites.kinds() or body.level not in ComputerLevel.values \
+            or body.turn_seconds not in (None, *time_controls.LIVE_SECONDS):
+        raise ApiError(400, "bad_request",
+                       f"game: one of {', '.join(sites.kinds())}; level: one of "
+                       f"{', '.join(ComputerLevel.values)}; turn_seconds: one of "
+                       f"{', '.join(map(str, time_controls.LIVE_SECONDS))}, or none for the game's own.")
+    try:
+        match = actions.start_computer_match(request.auth.user, body.game, [body.level] * (body.players - 1),
+                                             turn_seconds=body.turn_seconds)
+    except EngineError as e:  # a player count the game does not take
+        raise ApiError(400, "bad_request", str(e)) from None
+    except actions.ActionError as e:
+        raise ApiError(409, "not_allowed", e.message) from None
+    return {"match": match.public_id}

@@ -35,6 +35,16 @@ async def match_stream(request, public_id: str):
     return ndjson(streams.MatchStream(token, slot, opening).lines())
 
 
+@router.get("/stream/events", auth=auth.read)
+async def event_stream(request):
+    """NDJSON: the account's events (``api.streams.EventStream``). 429 past
+    the token's stream limits (one event stream per token)."""
+    token = request.auth
+    await limits.acheck_call(token)
+    slot = await limits.streams.open(token.pk, "events", streams.new_slot_id())
+    return ndjson(streams.EventStream(token, slot).lines())
+
+
 def ndjson(lines) -> StreamingHttpResponse:
     response = StreamingHttpResponse(lines, content_type=streams.CONTENT_TYPE)
     response["Cache-Control"] = "no-cache"

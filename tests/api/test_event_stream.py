@@ -44,7 +44,8 @@ async def test_live_matches_and_open_challenges_come_first_then_events_as_they_h
     other = await sync_to_async(challenges.do_challenge)(bea, bot.username, "ludo", 60)
     assert (await lines.next())["challenge"]["id"] == other.pk
     await sync_to_async(challenges.do_cancel)(other.pk, bea)
-    assert await lines.next() == {"type": "challenge_gone", "challenge": {"id": other.pk}, "reason": "cancelled"}
+    gone = await lines.next()
+    assert gone == {"type": "challenge_gone", "challenge": {"id": other.pk}, "reason": "cancelled"}
 
     # Accepting starts a match: the challenge is gone, the match starts.
     accepted = await sync_to_async(challenges.do_answer)(made.pk, bot, True)

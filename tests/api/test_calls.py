@@ -112,9 +112,10 @@ def test_a_challenge_made_accepted_declined_and_cancelled(client, monkeypatch):
     assert accepted.status_code == 200
     match = Match.objects.get(public_id=accepted.json()["match"])
     assert {s.user_id for s in match.seats.all()} == {bot.pk, other.pk} and not match.rated
-    again = _post(client, f"/api/challenge/{other.username}", text, {"game": "roundabout", "turn_seconds": 60})
+    roundabout = {"game": "roundabout", "turn_seconds": 60}
+    again = _post(client, f"/api/challenge/{other.username}", text, roundabout)
     assert _post(client, f"/api/challenge/{again.json()['id']}/decline", other_text).json() == {}
-    third = _post(client, f"/api/challenge/{other.username}", text, {"game": "roundabout", "turn_seconds": 60})
+    third = _post(client, f"/api/challenge/{other.username}", text, roundabout)
     assert _post(client, f"/api/challenge/{third.json()['id']}/cancel", text).json() == {}
     assert set(Challenge.objects.values_list("status", flat=True)) == {"accepted", "declined", "cancelled"}
 
@@ -159,7 +160,8 @@ def test_a_rematch_offered_then_accepted_starts_the_next_match(client, monkeypat
     assert (early.status_code, early.json()["error"]["code"]) == (409, "not_allowed")
     actions.leave_match(match.public_id, other)
     offered = _post(client, f"/api/match/{match.public_id}/rematch", text)
-    assert offered.status_code == 200 and offered.json()["status"] == "open" and offered.json()["match"] is None
+    assert offered.status_code == 200
+    assert offered.json()["status"] == "open" and offered.json()["match"] is None
     accepted = _post(client, f"/api/match/{match.public_id}/rematch/accept", other_text)
     assert accepted.status_code == 200 and accepted.json()["match"], accepted.content
     assert Match.objects.filter(public_id=accepted.json()["match"], status=Match.Status.ACTIVE).exists()

@@ -284,3 +284,25 @@ class EventStream(Stream):
         if event.get("type") == events.EVENT and isinstance(event.get("line"), dict):
             return [line(event["line"])]
         return []
+
+
+def close_read_connections(timeout: float = 5.0) -> None:
+    """Close the database connections the read threads hold (each thread
+    keeps its own): for the end of a process or a test session, which must
+    not leave a session open on the database. Each read thread runs one
+    close, held at a barrier so no thread takes two."""
+    import threading
+
+    from django.db import connections
+
+    barrier = threading.Barrier(READ_THREADS, timeout=timeout)
+
+    def close():
+        try:
+            barrier.wait()
+        except threading.BrokenBarrierError:
+            pass
+        connections.close_all()
+
+    for future in [_read_threads.submit(close) for _ in range(READ_THREADS)]:
+        future.result(timeout=timeout + 1)

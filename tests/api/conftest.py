@@ -77,3 +77,22 @@ class Lines:
         stream's own generator is closed."""
         await self.chunks.aclose()
         await self.response._iterator.aclose()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _read_threads_closed(django_db_setup, django_db_blocker):
+    """The API streams' read threads keep a connection each, and so may the
+    event loop's executor threads that ran a stream's sync work: closed before
+    the test database is dropped (PostgreSQL refuses to drop a database
+    another session uses). The read threads close their own; any session left
+    after that (a thread that is not ours to run code in) is ended by the server."""
+    yield
+    from api import streams
+
+    with django_db_blocker.unblock():
+        streams.close_read_connections()
+        connection = connections["default"]
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                               "WHERE datname = current_database() AND pid <> pg_backend_pid()")

@@ -1,0 +1,129 @@
+"""The API bot (tests/apibot/bot.py: the standard library, nothing of the
+project) plays whole matches over HTTP through a real daphne, the Celery
+worker that plays the computer seats, and Redis (docs/api.md). The test's
+set-up makes the bot account and its token with accounts.tokens in the same
+database; everything after that goes through the API."""
+
+import ast
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from accounts import tokens
+from games.models import Match, Move
+from tests import services
+from tests.apibot.bot import ApiBot, ApiError
+from tests.factories import make_user
+
+BOT = Path(__file__).with_name("bot.py")
+#: The project's own packages: the bot imports none of them.
+PROJECT = {p.name for p in services.ROOT.iterdir() if (p / "__init__.py").exists() or p.name == "manage.py"}
+
+
+def bot_account(name: str | None = None, scopes=("read", "play")):
+    """A bot account and a token of it: (user, token text)."""
+    user = tokens.make_bot(make_user(name))
+    user.email_confirmed = True
+    user.save(update_fields=["email_confirmed"])
+    _, text = tokens.make_token(user, "test bot", scopes)
+    return user, text
+
+
+def test_the_bot_imports_nothing_of_the_project():
+    tree = ast.parse(BOT.read_text())
+    imported = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            imported |= {a.name.split(".")[0] for a in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            assert node.level == 0, "a relative import"
+            imported.add(node.module.split(".")[0])
+    assert PROJECT >= {"accounts", "games", "api", "config", "core"}
+    assert not imported & PROJECT, imported & PROJECT
+    assert imported <= set(sys.stdlib_module_names) | {"__future__"}, imported - set(sys.stdlib_module_names)
+
+
+def assert_played(bot: ApiBot, match_id: str, end: dict, seat: int = 0) -> Match:
+    """The match ended with a result, and the bot's accepted moves are the
+    seat's changes in the record."""
+    assert end["type"] == "end" and end["status"] == "finished", end
+    match = Match.objects.get(public_id=match_id)
+    assert match.status == Match.Status.FINISHED and match.end_reason == "finished"
+    assert sorted(match.seats.values_list("rank", flat=True))[0] == 1
+    changes = (Move.objects.filter(match=match, actor=Move.Actor.SEAT, seat=seat)
+               .values("version_after").distinct().count())
+    assert bot.counts["moves"] == changes > 0, (bot.counts, changes)
+    return match
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", ["ludo", "roundabout", "rondo"])
+def test_the_bot_plays_a_whole_match_against_the_computer(game, live_server_url, celery_worker):
+    _, token = bot_account()
+    bot = ApiBot(live_server_url, token, seed=3)
+    started = time.monotonic()
+    match_id = bot.computer_match(game, players=2, turn_seconds=60)
+    end = bot.play(match_id)
+    match = assert_played(bot, match_id, end)
+    assert match.seats.get(index=1).computer_level
+    print(f"{game}: {bot.counts['moves']} moves by the bot, {match.version} versions, "
+          f"{time.monotonic() - started:.1f} s")
+
+
+@pytest.mark.slow
+def test_a_stale_version_is_refused_and_the_bot_plays_on(live_server_url, celery_worker):
+    """A move sent against an old version is refused as stale_version with the
+    current version, nothing changed; the bot's next line lets it move."""
+    _, token = bot_account()
+    bot = ApiBot(live_server_url, token, seed=5)
+    match_id = bot.computer_match("rondo", players=2, turn_seconds=60)
+    first = next(line for line in bot.stream(match_id) if line.get("legal_moves"))
+    if first["version"] > 1:
+        with pytest.raises(ApiError) as refused:
+            bot.move(match_id, first["legal_moves"][0], first["version"] - 1)
+        assert refused.value.status == 409 and refused.value.code == "stale_version"
+        assert refused.value.body["version"] == first["version"]
+    assert Match.objects.get(public_id=match_id).version == first["version"]
+    bot.move(match_id, first["legal_moves"][0], first["version"])
+    assert Match.objects.get(public_id=match_id).version > first["version"]
+
+
+EXAMPLE_BOT = services.ROOT / "api" / "templates" / "api" / "parlour_bot.py"
+
+
+@pytest.mark.slow
+def test_the_api_page_s_example_bot_plays_a_whole_match(live_server_url, celery_worker):
+    """The /api/ page's complete example bot, run as it is as a subprocess: it
+    accepts a challenge from another bot and plays the match to its end."""
+    example, example_token = bot_account()
+    challenger, token = bot_account()
+    bot = ApiBot(live_server_url, token, seed=7)
+    env = dict(os.environ, PARLOUR_URL=live_server_url, PARLOUR_TOKEN=example_token)
+    log = services.LOG_DIR / "example-bot.log"
+    log.parent.mkdir(parents=True, exist_ok=True)
+    with open(log, "wb") as out:
+        proc = subprocess.Popen([sys.executable, str(EXAMPLE_BOT)], env=env, stdout=out,
+                                stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        services.wait_for(lambda: proc.poll() is None, 10, what="the example bot to start")
+        # The example bot's events stream lists open challenges on connecting,
+        # so a challenge sent before it listens is not missed.
+        challenge = bot.challenge(example.username, "rondo", 60)
+        match_id = None
+        for event in bot.events():  # live matches come first as match_start lines
+            if event.get("type") == "match_start":
+                match_id = event["match"]["id"]
+                break
+            assert proc.poll() is None, log.read_text()
+        seat = next(s for s in bot.stream(match_id) if s.get("type") == "state")["seat"]
+        end = bot.play(match_id)
+        match = assert_played(bot, match_id, end, seat=seat)
+        assert match.seats.get(user=example).rank in (1, 2)
+        assert challenge["id"]
+    finally:
+        proc.terminate()
+        proc.wait(10)

@@ -8,6 +8,7 @@ import ast
 import os
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -20,6 +21,7 @@ from tests.apibot.bot import ApiBot, ApiError
 from tests.factories import make_user
 
 BOT = Path(__file__).with_name("bot.py")
+GAMES = ("ludo", "roundabout", "rondo")
 #: The project's own packages: the bot imports none of them.
 PROJECT = {p.name for p in services.ROOT.iterdir() if (p / "__init__.py").exists() or p.name == "manage.py"}
 
@@ -31,6 +33,14 @@ def bot_account(name: str | None = None, scopes=("read", "play")):
     user.save(update_fields=["email_confirmed"])
     _, text = tokens.make_token(user, "test bot", scopes)
     return user, text
+
+
+def drawing_first(line: dict) -> str:
+    """A Rondo bot's choice that ends matches sooner: draw when it may (the
+    bag empties faster), else end its chain, else the first legal move."""
+    moves = line["legal_moves"]
+    return next((m for m in moves if m.startswith("draw")), None) \
+        or next((m for m in moves if m == "end"), moves[0])
 
 
 def test_the_bot_imports_nothing_of_the_project():
@@ -60,18 +70,50 @@ def assert_played(bot: ApiBot, match_id: str, end: dict, seat: int = 0) -> Match
     return match
 
 
+def play_in_threads(games: dict, timeout: float = 240) -> dict:
+    """Run ``games`` (name -> a function that plays one match and returns
+    what to check) at once, each in a thread: {name: (result, seconds)}.
+    Raises the first failure, named."""
+    results, errors = {}, {}
+
+    def run(name, fn):
+        started = time.monotonic()
+        try:
+            results[name] = (fn(), time.monotonic() - started)
+        except BaseException as e:  # noqa: BLE001 - raised below with its game's name
+            errors[name] = e
+
+    threads = [threading.Thread(target=run, args=item, daemon=True) for item in games.items()]
+    for thread in threads:
+        thread.start()
+    deadline = time.monotonic() + timeout
+    for thread in threads:
+        thread.join(max(0.0, deadline - time.monotonic()))
+    for name, error in errors.items():
+        raise AssertionError(f"{name}: {error!r}") from error
+    missing = set(games) - set(results)
+    assert not missing, f"not over within {timeout} s: {missing}"
+    return results
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("game", ["ludo", "roundabout", "rondo"])
-def test_the_bot_plays_a_whole_match_against_the_computer(game, live_server_url, celery_worker):
-    _, token = bot_account()
-    bot = ApiBot(live_server_url, token, seed=3)
-    started = time.monotonic()
-    match_id = bot.computer_match(game, players=2, turn_seconds=60)
-    end = bot.play(match_id)
-    match = assert_played(bot, match_id, end)
-    assert match.seats.get(index=1).computer_level
-    print(f"{game}: {bot.counts['moves']} moves by the bot, {match.version} versions, "
-          f"{time.monotonic() - started:.1f} s")
+def test_the_bot_plays_a_whole_match_of_each_game_against_the_computer(live_server_url, celery_worker):
+    """Three bots, one a game, each starting a two-seat match against an easy
+    computer (POST /api/match/computer) and playing it to its result; the
+    three at once, so the test takes as long as its longest match (Ludo)."""
+    bots = {game: ApiBot(live_server_url, bot_account()[1], seed=3) for game in GAMES}
+
+    def playing(game):
+        def play():
+            match_id = bots[game].computer_match(game, players=2, turn_seconds=60)
+            return match_id, bots[game].play(match_id)
+        return play
+
+    results = play_in_threads({game: playing(game) for game in GAMES})
+    for game, ((match_id, end), seconds) in results.items():
+        match = assert_played(bots[game], match_id, end)
+        assert match.kind == game and match.seats.get(index=1).computer_level
+        print(f"{game}: {bots[game].counts}, {match.version} versions, {seconds:.1f} s")
 
 
 @pytest.mark.slow
@@ -101,7 +143,7 @@ def test_the_api_page_s_example_bot_plays_a_whole_match(live_server_url, celery_
     accepts a challenge from another bot and plays the match to its end."""
     example, example_token = bot_account()
     challenger, token = bot_account()
-    bot = ApiBot(live_server_url, token, seed=7)
+    bot = ApiBot(live_server_url, token, choose=drawing_first)
     env = dict(os.environ, PARLOUR_URL=live_server_url, PARLOUR_TOKEN=example_token)
     log = services.LOG_DIR / "example-bot.log"
     log.parent.mkdir(parents=True, exist_ok=True)

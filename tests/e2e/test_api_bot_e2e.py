@@ -20,17 +20,10 @@ from playwright.sync_api import expect
 from games.models import Match, Move
 from matchmaking.models import Challenge
 from tests.apibot.bot import ApiBot
-from tests.apibot.test_bot_matches import bot_account
+from tests.apibot.test_bot_matches import bot_account, drawing_first
 from tests.e2e.test_full_matches import LIMIT_SECONDS, play_to_the_result
 from tests.e2e.test_live_play import in_thread, live, log_in
 from tests.factories import make_user
-
-
-def drawing_first(line: dict) -> str:
-    """The bot's choice: draw when it may, else end its chain, else the first move."""
-    moves = line["legal_moves"]
-    return next((m for m in moves if m.startswith("draw")), None) \
-        or next((m for m in moves if m == "end"), moves[0])
 
 
 @pytest.mark.timeout(LIMIT_SECONDS + 120)
@@ -74,7 +67,8 @@ def test_a_person_challenges_a_bot_and_plays_a_whole_rondo_match_against_it(page
     assert match.status == Match.Status.FINISHED and match.end_reason == "finished"
     bot_seat = match.seats.get(user=bot_user).index
     person_seat = match.seats.get(user=person).index
-    assert Move.objects.filter(match=match, actor="seat", seat=person_seat, notation__startswith="place").exists()
+    person_moves = Move.objects.filter(match=match, actor="seat", seat=person_seat)
+    assert person_moves.filter(notation__startswith="place").exists()
     assert bot.counts["moves"] == (Move.objects.filter(match=match, actor="seat", seat=bot_seat)
                                    .values("version_after").distinct().count()) > 0
     assert acts["send"] > 0, acts

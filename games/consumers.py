@@ -173,7 +173,8 @@ class MatchConsumer(sockets.ParlourConsumer):
         except Refused as e:
             await self.send_error(e.message)
             return
-        await push.send_chat(self.public_id, chat.chat_line(self.user.username, message_id), self.user.pk)
+        await push.send_chat(self.public_id, chat.chat_line(self.user.username, message_id), self.user.pk,
+                             message_id, self.user.username)
 
     async def match_frame(self, event):
         # This seat gets the change's public frame inside its own message (push.match_changed).

@@ -130,12 +130,14 @@ def match_updated(public_id: str, version: int) -> None:
     match_changed(match, seats, new_moves, state, {s.index for s in seats})
 
 
-async def send_chat(public_id: str, html: str, sender_id: int) -> None:
+async def send_chat(public_id: str, html: str, sender_id: int, preset: str = "", name: str = "") -> None:
     """One preset chat line (games.chat, already rendered once) to everyone
     watching the match; each socket whose user blocked ``sender_id`` drops it
-    (``MatchConsumer.match_chat``). Chat is not stored, so there is no commit
-    to wait for."""
-    event = {"type": CHAT_EVENT, "html": html, "from": sender_id}
+    (``MatchConsumer.match_chat``). ``preset`` (its id in games.chat.PRESETS)
+    and ``name`` (the sender's) are for the API's match streams, which send
+    chat as data (docs/api.md); sockets ignore them. Chat is not stored, so
+    there is no commit to wait for."""
+    event = {"type": CHAT_EVENT, "html": html, "from": sender_id, "id": preset, "name": name}
     await get_channel_layer().group_send(match_group(public_id), event)
 
 

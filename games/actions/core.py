@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from core import prepared
 from games import push
-from games.actions.errors import BadMove, MatchNotFound, NotAllowed, StaleVersion
+from games.actions.errors import BadMove, MatchNotFound, NoSeat, NotAllowed, StaleVersion
 from games.engine import EngineError, get_rules
 from games.models import Match, Move, Seat
 from games.time_controls import DAY
@@ -48,15 +48,15 @@ def lock(public_id: str) -> Match:
 
 
 def user_seat(match: Match, user, seats=None) -> Seat:
-    """``user``'s seat (from ``seats`` when already loaded); raises NotAllowed."""
+    """``user``'s seat (from ``seats`` when already loaded); raises NoSeat (a NotAllowed)."""
     if user is None or not getattr(user, "is_authenticated", False):
-        raise NotAllowed("Log in to play.")
+        raise NoSeat("Log in to play.")
     if seats is not None:
         seat = next((s for s in seats if s.user_id == user.pk), None)
     else:
         seat = match.seats.filter(user_id=user.pk).select_related("user").first()
     if seat is None:
-        raise NotAllowed("You have no seat in this match.")
+        raise NoSeat("You have no seat in this match.")
     return seat
 
 

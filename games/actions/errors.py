@@ -31,6 +31,12 @@ class NotAllowed(ActionError):
     code = "not_allowed"
 
 
+class NoSeat(NotAllowed):
+    """The user has no seat in the match (or is not signed in)."""
+
+    code = "no_seat"
+
+
 class TooManyComputerMatches(NotAllowed):
     """The account already plays PARLOUR_COMPUTER_MATCHES_PER_USER matches
     against computers (``games.actions.check_computer_matches``)."""

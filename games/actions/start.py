@@ -145,13 +145,15 @@ def check_computer_matches(user) -> None:
 
 
 def start_computer_match(user, kind: str, levels: list[str], *, computer_speed: str = "normal",
-                         theme: str = "plain") -> Match:
+                         theme: str = "plain", turn_seconds: int | None = None) -> Match:
     """A match of ``user`` (seat 0) against computers of ``levels``, started at
-    once (the play page). Raises TooManyComputerMatches, and nothing is created."""
+    once (the play page, the API). ``turn_seconds``: None for the game's own.
+    Raises TooManyComputerMatches, and nothing is created."""
     with transaction.atomic():
         check_computer_matches(user)
         specs = [SeatSpec(user=user)] + [SeatSpec(computer_level=level) for level in levels]
-        match = create_match(kind, specs, host=user, computer_speed=computer_speed, theme=theme)
+        match = create_match(kind, specs, host=user, computer_speed=computer_speed, theme=theme,
+                             turn_seconds=turn_seconds)
         return start_match(match.public_id)
 
 

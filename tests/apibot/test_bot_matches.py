@@ -124,11 +124,10 @@ def test_a_stale_version_is_refused_and_the_bot_plays_on(live_server_url, celery
     bot = ApiBot(live_server_url, token, seed=5)
     match_id = bot.computer_match("rondo", players=2, turn_seconds=60)
     first = next(line for line in bot.stream(match_id) if line.get("legal_moves"))
-    if first["version"] > 1:
-        with pytest.raises(ApiError) as refused:
-            bot.move(match_id, first["legal_moves"][0], first["version"] - 1)
-        assert refused.value.status == 409 and refused.value.code == "stale_version"
-        assert refused.value.body["version"] == first["version"]
+    with pytest.raises(ApiError) as refused:
+        bot.move(match_id, first["legal_moves"][0], first["version"] - 1)
+    assert refused.value.status == 409 and refused.value.code == "stale_version"
+    assert refused.value.body["version"] == first["version"]
     assert Match.objects.get(public_id=match_id).version == first["version"]
     bot.move(match_id, first["legal_moves"][0], first["version"])
     assert Match.objects.get(public_id=match_id).version > first["version"]

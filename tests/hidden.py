@@ -141,6 +141,53 @@ def _dicts(obj):
             stack.extend(node)
 
 
+def _json_racks(node: dict) -> set[tuple]:
+    """Racks in one JSON object: a seat's ``rack`` (with its ``seat``), the
+    ``private`` part's (with the view's ``viewer``), a dump's ``racks``."""
+    found = []
+    if "rack" in node:
+        found.append((node.get("seat"), node["rack"]))
+    if isinstance(node.get("private"), dict):
+        found.append((node.get("viewer"), node["private"].get("rack")))
+    if isinstance(node.get("racks"), list):
+        found.extend(enumerate(node["racks"]))
+    facts = set()
+    for seat, value in found:
+        tiles = _rack(value)
+        if isinstance(seat, int) and tiles:
+            facts.add(("rack", seat, tiles))
+    return facts
+
+
+def _json_face_down(node: dict) -> set[tuple]:
+    """Face-down colours in one JSON object: ``face_down`` as {space: colour}
+    (a view's private part) or {space: [colour, owner]} (a dump), and a
+    view's ``tiles`` that name a face-down tile's colour."""
+    facts = set()
+    down = node.get("face_down")
+    if isinstance(down, dict):
+        for space, value in down.items():
+            colour = value[0] if isinstance(value, list) and value else value
+            if isinstance(colour, str):
+                facts.add(("face_down", space, colour))
+    tiles = node.get("tiles")
+    if isinstance(tiles, dict):
+        facts |= {("face_down", space, tile["tile_colour"]) for space, tile in tiles.items()
+                  if isinstance(tile, dict) and tile.get("face_down") and tile.get("tile_colour")}
+    return facts
+
+
+def _json_bag(node: dict) -> set[tuple]:
+    """The bag's tiles by colour, as {colour: n} or a list of five counts
+    (a view's ``bag`` is a plain count and shows nothing)."""
+    bag = node.get("bag")
+    if isinstance(bag, dict) and set(bag) <= set(RONDO_COLOURS):
+        return {("bag", tuple(bag.get(c, 0) for c in RONDO_COLOURS))}
+    if isinstance(bag, list) and len(bag) == len(RONDO_COLOURS):
+        return {("bag", tuple(bag))}
+    return set()
+
+
 def rondo_shown_json(obj) -> set[tuple]:
     """The Rondo secrets a JSON text (parsed) shows, as ``Rules.hidden``
     facts, whatever its shape: a view (``Rules.view``: a seat's ``rack``,
@@ -149,37 +196,8 @@ def rondo_shown_json(obj) -> set[tuple]:
     seat; ``face_down``: {space: [colour, owner]}; ``bag``: {colour: n}).
     An empty rack shows nothing (``Rules.hidden`` names only racks that hold tiles)."""
     facts: set[tuple] = set()
-
-    def rack(seat, value):
-        tiles = _rack(value)
-        if isinstance(seat, int) and tiles:
-            facts.add(("rack", seat, tiles))
-
     for node in _dicts(obj):
-        if "rack" in node:
-            rack(node.get("seat"), node["rack"])
-        private = node.get("private")
-        if isinstance(private, dict):
-            rack(node.get("viewer"), private.get("rack"))
-        if isinstance(node.get("racks"), list):
-            for s, value in enumerate(node["racks"]):
-                rack(s, value)
-        down = node.get("face_down")
-        if isinstance(down, dict):
-            for space, value in down.items():
-                colour = value[0] if isinstance(value, list) and value else value
-                if isinstance(colour, str):
-                    facts.add(("face_down", space, colour))
-        tiles = node.get("tiles")
-        if isinstance(tiles, dict):
-            for space, tile in tiles.items():
-                if isinstance(tile, dict) and tile.get("face_down") and tile.get("tile_colour"):
-                    facts.add(("face_down", space, tile["tile_colour"]))
-        bag = node.get("bag")
-        if isinstance(bag, dict) and set(bag) <= set(RONDO_COLOURS):
-            facts.add(("bag", tuple(bag.get(c, 0) for c in RONDO_COLOURS)))
-        elif isinstance(bag, list) and len(bag) == len(RONDO_COLOURS):
-            facts.add(("bag", tuple(bag)))
+        facts |= _json_racks(node) | _json_face_down(node) | _json_bag(node)
     return facts
 
 

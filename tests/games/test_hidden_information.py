@@ -179,6 +179,13 @@ class Audit:
                 )
 
 
+    def check_readers_read(self) -> None:
+        """Where the match ever hid something, the readers found secrets where
+        they belong (each seat's own): they read this markup and this JSON."""
+        if self.ever_hidden:
+            assert self.own_facts_seen > 0
+            assert self.own_json_facts_seen > 0
+
     def check_facts(self, facts, viewer: int | None, where: str) -> int:
         """None of ``facts`` (a reader's) is about what ``viewer`` may not know,
         and each secret it shows has the state's value; returns how many
@@ -205,6 +212,15 @@ class Audit:
         if self.over or self.json_reader is None:
             return
         self.own_json_facts_seen += self.check_facts(self.json_reader(obj), viewer, where)
+
+
+def api_audiences(match: Match, users: dict) -> dict:
+    """The API's audiences of ``match``: each seat's account (``users``: seat
+    -> user) and an account with no seat (a spectator, None), as their match
+    streams open (``api.streams.open_match``)."""
+    openings = {index: api_streams.open_match(match.public_id, user) for index, user in users.items()}
+    openings[None] = api_streams.open_match(match.public_id, make_user())
+    return openings
 
 
 def check_api_streams(audit: Audit, openings: dict) -> int:
@@ -321,9 +337,7 @@ def test_nothing_a_viewer_receives_during_a_full_match_shows_what_it_may_not_kno
         clients[index] = Client()
         clients[index].force_login(user)
     audit = Audit(kind, match, [None, *range(len(seats))])
-    # The API's audiences: each seat's account, and an account with no seat (a spectator).
-    openings = {index: api_streams.open_match(match.public_id, user) for index, user in users.items()}
-    openings[None] = api_streams.open_match(match.public_id, make_user())
+    openings = api_audiences(match, users)
     rng = random.Random(7)
     seen = inputs_seen = actions_done = looks = deltas_read = api_lines = 0
     while True:
@@ -369,10 +383,7 @@ def test_nothing_a_viewer_receives_during_a_full_match_shows_what_it_may_not_kno
     assert seen > actions_done  # every action pushed at least its public frame
     assert deltas_read > actions_done // 2  # the updates read were mostly deltas, not whole frames
     assert api_lines > actions_done * len(openings)  # every version, every audience, and the end lines
-    if audit.ever_hidden:
-        # The readers found secrets where they belong (each seat's own), so they read this markup and JSON.
-        assert audit.own_facts_seen > 0
-        assert audit.own_json_facts_seen > 0
+    audit.check_readers_read()
     # Once over, the seed shows: the search above would have found it.
     page = clients[None].get(f"/m/{match.public_id}/").content.decode().lower()
     assert audit.seed[0] in page

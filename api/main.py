@@ -6,7 +6,7 @@ from __future__ import annotations
 from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 
-from api import views_account, views_match
+from api import views_account, views_match, views_play, views_records
 from api.errors import ApiError
 
 api = NinjaAPI(title="Parlour bot and board API", version="1", urls_namespace="api", docs_url=None,
@@ -46,3 +46,5 @@ def http_error(request, exc: HttpError):
 
 api.add_router("", views_account.router)
 api.add_router("", views_match.router)
+api.add_router("", views_play.router)
+api.add_router("", views_records.router)

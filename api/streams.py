@@ -34,11 +34,12 @@ from channels.layers import get_channel_layer
 from django.db import close_old_connections
 
 from accounts import blocks, sockets, tokens
-from api import limits
+from api import events, limits
 from core.channel_layer import RESUBSCRIBED
 from games import chat, push
 from games.engine import get_rules
-from games.models import Match
+from games.models import Match, Seat
+from matchmaking.challenges import actions as challenges
 
 log = logging.getLogger(__name__)
 
@@ -254,4 +255,33 @@ class MatchStream(Stream):
                 and event.get("from") not in self.opening["hidden"]:
             return [line({"type": "chat", "from": event.get("name", ""), "id": event["id"],
                           "text": chat.PRESETS[event["id"]]})]
+        return []
+
+
+# -- the account's event stream --------------------------------------------
+
+def account_opening(user) -> list[str]:
+    """The first lines of ``user``'s event stream: a ``match_start`` line per
+    match it plays that has not ended, then a ``challenge`` line per open
+    challenge to it (docs/api.md), so a bot that reconnects misses nothing."""
+    seats = Seat.objects.filter(user_id=user.pk, match__status__in=(
+        Match.Status.WAITING, Match.Status.ACTIVE, Match.Status.PAUSED)).select_related("match")
+    out = [line(events.match_line("match_start", seat.match, seat)) for seat in seats]
+    out += [line(events.challenge_line(c)) for c in challenges.incoming(user)]
+    return out
+
+
+class EventStream(Stream):
+    """``GET /api/stream/events``: the account's events
+    (``api.events``), after its opening lines (``account_opening``)."""
+
+    def groups(self) -> list[str]:
+        return [events.events_group(self.user.pk)]
+
+    async def start(self) -> list[str]:
+        return await read(account_opening, self.user)
+
+    async def handle(self, event: dict) -> list[str]:
+        if event.get("type") == events.EVENT and isinstance(event.get("line"), dict):
+            return [line(event["line"])]
         return []

@@ -4,6 +4,8 @@ token's limits, call one action, answer."""
 
 from __future__ import annotations
 
+from asgiref.sync import sync_to_async
+from django.db import close_old_connections
 from django.http import StreamingHttpResponse
 from ninja import Router, Schema
 from pydantic import Field, StrictInt, StrictStr
@@ -32,10 +34,24 @@ async def match_stream(request, public_id: str):
     if opening is None:
         raise _not_found()
     slot = await limits.streams.open(token.pk, opening["public_id"], streams.new_slot_id())
-    return ndjson(streams.MatchStream(token, slot, opening).lines())
+    return await ndjson(streams.MatchStream(token, slot, opening).lines())
 
 
-def ndjson(lines) -> StreamingHttpResponse:
+@router.get("/stream/events", auth=auth.read)
+async def event_stream(request):
+    """NDJSON: the account's events (``api.streams.EventStream``). 429 past
+    the token's stream limits (one event stream per token)."""
+    token = request.auth
+    await limits.acheck_call(token)
+    slot = await limits.streams.open(token.pk, "events", streams.new_slot_id())
+    return await ndjson(streams.EventStream(token, slot).lines())
+
+
+async def ndjson(lines) -> StreamingHttpResponse:
+    """The streaming response of ``lines``. The request's own thread gives
+    back its database connection first (the token's lookup used it): a
+    stream may stay open for hours and reads on the streams' threads."""
+    await sync_to_async(close_old_connections)()
     response = StreamingHttpResponse(lines, content_type=streams.CONTENT_TYPE)
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # nginx: pass each line on at once

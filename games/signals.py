@@ -9,8 +9,14 @@ saved after the receivers run, in the same transaction). A receiver's
 writes commit with the result or not at all, so it must not raise for
 anything but a bug. ``matchmaking`` takes a room back to its lobby with it
 (README "Private rooms"); ``arenas`` scores the match (README "Arenas").
+
+``match_started``: sent by ``games.actions.start_match`` inside the
+transaction that starts a match, after it is saved; keyword arguments
+``match`` (the Match row, status ``active``) and ``seats`` (its Seat rows).
+``api`` tells the players' event streams after commit (docs/api.md).
 """
 
 from django.dispatch import Signal
 
 match_ended = Signal()
+match_started = Signal()

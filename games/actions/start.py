@@ -12,7 +12,7 @@ from django.db import transaction
 from django.db.models import Count, Exists, OuterRef, Q
 from django.utils import timezone
 
-from games import sites, time_controls
+from games import signals, sites, time_controls
 from games.actions.advance import advance
 from games.actions.core import Change, lock
 from games.actions.errors import NotAllowed, TooManyComputerMatches, TooManyTurnBasedMatches
@@ -254,4 +254,5 @@ def start_match(public_id: str) -> Match:
         match.started_at = timezone.now()
         advance(change)
         change.save()
+        signals.match_started.send(sender=Match, match=change.match, seats=list(change.seats.values()))
     return change.match

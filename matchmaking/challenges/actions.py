@@ -46,7 +46,7 @@ from core.errors import Refused
 from games import actions as match_actions
 from games import sites, time_controls
 from games.engine import get_rules
-from matchmaking import notices, together
+from matchmaking import notices, signals, together
 from matchmaking.models import Challenge, ChallengePreference, QueueEntry
 
 log = logging.getLogger(__name__)
@@ -150,6 +150,7 @@ def do_challenge(challenger, username, kind, turn_seconds, *, is_public: bool = 
         if not challenge.turn_based:  # a turn-based one lapses in the queue wave: no task waits days
             transaction.on_commit(lambda: together.send_task(LAPSE_TASK, (challenge_id,), at=lapses_at))
         transaction.on_commit(lambda: notices.challenge_received(target_id, challenge_id))
+        signals.challenge_made.send(sender=Challenge, challenge=challenge)
     return challenge
 
 
@@ -262,6 +263,7 @@ def _close(challenge: Challenge, status: str, now) -> None:
     challenge.save(update_fields=["status", "answered_at", "match"])
     challenger_id, challenge_id = challenge.challenger_id, challenge.pk
     transaction.on_commit(lambda: notices.challenge_answered(challenger_id, challenge_id))
+    signals.challenge_gone.send(sender=Challenge, challenge=challenge)
 
 
 def lapse(challenge_id: int, *, now=None) -> bool:

@@ -43,7 +43,7 @@ from accounts import blocks
 from core.errors import Refused
 from games import actions as match_actions
 from games.models import Match, Seat
-from matchmaking import notices, together
+from matchmaking import notices, signals, together
 from matchmaking.models import QueueEntry, RematchOffer, Room
 from matchmaking.rematch import push
 
@@ -187,6 +187,7 @@ def do_offer(public_id, user, *, now=None) -> RematchOffer:
             transaction.on_commit(lambda: together.send_task(LAPSE_TASK, (offer_id,), at=lapses_at))
         transaction.on_commit(lambda: push.offer_changed(match_id))
         transaction.on_commit(lambda: notices.rematch_offered(others, match_id, user.username))
+        signals.rematch_offered.send(sender=RematchOffer, match=match, by=user, to=others)
     return offer
 
 

@@ -1,4 +1,8 @@
-"""Shared by the API's tests: bot accounts with tokens, and limits that start empty."""
+"""Shared by the API's tests: bot accounts with tokens, limits that start
+empty, and a reader of NDJSON streams."""
+
+import asyncio
+import json
 
 import pytest
 import redis
@@ -31,3 +35,37 @@ def bot_with_token(scopes=("read", "play"), username=None):
 
 def bearer(text: str) -> dict:
     return {"Authorization": f"Bearer {text}"}
+
+
+WAIT = 10  # seconds: a bound on waiting for a line, never a pause
+
+
+class Lines:
+    """Reads a stream's NDJSON lines one at a time (skipping keep-alives)."""
+
+    def __init__(self, response):
+        self.response, self.buffer = response, ""
+        self.chunks = aiter(response.streaming_content)
+
+    async def next(self):
+        while "\n" not in self.buffer.lstrip("\n") or not self.buffer.strip():
+            chunk = await asyncio.wait_for(anext(self.chunks), WAIT)
+            self.buffer += chunk.decode() if isinstance(chunk, bytes) else chunk
+            self.buffer = self.buffer.lstrip("\n")
+        text, self.buffer = self.buffer.split("\n", 1)
+        return json.loads(text)
+
+    async def ended(self) -> bool:
+        try:
+            while True:
+                chunk = await asyncio.wait_for(anext(self.chunks), WAIT)
+                assert not (chunk.strip() if isinstance(chunk, bytes) else chunk.strip()), chunk
+        except StopAsyncIteration:
+            return True
+
+    async def close(self):
+        """Hang up, as a client does: under daphne the handler cancels the
+        stream; here the test client's wrapper would not close it, so the
+        stream's own generator is closed."""
+        await self.chunks.aclose()
+        await self.response._iterator.aclose()

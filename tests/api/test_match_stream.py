@@ -6,7 +6,6 @@ Driven through Django's AsyncClient (the ASGI handler, the real Redis
 channel layer); the test's data is committed (the stream reads on threads
 of its own)."""
 
-import asyncio
 import json
 
 import pytest
@@ -18,44 +17,10 @@ from games import actions, chat, push
 from games.engine import get_rules
 from games.models import Match
 from moderation import actions as moderation
-from tests.api.conftest import bearer, bot_with_token
+from tests.api.conftest import Lines, bearer, bot_with_token
 from tests.factories import ludo_state, make_match, make_user
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
-
-WAIT = 10  # seconds: a bound on waiting for a line, never a pause
-
-
-class Lines:
-    """Reads a stream's NDJSON lines one at a time (skipping keep-alives)."""
-
-    def __init__(self, response):
-        self.response, self.buffer = response, ""
-        self.chunks = aiter(response.streaming_content)
-
-    async def next(self):
-        while "\n" not in self.buffer.lstrip("\n") or not self.buffer.strip():
-            chunk = await asyncio.wait_for(anext(self.chunks), WAIT)
-            self.buffer += chunk.decode() if isinstance(chunk, bytes) else chunk
-            self.buffer = self.buffer.lstrip("\n")
-        text, self.buffer = self.buffer.split("\n", 1)
-        return json.loads(text)
-
-    async def ended(self) -> bool:
-        try:
-            while True:
-                chunk = await asyncio.wait_for(anext(self.chunks), WAIT)
-                assert not (chunk.strip() if isinstance(chunk, bytes) else chunk.strip()), chunk
-        except StopAsyncIteration:
-            return True
-
-    async def close(self):
-        """Hang up, as a client does: under daphne the handler cancels the
-        stream; here the test client's wrapper would not close it, so the
-        stream's own generator is closed."""
-        await self.chunks.aclose()
-        await self.response._iterator.aclose()
-
 
 def _setup(is_public=True, watcher=False):
     bot, token, text = bot_with_token()

@@ -143,11 +143,11 @@ def test_the_api_page_s_example_bot_plays_a_whole_match(live_server_url, celery_
     example, example_token = bot_account()
     challenger, token = bot_account()
     bot = ApiBot(live_server_url, token, choose=drawing_first)
-    env = dict(os.environ, PARLOUR_URL=live_server_url, PARLOUR_TOKEN=example_token)
+    env = dict(os.environ, PARLOUR_TOKEN=example_token)
     log = services.LOG_DIR / "example-bot.log"
     log.parent.mkdir(parents=True, exist_ok=True)
     with open(log, "wb") as out:
-        proc = subprocess.Popen([sys.executable, str(EXAMPLE_BOT)], env=env, stdout=out,
+        proc = subprocess.Popen([sys.executable, str(EXAMPLE_BOT), live_server_url], env=env, stdout=out,
                                 stderr=subprocess.STDOUT, start_new_session=True)
     try:
         services.wait_for(lambda: proc.poll() is None, 10, what="the example bot to start")
@@ -165,6 +165,7 @@ def test_the_api_page_s_example_bot_plays_a_whole_match(live_server_url, celery_
         match = assert_played(bot, match_id, end, seat=seat)
         assert match.seats.get(user=example).rank in (1, 2)
         assert challenge["id"]
+        print(f"the example bot's match: {match.version} versions; {bot.counts}")
     finally:
         proc.terminate()
         proc.wait(10)

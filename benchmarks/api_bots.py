@@ -35,9 +35,10 @@ Measured in each:
   minus before they opened, divided by the streams.
 
 ``--beside-live`` then runs bench-live's WebSocket measurement in the same
-sitting (``benchmarks.live --quick --no-ceiling --no-breakdown``, four-seat
-matches of logged-in users on the same kind of server) and prints its CPU per
-move, moves/s and round trips beside these; without it, the command is printed.
+sitting under the same load (``live_argv``: four-seat matches of logged-in
+users with as many match sockets as there are bots, no user sockets, the same
+rate, windows, database and pinning) and prints its CPU per move, moves/s and
+round trips beside these; without it, the command is printed.
 """
 
 from __future__ import annotations
@@ -56,8 +57,6 @@ from benchmarks.live_django import setup_django
 
 #: The longest live time control: no deadline passes during a run (see live_django.py).
 TURN_SECONDS = 120
-LIVE_COMMAND = ("make bench-live  (or: .venv/bin/python -m benchmarks.live --quick --no-ceiling "
-                "--no-breakdown)")
 
 
 # -- the Django side: bot accounts, tokens, matches ------------------------------------
@@ -377,13 +376,21 @@ def run(args) -> dict:
             svc.stop()
 
 
+def live_argv(args) -> list[str]:
+    """bench-live's arguments for the same load on its path: as many match
+    sockets as bots (four-seat matches, no user sockets: a bot holds none),
+    the same offered rate, windows, warm-up, database and pinning."""
+    return ["--no-ceiling", "--no-breakdown", "--no-user-sockets", "--matches", str(max(1, args.bots // 4)),
+            "--rate", f"{args.rate:g}", "--paced-seconds", f"{args.paced_seconds:g}",
+            "--saturate-seconds", f"{args.saturate_seconds:g}", "--warmup", f"{args.warmup:g}",
+            "--database", args.database] + (["--no-pin"] if args.no_pin else [])
+
+
 def beside_live(args) -> dict | None:
-    """bench-live's first layout (WebSockets, daphne:1) in the same sitting, --quick."""
+    """bench-live's first layout (WebSockets, daphne:1) in the same sitting, under ``live_argv``."""
     from benchmarks import live
 
-    live_args = live.parse_args(["--quick", "--no-ceiling", "--no-breakdown", "--database", args.database]
-                                + (["--no-pin"] if args.no_pin else []))
-    return live.run_parlour(live_args)["runs"][0]
+    return live.run_parlour(live.parse_args(live_argv(args)))["runs"][0]
 
 
 def fmt(value, digits: int = 1) -> str:
@@ -425,10 +432,12 @@ def report(args, machine: dict, api: dict, live_run: dict | None) -> str:
             lines.append(f"API ({name}) errors: {api[name]['errors']}")
     if api["exited"]:
         lines.append(f"daphne EXITED during the run:\n{api['log_tail']}")
+    command = f".venv/bin/python -m benchmarks.live {' '.join(live_argv(args))}"
     if live_run is None:
-        lines += ["", f"The WebSocket path's figures: run {LIVE_COMMAND} in the same sitting."]
+        lines += ["", f"The WebSocket path's figures for the same load: run {command}",
+                  "in the same sitting (or this with --beside-live)."]
     else:
-        lines += ["", f"WebSocket column: bench-live --quick, {live_run['sockets']} sockets of four-seat "
+        lines += ["", f"WebSocket columns: {command}: {live_run['sockets']} match sockets of four-seat "
                       "matches of logged-in users; a round trip there ends when every socket of the match "
                       "has the move's frame."]
     return "\n".join(lines)

@@ -167,20 +167,20 @@ def open_match(public_id: str, user) -> dict | None:
     }
 
 
-def match_lines(opening: dict, after: int) -> tuple[int, list[str]] | None:
+def match_lines(opening: dict, after: int) -> tuple[int, list[str], bool] | None:
     """The lines for the match now, as seat ``opening["seat"]`` sees it, if
     its version is past ``after`` (else none): its state, and the end line
-    when it has ended. Returns (version, lines); None when the match is gone.
-    One query."""
+    when it has ended. Returns (version, lines, ended: the end line is
+    among them); None when the match is gone. One query."""
     match = Match.objects.filter(public_id=opening["public_id"]).only(*_FIELDS).first()
     if match is None:
         return None
     if match.version <= after:
-        return match.version, []
+        return match.version, [], False
     out = [line(state_line(match, opening))]
     if match.is_over:
         out.append(line(end_line(match)))
-    return match.version, out
+    return match.version, out, match.is_over
 
 
 def state_line(match: Match, opening: dict) -> dict:
@@ -238,10 +238,9 @@ class MatchStream(Stream):
         if read_back is None:  # the match was deleted
             self.done = True
             return []
-        version, out = read_back
+        version, out, ended = read_back
         self.version = max(self.version, version)
-        if out and out[-1].startswith('{"type":"end"'):
-            self.done = True
+        self.done = ended
         return out
 
     async def handle(self, event: dict) -> list[str]:

@@ -57,7 +57,7 @@ async def send_chat(request, public_id: str, body: ChatIn):
     if body.id not in chat.PRESETS:
         raise ApiError(400, "bad_request", "Only the preset messages can be sent: "
                                            + ", ".join(chat.PRESETS))
-    await sync_to_async(_chat_seat, thread_sensitive=False)(public_id, user)
+    await sync_to_async(_chat_seat)(public_id, user)
     try:
         await chat.check_chat(user, body.id)
     except Refused as e:  # the chat rate (games.chat.CHAT_RATE)

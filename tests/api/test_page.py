@@ -2,6 +2,7 @@
 offers for download, a bot of at most 40 lines using the standard library only."""
 
 import ast
+import sys
 
 import pytest
 
@@ -33,4 +34,4 @@ def test_the_bot_is_forty_lines_of_the_standard_library():
                 if isinstance(node, ast.Import) for alias in node.names}
     imported |= {node.module.split(".")[0] for node in ast.walk(ast.parse(source))
                  if isinstance(node, ast.ImportFrom)}
-    assert imported <= {"json", "os", "sys", "threading", "urllib"}
+    assert imported <= sys.stdlib_module_names

@@ -230,8 +230,8 @@ def check_api_streams(audit: Audit, openings: dict) -> int:
     read = 0
     for viewer, opening in openings.items():
         assert opening["seat"] == viewer, "the stream's seat is not the account's"
-        version, lines = api_streams.match_lines(opening, -1)
-        assert version == audit.match.version and lines
+        version, lines, ended = api_streams.match_lines(opening, -1)
+        assert version == audit.match.version and lines and ended == audit.over
         for text in lines:
             audit.check_json(json.loads(text), viewer, f"API stream line (version {version}) for {viewer}")
             read += 1

@@ -58,6 +58,8 @@ class ApiBot:
         self.choose = choose or (lambda line: self.rng.choice(line["legal_moves"]))
         #: What happened, for the caller: moves sent, stale refusals, 429 waits.
         self.counts = {"moves": 0, "stale": 0, "rate_limited": 0, "lines": 0}
+        #: Every line ``play`` read, when the caller sets it to a list.
+        self.kept: list[dict] | None = None
         self.round_trips: list[float] = []  # seconds from a move's answer to the next state line
 
     # -- HTTP ------------------------------------------------------------------------
@@ -162,6 +164,8 @@ class ApiBot:
         sent_at: float | None = None
         for line in self.stream(match_id):
             self.counts["lines"] += 1
+            if self.kept is not None:
+                self.kept.append(line)
             if line.get("type") == "end":
                 return line
             if line.get("type") != "state":

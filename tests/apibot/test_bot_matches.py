@@ -19,6 +19,7 @@ from games.models import Match, Move
 from tests import services
 from tests.apibot.bot import ApiBot, ApiError
 from tests.factories import make_user
+from tests.hidden import rondo_shown_json
 
 BOT = Path(__file__).with_name("bot.py")
 GAMES = ("ludo", "roundabout", "rondo")
@@ -96,17 +97,51 @@ def play_in_threads(games: dict, timeout: float = 240) -> dict:
     return results
 
 
+def check_rondo_lines(lines: list[dict], seat: int | None) -> int:
+    """Rondo stream lines as seat ``seat`` (None: a spectator) received
+    them, read by the hidden-information test's JSON reader
+    (tests/hidden.rondo_shown_json): before the end, no rack but the seat's
+    own, no face-down colour but of its own tiles, never the bag. Returns
+    how many of its own secrets they showed."""
+    own = 0
+    for line in lines:
+        if line["type"] != "state" or line["status"] != Match.Status.ACTIVE:
+            continue
+        assert line["seat"] == seat
+        assert seat is not None or not line["legal_moves"], "a spectator is given legal moves"
+        tiles = line["view"]["tiles"]
+        for fact in rondo_shown_json(line):
+            mine = (fact[0] == "rack" and fact[1] == seat) or (
+                fact[0] == "face_down" and seat is not None and tiles[fact[1]]["owner"] == seat)
+            assert mine, f"version {line['version']}: seat {seat} is shown {fact}"
+            own += 1
+    return own
+
+
 @pytest.mark.slow
 def test_the_bot_plays_a_whole_match_of_each_game_against_the_computer(live_server_url, celery_worker):
     """Three bots, one a game, each starting a two-seat match against an easy
     computer (POST /api/match/computer) and playing it to its result; the
-    three at once, so the test takes as long as its longest match (Ludo)."""
+    three at once, so the test takes as long as its longest match (Ludo).
+    The Rondo match is also streamed by a spectator (another account's read
+    token); what the bot's and the spectator's streams sent is read for
+    secrets as the hidden-information test reads every audience."""
     bots = {game: ApiBot(live_server_url, bot_account()[1], seed=3) for game in GAMES}
+    bots["rondo"].kept = []
+    _, read_token = tokens.make_token(make_user(), "spectator", ["read"])
+    watched: list[dict] = []
 
     def playing(game):
         def play():
             match_id = bots[game].computer_match(game, players=2, turn_seconds=60)
-            return match_id, bots[game].play(match_id)
+            if game == "rondo":
+                watching = threading.Thread(target=lambda: watched.extend(
+                    ApiBot(live_server_url, read_token).stream(match_id)), daemon=True)
+                watching.start()
+            end = bots[game].play(match_id)
+            if game == "rondo":
+                watching.join(30)
+            return match_id, end
         return play
 
     results = play_in_threads({game: playing(game) for game in GAMES})
@@ -114,6 +149,10 @@ def test_the_bot_plays_a_whole_match_of_each_game_against_the_computer(live_serv
         match = assert_played(bots[game], match_id, end)
         assert match.kind == game and match.seats.get(index=1).computer_level
         print(f"{game}: {bots[game].counts}, {match.version} versions, {seconds:.1f} s")
+    assert check_rondo_lines(bots["rondo"].kept, 0) > 0  # the reader reads these lines
+    rondo_match = Match.objects.get(public_id=results["rondo"][0][0])
+    assert watched[-1]["type"] == "end" and watched[-2]["version"] == rondo_match.version
+    assert check_rondo_lines(watched, None) == 0
 
 
 @pytest.mark.slow

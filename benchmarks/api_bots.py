@@ -26,9 +26,10 @@ by one scheduler; (b) saturation: every bot moves as soon as it may.
 Measured in each:
 
 - moves/s: moves the server accepted (a POST answered 200);
-- round trip: from a POST's answer until the state line of the version it
-  made reached both bots' streams of the match (p50, p99); and the POST
-  itself (sent -> answered);
+- round trip: from sending a POST until the state line of the version it
+  made has reached both bots' streams of the match (p50, p99), as
+  bench-live's runs from sending a move until every socket of its match has
+  its frame; and the POST itself (sent -> answered);
 - server CPU per move: the daphne process's CPU time (utime + stime from
   /proc) over the window, divided by the moves; Redis's beside it;
 - memory per open stream: the server's RSS with every stream open and idle,
@@ -127,8 +128,9 @@ class Table:
 
     def __init__(self, bench: Bench, bots: list[tuple[int, str]], match_id: str):
         self.bench, self.bots, self.match_id = bench, bots, match_id
-        #: version made by a POST -> (answered at, bots that have seen it)
+        #: version a POST makes -> (sent at, bots whose stream has shown it)
         self.pending: dict[int, tuple[float, set[int]]] = {}
+        self.last_seen = [-1] * len(bots)  # each bot's latest version seen on its stream
         self.tasks: list[asyncio.Task] = []
         self.ended = asyncio.Event()
         self.opened = 0
@@ -137,13 +139,16 @@ class Table:
         self.tasks = [asyncio.create_task(self.run_bot(i)) for i in range(len(self.bots))]
 
     def seen(self, bot: int, version: int) -> None:
+        """Bot ``bot``'s stream showed ``version``: the moves that made it or
+        an earlier one have reached it; a move that has reached both is a round trip."""
         now = time.monotonic()
+        self.last_seen[bot] = max(self.last_seen[bot], version)
         for made in [v for v in self.pending if v <= version]:
-            answered, who = self.pending[made]
+            sent, who = self.pending[made]
             who.add(bot)
             if len(who) == len(self.bots):
                 del self.pending[made]
-                self.bench.window.round_trips.append(now - answered)
+                self.bench.window.round_trips.append(now - sent)
 
     async def run_bot(self, i: int) -> None:
         bench, (_, token) = self.bench, self.bots[i]
@@ -163,6 +168,10 @@ class Table:
                         await self.move(post, line)
         except asyncio.CancelledError:
             raise
+        except RateLimited as limited:  # the stream was refused: wait as told, then a new match
+            bench.window.error("rate_limited")
+            await asyncio.sleep(limited.seconds)
+            self.ended.set()
         except Exception as e:  # noqa: BLE001 - counted; the table goes on with a new match
             bench.window.error(type(e).__name__)
             self.ended.set()
@@ -170,25 +179,37 @@ class Table:
             await post.close()
 
     async def move(self, post: Connection, line: dict) -> None:
+        """POST one of ``line``'s legal moves with its version. The change it
+        makes is the next version (one accepted action bumps it by one); its
+        round trip runs from the POST's sending until both streams show it (a
+        stream's line may come before the POST's answer). A 429 is waited out
+        and the move sent again; a stale version is left for the next line."""
         bench = self.bench
-        await bench.permit()
         move = bench.rng_choice(line["legal_moves"])
-        sent = time.monotonic()
-        try:
-            status, answer = await post.post(f"/api/match/{self.match_id}/move",
-                                             {"move": move, "version": line["version"]})
-        except RateLimited as limited:
-            bench.window.error("rate_limited")
-            await asyncio.sleep(limited.seconds)
-            return
+        made = line["version"] + 1
+        while True:
+            await bench.permit()
+            sent = time.monotonic()
+            self.pending[made] = (sent, set())
+            try:
+                status, answer = await post.post(f"/api/match/{self.match_id}/move",
+                                                 {"move": move, "version": line["version"]})
+            except RateLimited as limited:
+                self.pending.pop(made, None)
+                bench.window.error("rate_limited")
+                await asyncio.sleep(limited.seconds)
+                continue
+            break
         answered = time.monotonic()
         if status != 200:
+            self.pending.pop(made, None)
             bench.window.error(answer.get("error", {}).get("code", str(status)))
             return
+        if answer["version"] != made and made in self.pending:  # not one change: key it as it is
+            self.pending[answer["version"]] = self.pending.pop(made)
         window = bench.window
         window.moves += 1
         window.posts.append(answered - sent)
-        self.pending[answer["version"]] = (answered, set())
 
     async def close(self) -> None:
         for task in self.tasks:

@@ -8,8 +8,8 @@ the person to the match, where they act on the board until the result
 (tests/e2e/test_full_matches.play_to_the_result). Rondo only: it is the
 shortest whole match on the board (Ludo's from its first roll took 250 s of
 a loaded CI run, and a challenge starts a match from its first roll), and
-the bot draws instead of placing when it may, which empties the bag sooner,
-so the match ends in about half the person's decisions."""
+the bot draws instead of placing when it may, which empties the bag sooner
+(the match ends with the round in which the bag runs out)."""
 
 import re
 import threading

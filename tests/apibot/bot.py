@@ -31,6 +31,14 @@ import time
 import urllib.parse
 
 
+def _json(raw: bytes, status: int):
+    """An answer's JSON; a body that is not JSON (a proxy's error page) as an error object."""
+    try:
+        return json.loads(raw) if raw else {}
+    except ValueError:
+        return {"error": {"code": f"http_{status}", "message": raw[:200].decode(errors="replace")}}
+
+
 class ApiError(Exception):
     """A JSON error answer of the API: ``status``, ``code``, ``body`` (the error object)."""
 
@@ -86,7 +94,7 @@ class ApiBot:
                 status, retry_after = response.status, response.getheader("Retry-After")
             finally:
                 conn.close()
-            answer = json.loads(raw) if raw else {}
+            answer = _json(raw, status)
             if status == 429:
                 self._wait(retry_after)
                 continue
@@ -120,7 +128,7 @@ class ApiBot:
             if response.status >= 400:
                 raw = response.read()
                 conn.close()
-                raise ApiError(response.status, json.loads(raw) if raw else {})
+                raise ApiError(response.status, _json(raw, response.status))
             try:
                 while line := response.readline():
                     if line.strip():

@@ -5,10 +5,10 @@ it, with the same access rules) and the account's ended matches as NDJSON
 
 from __future__ import annotations
 
-from django.http import Http404, StreamingHttpResponse
+from django.http import Http404
 from ninja import Router
 
-from api import auth, limits, streams
+from api import auth, limits, streams, views_match
 from api.errors import ApiError
 from games import exports
 from games.models import Match
@@ -61,9 +61,7 @@ async def ended_matches(user_id: int):
 
 
 @router.get("/account/matches", auth=auth.read)
-def account_matches(request):
+async def account_matches(request):
     """NDJSON: the account's ended matches, newest first, each as its export."""
-    limits.check_call(request.auth)
-    response = StreamingHttpResponse(ended_matches(request.auth.user.pk), content_type=streams.CONTENT_TYPE)
-    response["Cache-Control"] = "no-cache"
-    return response
+    await limits.acheck_call(request.auth)
+    return await views_match.ndjson(ended_matches(request.auth.user.pk))

@@ -6,7 +6,9 @@ import json
 
 import pytest
 import redis
+from asgiref.sync import SyncToAsync
 from django.conf import settings
+from django.db import connections
 
 from accounts import tokens
 from api import limits
@@ -15,7 +17,7 @@ from tests.factories import make_user
 
 
 @pytest.fixture(autouse=True)
-def _empty_limits(redis_server):
+def _empty_limits(request, redis_server):
     """Every test starts with no request counted and no stream slot held."""
     ratelimits.reset()
     client = redis.Redis.from_url(settings.REDIS_URL)
@@ -24,6 +26,12 @@ def _empty_limits(redis_server):
         client.delete(*keys)
     client.close()
     yield
+    if "transactional_db" in request.fixturenames:
+        # The async test client's sync work ran on asgiref's one thread,
+        # whose connection the test client keeps open (request_finished does
+        # not close it in tests): close it, so none is left when the test
+        # database is dropped.
+        SyncToAsync.single_thread_executor.submit(connections.close_all).result()
 
 
 def bot_with_token(scopes=("read", "play"), username=None):

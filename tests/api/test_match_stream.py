@@ -6,6 +6,7 @@ Driven through Django's AsyncClient (the ASGI handler, the real Redis
 channel layer); the test's data is committed (the stream reads on threads
 of its own)."""
 
+import asyncio
 import json
 
 import pytest
@@ -136,3 +137,16 @@ async def test_one_stream_per_match_per_token_and_four_in_all():
     assert (await again.next())["type"] == "state"
     for lines in [again, *others]:
         await lines.close()
+
+
+async def test_a_silent_stream_sends_keep_alive_lines(monkeypatch):
+    from api import streams
+
+    monkeypatch.setattr(streams, "KEEPALIVE_SECONDS", 0.01)
+    bot, token, text, person, match = await sync_to_async(_setup)()
+    response = await _open(text, match.public_id)
+    lines = Lines(response)
+    await lines.next()
+    chunk = await asyncio.wait_for(anext(lines.chunks), 10)  # nothing happens: a keep-alive comes
+    assert chunk == b"\n"
+    await lines.close()

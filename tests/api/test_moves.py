@@ -109,3 +109,17 @@ def test_a_flood_of_moves_is_refused_with_retry_after(client):
     flood = answers[10]
     assert flood.status_code == 429 and flood.json()["error"]["code"] == "rate_limited"
     assert int(flood["Retry-After"]) >= 1
+
+
+def test_a_banned_account_s_token_is_refused(client):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from accounts.models import User
+
+    user, text, match = _bot_match()
+    User.objects.filter(pk=user.pk).update(banned_until=timezone.now() + timedelta(days=1))
+    answer = _post(client, match, {"move": "move 0", "version": match.version}, text)
+    assert (answer.status_code, answer.json()["error"]["code"]) == (403, "account_banned")
+    assert Match.objects.get(pk=match.pk).version == match.version

@@ -208,3 +208,41 @@ def test_the_api_page_s_example_bot_plays_a_whole_match(live_server_url, celery_
     finally:
         proc.terminate()
         proc.wait(10)
+
+
+def test_the_bot_waits_as_retry_after_says_and_sends_again():
+    """Against a stand-in server: a 429 with Retry-After is waited out and the
+    same request sent again; the token goes in the Authorization header only."""
+    import http.server
+
+    seen = []
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_POST(self):  # noqa: N802 - http.server's name
+            body = self.rfile.read(int(self.headers["Content-Length"]))
+            seen.append((self.path, self.headers["Authorization"], body))
+            limited = len(seen) == 1
+            answer = b'{"error": {"code": "rate_limited"}}' if limited else b'{"version": 8}'
+            self.send_response(429 if limited else 200)
+            if limited:
+                self.send_header("Retry-After", "0")
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(answer)))
+            self.end_headers()
+            self.wfile.write(answer)
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, args=(0.02,), daemon=True).start()
+    try:
+        bot = ApiBot(f"http://127.0.0.1:{server.server_port}", "plr_secret")
+        assert bot.move("abc", "roll", 7) == {"version": 8}
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert bot.counts["rate_limited"] == 1
+    assert [path for path, _, _ in seen] == ["/api/match/abc/move"] * 2
+    assert all(auth == "Bearer plr_secret" for _, auth, _ in seen)
+    assert seen[0][2] == seen[1][2] == b'{"move": "roll", "version": 7}'

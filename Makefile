@@ -15,7 +15,7 @@ PYTEST_ARGS ?=
 PYTEST_WORKERS ?= 2
 export PYTHON
 
-.PHONY: install lock lock-upgrade run cluster test test-js test-stress lint migrate bench-engine bench-bots bench-live bench-live-cluster bench-peer bench-page bench-pairing bench-history bench-replay bench-renders bench-arena bench-people bench-turn-based clean
+.PHONY: install lock lock-upgrade run cluster test test-js test-stress lint migrate bench-engine bench-bots bench-live bench-live-cluster bench-peer bench-page bench-pairing bench-history bench-replay bench-renders bench-arena bench-people bench-turn-based bench-api clean
 
 $(PY):
 	@py="$$(scripts/find-python)" && echo "Using $$py" && "$$py" -m venv $(VENV)
@@ -116,6 +116,11 @@ bench-arena: install
 # (PostgreSQL at $$DATABASE_URL, databases of its own there; else SQLite; TURN_BASED_ARGS e.g. '--explain').
 bench-turn-based: install
 	$(PY) -m benchmarks.turn_based $(TURN_BASED_ARGS)
+
+# 200 bots each streaming one match over the bot and board API (NDJSON, POST per move) on one
+# daphne process (API_ARGS e.g. '--beside-live' to run bench-live's WebSocket figures beside it).
+bench-api: install
+	$(PY) -m benchmarks.api_bots $(API_ARGS)
 
 clean:
 	rm -rf $(VENV) var

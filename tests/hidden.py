@@ -8,6 +8,7 @@ tests/games/test_rondo_hidden.py (Rondo in detail):
   data attributes, never guessed from words);
 - ``SHOWN`` maps a game to the reader of its markup: which of the engine's
   secret facts (``Rules.hidden``, same tuple form) an HTML text shows;
+  ``SHOWN_JSON`` the same for JSON (the API's stream lines, docs/api.md);
 - ``record_lines`` gives each move-list line's text by ply;
 - ``RecordingLayer`` stands in for the channel layer and keeps every group
   message any module sends;
@@ -113,6 +114,95 @@ def rondo_shown(elements: list[Element]) -> set[tuple]:
 #: Game -> the reader of its markup (see ``rondo_shown``). A game whose engine
 #: hides something needs one here; the hidden-information test says so.
 SHOWN = {"rondo": rondo_shown}
+
+
+def _colour_order(colours) -> tuple:
+    return tuple(sorted(colours, key=lambda c: RONDO_COLOURS.index(c) if c in RONDO_COLOURS else 99))
+
+
+def _rack(value) -> tuple | None:
+    """A rack written as a list of colour names or as {colour: count}; None otherwise."""
+    if isinstance(value, list) and all(isinstance(c, str) for c in value):
+        return _colour_order(value)
+    if isinstance(value, dict) and value and set(value) <= set(RONDO_COLOURS):
+        return _colour_order([c for c, n in value.items() if isinstance(n, int) for _ in range(n)])
+    return None
+
+
+def _dicts(obj):
+    """Every dict inside ``obj``, itself included."""
+    stack = [obj]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            yield node
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+
+
+def _json_racks(node: dict) -> set[tuple]:
+    """Racks in one JSON object: a seat's ``rack`` (with its ``seat``), the
+    ``private`` part's (with the view's ``viewer``), a dump's ``racks``."""
+    found = []
+    if "rack" in node:
+        found.append((node.get("seat"), node["rack"]))
+    if isinstance(node.get("private"), dict):
+        found.append((node.get("viewer"), node["private"].get("rack")))
+    if isinstance(node.get("racks"), list):
+        found.extend(enumerate(node["racks"]))
+    facts = set()
+    for seat, value in found:
+        tiles = _rack(value)
+        if isinstance(seat, int) and tiles:
+            facts.add(("rack", seat, tiles))
+    return facts
+
+
+def _json_face_down(node: dict) -> set[tuple]:
+    """Face-down colours in one JSON object: ``face_down`` as {space: colour}
+    (a view's private part) or {space: [colour, owner]} (a dump), and a
+    view's ``tiles`` that name a face-down tile's colour."""
+    facts = set()
+    down = node.get("face_down")
+    if isinstance(down, dict):
+        for space, value in down.items():
+            colour = value[0] if isinstance(value, list) and value else value
+            if isinstance(colour, str):
+                facts.add(("face_down", space, colour))
+    tiles = node.get("tiles")
+    if isinstance(tiles, dict):
+        facts |= {("face_down", space, tile["tile_colour"]) for space, tile in tiles.items()
+                  if isinstance(tile, dict) and tile.get("face_down") and tile.get("tile_colour")}
+    return facts
+
+
+def _json_bag(node: dict) -> set[tuple]:
+    """The bag's tiles by colour, as {colour: n} or a list of five counts
+    (a view's ``bag`` is a plain count and shows nothing)."""
+    bag = node.get("bag")
+    if isinstance(bag, dict) and set(bag) <= set(RONDO_COLOURS):
+        return {("bag", tuple(bag.get(c, 0) for c in RONDO_COLOURS))}
+    if isinstance(bag, list) and len(bag) == len(RONDO_COLOURS):
+        return {("bag", tuple(bag))}
+    return set()
+
+
+def rondo_shown_json(obj) -> set[tuple]:
+    """The Rondo secrets a JSON text (parsed) shows, as ``Rules.hidden``
+    facts, whatever its shape: a view (``Rules.view``: a seat's ``rack``,
+    the ``private`` part's ``rack`` and ``face_down``, a tile's
+    ``tile_colour`` when face down) or anything dump-like (``racks``: one a
+    seat; ``face_down``: {space: [colour, owner]}; ``bag``: {colour: n}).
+    An empty rack shows nothing (``Rules.hidden`` names only racks that hold tiles)."""
+    facts: set[tuple] = set()
+    for node in _dicts(obj):
+        facts |= _json_racks(node) | _json_face_down(node) | _json_bag(node)
+    return facts
+
+
+#: Game -> the reader of its JSON (see ``rondo_shown_json``): the API's stream lines.
+SHOWN_JSON = {"rondo": rondo_shown_json}
 
 
 class RecordingLayer(InMemoryChannelLayer):

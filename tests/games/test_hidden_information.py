@@ -19,7 +19,13 @@ Checked, for each viewer (each human seat, and an anonymous spectator):
 - now and then and at the end: the match page, the WebSocket snapshot
   (``consumers._snapshot``), the replay and export endpoints, the report
   form, the play and home pages and the seats' history and profile pages;
-- the inputs of the computer players (their seat's view and legal moves).
+- the inputs of the computer players (their seat's view and legal moves);
+- after every action, the line the API's match stream sends each audience
+  (docs/api.md "Streams": ``api.streams.match_lines``, which writes every state
+  and end line of ``GET /api/match/<id>/stream``): each seat's account, and a
+  spectator's (an account with no seat), read as JSON by the game's JSON reader
+  (tests/hidden.SHOWN_JSON) as the markup is by its markup reader; and no
+  legal moves to any but the seat to move.
 
 What is checked in each: the game's markup reader (tests/hidden.py) finds
 no fact whose subject is hidden from that viewer, and no wrong value for a
@@ -41,11 +47,21 @@ import pytest
 from channels.layers import DEFAULT_CHANNEL_LAYER, channel_layers
 from django.test import Client
 
+from api import streams as api_streams
 from games import actions, bots, consumers, push, tasks
 from games.engine import CHANCE, available_games, get_rules
 from games.models import Match, Move
-from tests.factories import make_match
-from tests.hidden import SHOWN, RecordingLayer, parse, record_lines, seed_forms, silence_tasks, subject
+from tests.factories import make_match, make_user
+from tests.hidden import (
+    SHOWN,
+    SHOWN_JSON,
+    RecordingLayer,
+    parse,
+    record_lines,
+    seed_forms,
+    silence_tasks,
+    subject,
+)
 
 GAMES = available_games()
 #: Actions between two looks at the pages and snapshots: while the state holds
@@ -101,6 +117,8 @@ class Audit:
         self.notations: dict[int, str] = {}
         self.ever_hidden = False
         self.own_facts_seen = 0  # secrets shown to a viewer that may know them: the reader reads
+        self.own_json_facts_seen = 0  # the same, by the JSON reader
+        self.json_reader = SHOWN_JSON.get(kind)
         self.checked = 0
 
     def refresh(self, match: Match) -> None:
@@ -124,11 +142,12 @@ class Audit:
         for v in self.viewers:
             assert self.hidden[v] <= self.secrets, "a seat is kept from a secret the spectator may know"
         self.ever_hidden |= bool(self.secrets)
-        if self.secrets and self.reader is None:
-            raise AssertionError(
-                f"{self.kind} hides {sorted(self.secrets, key=repr)[:3]}...: "
-                "add a reader of its markup to tests/hidden.SHOWN"
-            )
+        for readers, where in ((self.reader, "SHOWN"), (self.json_reader, "SHOWN_JSON")):
+            if self.secrets and readers is None:
+                raise AssertionError(
+                    f"{self.kind} hides {sorted(self.secrets, key=repr)[:3]}...: "
+                    f"add a reader of its markup and JSON to tests/hidden.{where}"
+                )
 
     def check(self, text: str, viewer: int | None, where: str) -> None:
         """``text`` (HTML, JSON or plain) was received by ``viewer`` (a seat or
@@ -144,14 +163,8 @@ class Audit:
         if not self.secrets and not move_secrets:
             return  # nothing is secret now (Ludo, Roundabout): only the seed is
         elements = parse(text)
-        hidden_subjects = {subject(f) for f in self.hidden[viewer]}
-        secret_subjects = {subject(f) for f in self.secrets}
         if self.reader is not None:
-            for fact in self.reader(elements):
-                assert subject(fact) not in hidden_subjects, f"{where}: viewer {viewer} is shown {fact}"
-                if subject(fact) in secret_subjects:
-                    assert fact in self.secrets, f"{where}: viewer {viewer} is shown {fact}, not the state's"
-                    self.own_facts_seen += 1
+            self.own_facts_seen += self.check_facts(self.reader(elements), viewer, where)
         lines = record_lines(elements)
         for ply, facts in move_secrets:
             assert self.notations[ply] not in text, (
@@ -164,6 +177,65 @@ class Audit:
                 assert not re.search(rf"\b{word}\b", lines[ply], re.I), (
                     f"{where}: the line of ply {ply} ({lines[ply]!r}) names {fact[-1]!r} to viewer {viewer}"
                 )
+
+
+    def check_readers_read(self) -> None:
+        """Where the match ever hid something, the readers found secrets where
+        they belong (each seat's own): they read this markup and this JSON."""
+        if self.ever_hidden:
+            assert self.own_facts_seen > 0
+            assert self.own_json_facts_seen > 0
+
+    def check_facts(self, facts, viewer: int | None, where: str) -> int:
+        """None of ``facts`` (a reader's) is about what ``viewer`` may not know,
+        and each secret it shows has the state's value; returns how many
+        secrets it showed (the viewer's own)."""
+        hidden_subjects = {subject(f) for f in self.hidden[viewer]}
+        secret_subjects = {subject(f) for f in self.secrets}
+        own = 0
+        for fact in facts:
+            assert subject(fact) not in hidden_subjects, f"{where}: viewer {viewer} is shown {fact}"
+            if subject(fact) in secret_subjects:
+                assert fact in self.secrets, f"{where}: viewer {viewer} is shown {fact}, not the state's"
+                own += 1
+        return own
+
+    def check_json(self, obj: dict, viewer: int | None, where: str) -> None:
+        """``obj`` (a JSON object, e.g. an API stream line) was received by
+        ``viewer`` now: as ``check`` for its text (the seed, hidden moves'
+        notation), the game's JSON reader for its facts, and legal moves only
+        for the seat to move."""
+        self.check(json.dumps(obj), viewer, where)
+        if obj.get("type") == "state" and obj.get("legal_moves"):
+            assert viewer is not None and obj["seat"] == viewer == self.rules.to_move(self.state), (
+                f"{where}: viewer {viewer} is given the legal moves of seat {self.rules.to_move(self.state)}")
+        if self.over or self.json_reader is None:
+            return
+        self.own_json_facts_seen += self.check_facts(self.json_reader(obj), viewer, where)
+
+
+def api_audiences(match: Match, users: dict) -> dict:
+    """The API's audiences of ``match``: each seat's account (``users``: seat
+    -> user) and an account with no seat (a spectator, None), as their match
+    streams open (``api.streams.open_match``)."""
+    openings = {index: api_streams.open_match(match.public_id, user) for index, user in users.items()}
+    openings[None] = api_streams.open_match(match.public_id, make_user())
+    return openings
+
+
+def check_api_streams(audit: Audit, openings: dict) -> int:
+    """The line each audience's API match stream sends for the match's
+    current version (``api.streams.match_lines``: the stream writes each of
+    its state and end lines with it), checked; returns how many were read."""
+    read = 0
+    for viewer, opening in openings.items():
+        assert opening["seat"] == viewer, "the stream's seat is not the account's"
+        version, lines, ended = api_streams.match_lines(opening, -1)
+        assert version == audit.match.version and lines and ended == audit.over
+        for text in lines:
+            audit.check_json(json.loads(text), viewer, f"API stream line (version {version}) for {viewer}")
+            read += 1
+    return read
 
 
 #: Classes static/js/board.js (and rondo.js) add to the board on the seat's page only:
@@ -265,11 +337,13 @@ def test_nothing_a_viewer_receives_during_a_full_match_shows_what_it_may_not_kno
         clients[index] = Client()
         clients[index].force_login(user)
     audit = Audit(kind, match, [None, *range(len(seats))])
+    openings = api_audiences(match, users)
     rng = random.Random(7)
-    seen = inputs_seen = actions_done = looks = deltas_read = 0
+    seen = inputs_seen = actions_done = looks = deltas_read = api_lines = 0
     while True:
         match.refresh_from_db()
         audit.refresh(match)
+        api_lines += check_api_streams(audit, openings)
         for group, message in layer.sent[seen:]:
             assert message.get("version") in (match.version, None)
             viewer = viewer_of_group(match.public_id, group, len(seats))
@@ -308,9 +382,8 @@ def test_nothing_a_viewer_receives_during_a_full_match_shows_what_it_may_not_kno
     assert match.status == Match.Status.FINISHED
     assert seen > actions_done  # every action pushed at least its public frame
     assert deltas_read > actions_done // 2  # the updates read were mostly deltas, not whole frames
-    if audit.ever_hidden:
-        # The reader found secrets where they belong (each seat's own), so it reads this markup.
-        assert audit.own_facts_seen > 0
+    assert api_lines > actions_done * len(openings)  # every version, every audience, and the end lines
+    audit.check_readers_read()
     # Once over, the seed shows: the search above would have found it.
     page = clients[None].get(f"/m/{match.public_id}/").content.decode().lower()
     assert audit.seed[0] in page

@@ -7,8 +7,10 @@
   people and bot accounts alike: a rated challenge is the one way a bot
   plays a rated match against a person). A rated challenge is public: a
   rated match can be watched, so rated and private together are refused.
-  The seats are drawn by lot when the match starts; its rematches follow
-  ``together.rematch_rating`` as any rated match's.
+  A pair whose rated match a moderator voided gets no rated challenge
+  (``voided_pair``; a casual one is still fine), as it earns no rated
+  rematch. The seats are drawn by lot when the match starts; its rematches
+  follow ``together.rematch_rating`` as any rated match's.
 - The challenged player accepts or declines; the challenger may withdraw; an
   open challenge lapses (``lifetime``) after CHALLENGE_SECONDS (5 minutes: a
   Celery task at the time, the queue wave as its back-up) when live, after
@@ -50,6 +52,7 @@ from core.errors import Refused
 from games import actions as match_actions
 from games import sites, time_controls
 from games.engine import get_rules
+from games.models import RatingVoid
 from matchmaking import notices, together
 from matchmaking.models import Challenge, ChallengePreference, QueueEntry
 
@@ -68,6 +71,12 @@ NO_SUCH = "There is no such challenge."
 RATED_IS_PUBLIC = "A rated challenge is public: anyone may watch a rated match. Untick Private or Rated."
 #: What a ``rated`` that is neither yes nor no is told.
 RATED_REFUSED = "Rated is yes or no: tick the box for a rated challenge, or leave it for a casual one."
+#: What a pair with a voided rated match between them is told (``voided_pair``), sending
+#: a rated challenge and accepting one (a void since it was sent).
+VOIDED_PAIR = ("A moderator voided a rated match between you two, so your challenges are casual: "
+               "untick Rated.")
+VOIDED_PAIR_ACCEPT = ("A moderator voided a rated match between you two, so this rated challenge cannot "
+                      "be played; challenge each other casual.")
 
 
 class ChallengeRefused(Refused):
@@ -156,6 +165,8 @@ def do_challenge(challenger, username, kind, turn_seconds, *, is_public: bool = 
     _check_not_blocked(challenger, target)
     kind, seconds = check_settings(kind, turn_seconds)
     rated = check_rated(rated, bool(is_public))
+    if rated and voided_pair(challenger, target):
+        raise ChallengeRefused(VOIDED_PAIR)
     now = now or timezone.now()
     with transaction.atomic():
         # The challenger's own rows serialise their challenges (two at once count as two).
@@ -189,6 +200,14 @@ def _check_not_blocked(challenger, target) -> None:
                                "from your profile) to challenge them.")
     if found:
         raise ChallengeRefused(NOT_TAKING.format(name=target.username))
+
+
+def voided_pair(one, other) -> bool:
+    """Whether users ``one`` and ``other`` were both in a rated match whose
+    rating a moderator voided (one indexed query): they get no rated
+    challenge, as they get no rated rematch (``together.rematch_rating``)."""
+    theirs = RatingVoid.objects.filter(user_id=other.pk).values("match_id")
+    return RatingVoid.objects.filter(user_id=one.pk, match_id__in=theirs).exists()
 
 
 def visible_challenge(challenge_id, user) -> Challenge:
@@ -253,6 +272,8 @@ def do_answer(challenge_id, user, accept: bool, *, now=None) -> Challenge:
         if not challenger.is_active or challenger.is_banned or blocks.any_block([user.pk, challenger.pk]):
             raise ChallengeRefused("This challenge cannot be played now.")
         _check_seatable([user, challenger], challenge.turn_seconds, you=user)
+        if challenge.rated and voided_pair(user, challenger):  # a void since it was sent
+            raise ChallengeRefused(VOIDED_PAIR_ACCEPT)
         players = [challenger, challenge.challenged]
         _shuffle(players)
         match = match_actions.create_match(

@@ -3,7 +3,8 @@
 alike; accepted, it starts a rated match whose end moves both players'
 ratings (a bot's too, which then shows on the bots' leaderboard and not on
 the people's); a casual one moves nothing; a rated challenge is public; a
-``rated`` that is neither yes nor no is refused; the pages, lists and notes
+pair whose rated match was voided gets no rated challenge; a ``rated`` that
+is neither yes nor no is refused; the pages, lists and notes
 say rated or casual."""
 
 import pytest
@@ -12,7 +13,8 @@ from accounts import tokens
 from accounts.models import Rating
 from core import ratelimits
 from games import actions as match_actions
-from games.models import RatingChange
+from games import rating
+from games.models import Match, RatingChange
 from matchmaking import notices, together
 from matchmaking.challenges import actions as challenges
 from matchmaking.models import Challenge
@@ -73,6 +75,20 @@ def test_a_casual_challenge_moves_no_rating():
     assert not match.rated
     assert ratings(ada, bob) == {} and not RatingChange.objects.filter(match=match).exists()
     assert together.rematch_rating(match) == together.CASUAL
+
+
+def test_a_pair_whose_rated_match_was_voided_gets_no_rated_challenge():
+    ada, bob = make_user(), make_user()
+    first = played_out(ada, bob, rated=True)
+    sent_before = challenges.do_challenge(bob, ada.username, "roundabout", 90, rated=True)
+    rating.void_ratings(first, make_user(), "farming")
+    with pytest.raises(challenges.ChallengeRefused, match="voided a rated match between you two"):
+        challenges.do_challenge(ada, bob.username, "roundabout", 90, rated=True)
+    with pytest.raises(challenges.ChallengeRefused, match="this rated challenge cannot be played"):
+        challenges.do_answer(sent_before.pk, ada, True)
+    sent_before.refresh_from_db()
+    assert sent_before.status == "open" and Match.objects.count() == 1
+    assert not challenges.do_challenge(ada, bob.username, "roundabout", 90).rated  # casual is fine
 
 
 @pytest.mark.parametrize("rated", ["yes", "1", "true", "garbage", 1, 0, "ON"])

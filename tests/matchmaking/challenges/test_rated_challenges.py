@@ -128,13 +128,14 @@ def test_pages_lists_and_notes_say_rated_or_casual(client, monkeypatch):
     client.force_login(ada)
     page = client.get(f"/challenges/{rated.pk}/").content.decode()
     assert "<strong>Rated</strong>: the result moves both players' ratings in Roundabout." in page
-    assert '<span class="tag">rated</span>' in client.get("/u/rc_ada/").content.decode()  # outgoing
+    assert "(<strong>rated</strong>)" in client.get("/u/rc_ada/").content.decode()  # outgoing
     client.force_login(bob)
     casual_page = client.get(f"/challenges/{casual.pk}/").content.decode()
     assert "<strong>Casual</strong>: no rating moves." in casual_page
     incoming = client.get("/challenges/incoming/").content.decode()
-    assert incoming.count('<span class="tag">rated</span>') == 1
-    assert incoming.count('<span class="tag casual">casual</span>') == 1
+    assert "rc_ada</strong> challenges you to Roundabout, live, 90 s turns, <strong>rated</strong>." \
+        in incoming
+    assert "rc_cy</strong> challenges you to Roundabout, live, 90 s turns, casual." in incoming
     notices.challenge_received(bob.pk, rated.pk)
     notices.challenge_received(bob.pk, casual.pk)
     texts = [event["note"]["text"] for _group, event in sent]

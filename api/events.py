@@ -41,7 +41,7 @@ def challenge_line(challenge) -> dict:
     """The ``challenge`` line of an open challenge (its challenger loaded)."""
     return {"type": "challenge", "challenge": {
         "id": challenge.pk, "from": challenge.challenger.username, "game": challenge.kind,
-        "rated": False, "turn_seconds": challenge.turn_seconds, "options": {}}}
+        "rated": challenge.rated, "turn_seconds": challenge.turn_seconds, "options": {}}}
 
 
 def match_line(kind: str, match, seat) -> dict:

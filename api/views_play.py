@@ -122,14 +122,16 @@ _NO_PLAYER = ("There is no such player.", challenges.NO_SUCH)
 def challenge(request, username: str, body: ChallengeIn):
     """Challenge the player ``username`` (the profile's challenge, the same
     refusals: blocks, a confirmed e-mail address, the turn-based limit);
-    ``{"id": int}``. Challenges are unrated and take the game's own options
-    (README "Playing again"): ``rated`` true or ``options`` are refused."""
+    ``{"id": int}``. ``rated``: the match moves both players' ratings (a
+    rated challenge is public: rated and not public is refused, as on the
+    profile's form). Challenges take the game's own options: any ``options``
+    are refused."""
     limits.check_call(request.auth)
-    if body.rated or body.options:
-        raise ApiError(400, "bad_request", "Challenges are unrated and use the game's own options.")
+    if body.options:
+        raise ApiError(400, "bad_request", "Challenges use the game's own options: send no options.")
     try:
         made = challenges.do_challenge(request.auth.user, username, body.game, body.turn_seconds,
-                                       is_public=body.public)
+                                       is_public=body.public, rated=body.rated)
     except Refused as e:
         raise _refused(e, _NO_PLAYER) from None
     return {"id": made.pk}

@@ -45,6 +45,7 @@ def challenge_received(user_id: int, challenge_id: int) -> None:
         terms = f"turn-based, {challenge.time_control} per decision"
     else:
         terms = f"{challenge.time_control} turns"
+    terms += ", rated" if challenge.rated else ", casual"
     text = f"{challenge.challenger.username} challenges you to {sites.name(challenge.kind)} ({terms})"
     href, key = reverse("challenge", args=[challenge.pk]), f"challenge:{challenge.pk}"
     # It stays until dismissed, with the time left to answer when live: a
@@ -62,7 +63,8 @@ def challenge_answered(user_id: int, challenge_id: int) -> None:
     challenge = Challenge.objects.filter(pk=challenge_id).select_related("challenged", "match").first()
     if challenge is None or challenge.status in (Challenge.Status.OPEN, Challenge.Status.CANCELLED):
         return
-    who, game = challenge.challenged.username, sites.name(challenge.kind)
+    who = challenge.challenged.username
+    game = f"{'rated' if challenge.rated else 'casual'} {sites.name(challenge.kind)}"
     href, match = reverse("challenge", args=[challenge.pk]), None
     if challenge.status == Challenge.Status.ACCEPTED and challenge.match is not None:
         text, match = f"{who} accepted your {game} challenge: the match has begun", challenge.match.public_id

@@ -3,8 +3,14 @@
 
 - From a player's profile, challenge them to a two-seat match of a game with
   a time control: live seconds (Ludo's always 60 s) or turn-based days per
-  decision (``together.time_control``). Challenges are never rated. The
-  seats are drawn by lot when the match starts.
+  decision (``together.time_control``), casual or rated (as on Lichess, for
+  people and bot accounts alike: a rated challenge is the one way a bot
+  plays a rated match against a person). A rated challenge is public: a
+  rated match can be watched, so rated and private together are refused.
+  A pair whose rated match a moderator voided gets no rated challenge
+  (``voided_pair``; a casual one is still fine), as it earns no rated
+  rematch. The seats are drawn by lot when the match starts; its rematches
+  follow ``together.rematch_rating`` as any rated match's.
 - The challenged player accepts or declines; the challenger may withdraw; an
   open challenge lapses (``lifetime``) after CHALLENGE_SECONDS (5 minutes: a
   Celery task at the time, the queue wave as its back-up) when live, after
@@ -46,6 +52,7 @@ from core.errors import Refused
 from games import actions as match_actions
 from games import sites, time_controls
 from games.engine import get_rules
+from games.models import RatingVoid
 from matchmaking import notices, signals, together
 from matchmaking.models import Challenge, ChallengePreference, QueueEntry
 
@@ -60,6 +67,16 @@ MAX_OPEN = 3
 LAPSE_TASK = "matchmaking.tasks.lapse_challenge"
 NOT_TAKING = "{name} is not taking challenges now."
 NO_SUCH = "There is no such challenge."
+#: What rated and private together are told (``check_rated``).
+RATED_IS_PUBLIC = "A rated challenge is public: anyone may watch a rated match. Untick Private or Rated."
+#: What a ``rated`` that is neither yes nor no is told.
+RATED_REFUSED = "Rated is yes or no: tick the box for a rated challenge, or leave it for a casual one."
+#: What a pair with a voided rated match between them is told (``voided_pair``), sending
+#: a rated challenge and accepting one (a void since it was sent).
+VOIDED_PAIR = ("A moderator voided a rated match between you two, so your challenges are casual: "
+               "untick Rated.")
+VOIDED_PAIR_ACCEPT = ("A moderator voided a rated match between you two, so this rated challenge cannot "
+                      "be played; challenge each other casual.")
 
 
 class ChallengeRefused(Refused):
@@ -107,14 +124,32 @@ def check_settings(kind, turn_seconds) -> tuple[str, int]:
     return kind, together.time_control(kind, str(turn_seconds)[:16], ChallengeRefused)
 
 
-def do_challenge(challenger, username, kind, turn_seconds, *, is_public: bool = True, now=None) -> Challenge:
+def check_rated(rated, is_public) -> bool:
+    """Whether a challenge is rated, from ``rated`` as a caller sent it: a
+    bool (the API), or the form's checkbox ("on", or absent: None or "").
+    Raises ChallengeRefused: RATED_REFUSED for anything else ("yes", 1),
+    RATED_IS_PUBLIC when rated and not ``is_public``."""
+    if isinstance(rated, bool):
+        value = rated
+    elif rated is None or rated == "" or rated == "on":
+        value = rated == "on"
+    else:
+        raise ChallengeRefused(RATED_REFUSED)
+    if value and not is_public:
+        raise ChallengeRefused(RATED_IS_PUBLIC)
+    return value
+
+
+def do_challenge(challenger, username, kind, turn_seconds, *, is_public: bool = True, rated=False,
+                 now=None) -> Challenge:
     """``challenger`` challenges the player named ``username`` (any case) to a
     two-seat match of ``kind`` with ``turn_seconds`` per decision, public to
-    watch unless ``is_public`` is false. Returns the open Challenge; the
-    challenged player is told after commit. Raises ChallengeRefused (not
-    signed in or banned, oneself, no such player, NOT_TAKING, bad settings,
-    a turn-based challenge from a player at the turn-based limit, already
-    challenged, MAX_OPEN open, over CHALLENGE_RATE)."""
+    watch unless ``is_public`` is false, rated when ``rated`` (``check_rated``:
+    a bool, or the form's "on"). Returns the open Challenge; the challenged
+    player is told after commit. Raises ChallengeRefused (not signed in or
+    banned, oneself, no such player, NOT_TAKING, bad settings, RATED_REFUSED,
+    RATED_IS_PUBLIC, a turn-based challenge from a player at the turn-based
+    limit, already challenged, MAX_OPEN open, over CHALLENGE_RATE)."""
     if challenger is None or not getattr(challenger, "is_authenticated", False):
         raise ChallengeRefused("Log in to challenge a player.")
     if getattr(challenger, "is_banned", False):
@@ -129,6 +164,9 @@ def do_challenge(challenger, username, kind, turn_seconds, *, is_public: bool = 
         raise ChallengeRefused(NOT_TAKING.format(name=target.username))
     _check_not_blocked(challenger, target)
     kind, seconds = check_settings(kind, turn_seconds)
+    rated = check_rated(rated, bool(is_public))
+    if rated and voided_pair(challenger, target):
+        raise ChallengeRefused(VOIDED_PAIR)
     now = now or timezone.now()
     with transaction.atomic():
         # The challenger's own rows serialise their challenges (two at once count as two).
@@ -145,7 +183,8 @@ def do_challenge(challenger, username, kind, turn_seconds, *, is_public: bool = 
             raise ChallengeRefused("Too many challenges; wait a few minutes and try again.")
         challenge = Challenge.objects.create(
             challenger=challenger, challenged=target, kind=kind, turn_seconds=seconds,
-            is_public=bool(is_public), created_at=now, expires_at=now + timedelta(seconds=lifetime(seconds)))
+            is_public=bool(is_public), rated=rated, created_at=now,
+            expires_at=now + timedelta(seconds=lifetime(seconds)))
         challenge_id, target_id, lapses_at = challenge.pk, target.pk, challenge.expires_at
         if not challenge.turn_based:  # a turn-based one lapses in the queue wave: no task waits days
             transaction.on_commit(lambda: together.send_task(LAPSE_TASK, (challenge_id,), at=lapses_at))
@@ -162,6 +201,14 @@ def _check_not_blocked(challenger, target) -> None:
                                "from your profile) to challenge them.")
     if found:
         raise ChallengeRefused(NOT_TAKING.format(name=target.username))
+
+
+def voided_pair(one, other) -> bool:
+    """Whether users ``one`` and ``other`` were both in a rated match whose
+    rating a moderator voided (one indexed query): they get no rated
+    challenge, as they get no rated rematch (``together.rematch_rating``)."""
+    theirs = RatingVoid.objects.filter(user_id=other.pk).values("match_id")
+    return RatingVoid.objects.filter(user_id=one.pk, match_id__in=theirs).exists()
 
 
 def visible_challenge(challenge_id, user) -> Challenge:
@@ -200,8 +247,9 @@ def _require_open(challenge: Challenge, now) -> None:
 
 def do_answer(challenge_id, user, accept: bool, *, now=None) -> Challenge:
     """The challenged ``user`` accepts (``accept``) or declines. Accepting
-    starts the match at once: two seats drawn by lot, unrated, the
-    challenge's game, turn time and visibility; both leave any ranked queue.
+    starts the match at once: two seats drawn by lot, the challenge's game,
+    turn time, visibility and rating (``Match.rated``: its end moves both
+    players' ratings, ``games.rating``); both leave any ranked queue.
     A second accept of an accepted challenge returns it unchanged. Raises
     ChallengeRefused (not theirs to answer, no longer open or lapsed, the
     accepting player banned, the challenger no longer able to play, either
@@ -225,10 +273,13 @@ def do_answer(challenge_id, user, accept: bool, *, now=None) -> Challenge:
         if not challenger.is_active or challenger.is_banned or blocks.any_block([user.pk, challenger.pk]):
             raise ChallengeRefused("This challenge cannot be played now.")
         _check_seatable([user, challenger], challenge.turn_seconds, you=user)
+        if challenge.rated and voided_pair(user, challenger):  # a void since it was sent
+            raise ChallengeRefused(VOIDED_PAIR_ACCEPT)
         players = [challenger, challenge.challenged]
         _shuffle(players)
         match = match_actions.create_match(
-            challenge.kind, [match_actions.SeatSpec(user=u) for u in players], rated=False,
+            challenge.kind, [match_actions.SeatSpec(user=u) for u in players],
+            rated=challenge.rated,
             is_public=challenge.is_public, turn_seconds=challenge.turn_seconds,
             options=dict(get_rules(challenge.kind).default_options))
         match = match_actions.start_match(match.public_id)

@@ -29,7 +29,7 @@ def challenge_new(request, username):
     try:
         challenge = actions.do_challenge(
             request.user, username, request.POST.get("kind", ""), request.POST.get("turn_seconds", ""),
-            is_public=request.POST.get("private") != "on")
+            is_public=request.POST.get("private") != "on", rated=request.POST.get("rated"))
     except Refused as e:
         messages.error(request, e.message)
         return redirect("profile", username=username)

@@ -69,6 +69,7 @@ class Challenge(models.Model):
     kind = GameKindField()
     turn_seconds = models.PositiveIntegerField(help_text="Seconds per decision.")
     is_public = models.BooleanField(default=True, help_text="Anyone may watch the match.")
+    rated = models.BooleanField(default=False, help_text="The match moves both players' ratings.")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
     created_at = models.DateTimeField()
     expires_at = models.DateTimeField(help_text="An open challenge lapses at this time.")

@@ -120,9 +120,27 @@ def test_a_challenge_made_accepted_declined_and_cancelled(client, monkeypatch):
     assert set(Challenge.objects.values_list("status", flat=True)) == {"accepted", "declined", "cancelled"}
 
 
+def test_a_rated_challenge_starts_a_rated_match(client, monkeypatch):
+    """Bots are rated through challenges (docs/api.md "Bot accounts")."""
+    silence_tasks(monkeypatch)
+    monkeypatch.setattr(together, "send_task", lambda *a, **k: None)
+    bot, _token, text = bot_with_token()
+    other, _t, other_text = bot_with_token()
+    made = _post(client, f"/api/challenge/{other.username}", text, {"game": "ludo", "turn_seconds": 60,
+                                                                    "rated": True})
+    assert made.status_code == 200, made.content
+    assert Challenge.objects.get(pk=made.json()["id"]).rated
+    accepted = _post(client, f"/api/challenge/{made.json()['id']}/accept", other_text)
+    assert Match.objects.get(public_id=accepted.json()["match"]).rated
+
+
 @pytest.mark.parametrize("path, body, status, code", [
     ("/api/challenge/nobody-here", {"game": "ludo", "turn_seconds": 60}, 404, "not_found"),
-    ("/api/challenge/{other}", {"game": "ludo", "turn_seconds": 60, "rated": True}, 400, "bad_request"),
+    ("/api/challenge/{other}", {"game": "ludo", "turn_seconds": 60, "options": {"players": 4}}, 400,
+     "bad_request"),
+    ("/api/challenge/{other}", {"game": "ludo", "turn_seconds": 60, "rated": "yes"}, 400, "bad_request"),
+    ("/api/challenge/{other}", {"game": "ludo", "turn_seconds": 60, "rated": True, "public": False}, 409,
+     "not_allowed"),
     ("/api/challenge/{other}", {"game": "ludo"}, 400, "bad_request"),
     ("/api/challenge/{other}", {"game": "chess", "turn_seconds": 60}, 409, "not_allowed"),
     ("/api/challenge/{me}", {"game": "ludo", "turn_seconds": 60}, 409, "not_allowed"),

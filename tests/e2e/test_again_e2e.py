@@ -119,7 +119,8 @@ def test_a_challenge_sent_from_a_profile_and_accepted_from_the_play_page(browser
     a, b = pages_for(browser, live_server_url, ada, bob)
     b.goto(f"{live_server_url}/play/")  # open before the challenge is sent
     a.goto(f"{live_server_url}/u/bob/")
-    expect(a.locator(".challenges")).to_contain_text("Challenges are never rated.")
+    expect(a.locator(".challenges")).to_contain_text(
+        "Rated: the result moves both players' ratings in this game")
     assert violations_by_mode(a, axe_source) == {}
     a.get_by_label("Game").select_option("rondo")
     a.get_by_label("Time per decision").select_option("30")

@@ -289,7 +289,7 @@ def test_the_notice_of_a_challenge_names_its_time_control(monkeypatch):
         Challenge.objects.filter(pk=c.pk).update(status="cancelled")
     (_, turn_based), (_, live) = sent
     assert turn_based["note"]["text"] == (f"{ada.username} challenges you to Rondo "
-                                          "(turn-based, 3 days per decision)")
+                                          "(turn-based, 3 days per decision, casual)")
     assert turn_based["note"]["deadline_ms"] is None  # days, not a countdown in seconds
-    assert live["note"]["text"] == f"{ada.username} challenges you to Rondo (90 s turns)"
+    assert live["note"]["text"] == f"{ada.username} challenges you to Rondo (90 s turns, casual)"
     assert live["note"]["deadline_ms"] == int(c.expires_at.timestamp() * 1000)

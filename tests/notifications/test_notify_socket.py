@@ -292,7 +292,7 @@ async def test_challenges_and_rematch_offers_reach_the_other_players_pages():
     challenge = await sync_to_async(challenges.do_challenge)(ada, bob.username, "ludo", 60)
     note = await receive_json(bob_page)
     assert note["kind"] == "challenge" and note["href"] == f"/challenges/{challenge.pk}/"
-    assert f"{ada.username} challenges you to Ludo (60 s turns)" == note["text"]
+    assert f"{ada.username} challenges you to Ludo (60 s turns, casual)" == note["text"]
     # It stays until dismissed, counting down the time left to answer.
     assert note["sticky"] and note["deadline_ms"] == int(challenge.expires_at.timestamp() * 1000)
     await sync_to_async(challenges.do_answer)(challenge.pk, bob, False)

@@ -1,8 +1,9 @@
-"""Challenges (README "Playing again"): a two-seat unrated match asked from a
-profile, accepted or declined, withdrawn, lapsing after 5 minutes; the
-refusals (oneself, a flood, a live rated match; a banned player and one who
-turned challenges off alike); two accepts at once and an accept racing the
-lapse start exactly one match; the pages and forms refuse bad input plainly."""
+"""Challenges (README "Playing again"): a two-seat match (casual unless
+asked rated: test_rated_challenges.py) asked from a profile, accepted or
+declined, withdrawn, lapsing after 5 minutes; the refusals (oneself, a
+flood, a live rated match; a banned player and one who turned challenges
+off alike); two accepts at once and an accept racing the lapse start
+exactly one match; the pages and forms refuse bad input plainly."""
 
 from datetime import timedelta
 
@@ -175,7 +176,8 @@ class TestPages:
         ada, bob = make_user(), make_user()
         client.force_login(ada)
         profile = client.get(f"/u/{bob.username}/").content.decode()
-        assert f"Challenge {bob.username}" in profile and "never rated" in profile
+        assert f"Challenge {bob.username}" in profile
+        assert "Rated: the result moves both players' ratings in this game" in profile
         response = client.post(f"/u/{bob.username}/challenge/", {"kind": "rondo", "turn_seconds": "30"})
         c = Challenge.objects.get()
         assert response["Location"] == f"/challenges/{c.pk}/"

@@ -76,6 +76,7 @@ class Service:
     def __init__(self, name: str, argv: list[str], env: dict):
         LOG_DIR.mkdir(parents=True, exist_ok=True)
         self.name = name
+        self.url: str | None = None  # a web process's base URL (start_daphne)
         self.log_path = LOG_DIR / _log_name(name)
         # Append mode: supervisord writes its programs' output by reopening its
         # own stdout (/dev/stdout), and only appends keep the two from overwriting.
@@ -178,16 +179,32 @@ def _wait_healthy(svc: Service, url: str, what: str) -> None:
 
 
 def start_daphne(name: str = "daphne", port: int | None = None, *, argv: list[str] | None = None,
-                 **env) -> tuple[Service, str]:
+                 wait: bool = True, **env) -> tuple[Service, str]:
     """Start daphne serving config.asgi on ``port`` (default: a free one) with
     ``argv`` (default: config.servers.daphne_argv, as ``make run`` and
     ``make cluster`` start it); returns (service, base URL) once /healthz
-    answers 200."""
+    answers 200. ``wait=False`` returns at once: ``wait_ready`` waits later,
+    so that processes a test needs together start side by side."""
     port = port or free_port()
     svc = Service(name, argv or servers.daphne_argv("127.0.0.1", port), service_env(**env))
     url = f"http://127.0.0.1:{port}"
-    _wait_healthy(svc, url, name)
+    svc.url = url
+    if wait:
+        wait_ready(svc)
     return svc, url
+
+
+def wait_ready(*svcs: Service) -> None:
+    """Wait until each of ``svcs``, started with ``wait=False``, is ready: a
+    web process answers /healthz, a Celery worker has logged "ready."."""
+    for svc in svcs:
+        if svc.url:
+            _wait_healthy(svc, svc.url, svc.name)
+        else:
+            wait_for(lambda svc=svc: "ready." in svc.log() or not svc.alive(), 60,
+                     what=f"celery worker {svc.name}")
+            if not svc.alive():
+                raise AssertionError(f"celery worker {svc.name} exited:\n{svc.log()}")
 
 
 NGINX = "/usr/sbin/nginx"
@@ -246,10 +263,11 @@ def consume(svc: Service) -> None:
 
 
 def start_celery_worker(name: str = "celery-worker", concurrency: int = 1, *, shared: bool = False,
-                        **env) -> Service:
-    """Start a Celery worker on the test queue; waits until it is ready. A
-    worker of a test's own first stops the session's shared one (they would
-    share the queues, and its tasks)."""
+                        wait: bool = True, **env) -> Service:
+    """Start a Celery worker on the test queue; waits until it is ready
+    (``wait=False``: ``wait_ready`` does, later). A worker of a test's own
+    first stops the session's shared one (they would share the queues, and
+    its tasks)."""
     if not shared:
         stop_shared_worker()
     node = f"{name}-{os.getpid()}@{socket.gethostname()}"
@@ -261,9 +279,8 @@ def start_celery_worker(name: str = "celery-worker", concurrency: int = 1, *, sh
         service_env(**env),
     )
     svc.node = node
-    wait_for(lambda: "ready." in svc.log() or not svc.alive(), 60, what="celery worker")
-    if not svc.alive():
-        raise AssertionError(f"celery worker exited:\n{svc.log()}")
+    if wait:
+        wait_ready(svc)
     return svc
 
 

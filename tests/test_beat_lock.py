@@ -77,7 +77,10 @@ def test_a_lock_held_on_another_host_expires_and_then_a_beat_takes_it(beats):
     elsewhere = Holder(host="worker-elsewhere", boot="b", pidns="p", pid=4242,
                        since="2026-12-04T10:00:00+00:00")
     key = settings.PARLOUR_BEAT_LOCK_KEY
-    client.set(key, elsewhere.token(), px=3000)
+    # A minute to live, so the lock cannot run out while a loaded machine starts
+    # the beat (with 3 s it did, and that beat took the lock and ran); shortened
+    # once the beat has refused.
+    client.set(key, elsewhere.token(), px=60_000)
 
     refused = services.start_celery_beat("beat-refused")
     beats.append(refused)
@@ -86,6 +89,7 @@ def test_a_lock_held_on_another_host_expires_and_then_a_beat_takes_it(beats):
         in refused.log()
     assert "expires within" in refused.log()
 
+    client.pexpire(key, 1000)
     services.wait_for(lambda: not client.exists(key), 10, what="the dead beat's lock to expire")
     taker = start_beat("beat-taker")
     beats.append(taker)

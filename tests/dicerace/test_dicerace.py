@@ -83,11 +83,12 @@ def test_its_rules_page_is_listed_and_the_forms_and_admin_offer_it(dicerace, cli
 
 @pytest.mark.slow
 def test_a_match_against_a_computer_through_the_site(dicerace, transactional_db, client):
-    daphne, url = services.start_daphne("daphne-dicerace", **SETTINGS)
+    daphne, url = services.start_daphne("daphne-dicerace", wait=False, **SETTINGS)
     services.purge_task_queues()
-    worker = services.start_celery_worker("celery-worker-dicerace", **SETTINGS)
+    worker = services.start_celery_worker("celery-worker-dicerace", wait=False, **SETTINGS)
     player = None
     try:
+        services.wait_ready(daphne, worker)  # started side by side
         user = make_user("racer")
         client.force_login(user)
         response = client.post(reverse("play"), {"kind": dicerace, "players": 2, "level_1": "easy",

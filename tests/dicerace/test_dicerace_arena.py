@@ -109,12 +109,13 @@ class Racer:
 
 
 def test_a_dice_race_arena_from_open_to_podium_driven_by_websocket_clients(dicerace, transactional_db):
-    daphne, base = services.start_daphne("daphne-arena", **SETTINGS)
+    daphne, base = services.start_daphne("daphne-arena", wait=False, **SETTINGS)
     services.purge_task_queues()
-    worker = services.start_celery_worker("celery-worker-arena", **SETTINGS)
+    worker = services.start_celery_worker("celery-worker-arena", wait=False, **SETTINGS)
     beat = services.start_celery_beat("celery-beat-arena", **SETTINGS)
     racers = []
     try:
+        services.wait_ready(daphne, worker)  # started side by side
         arena = Arena.objects.create(
             name="Dice race sprint", kind=dicerace, seats=2, turn_seconds=30, minutes=5,
             starts_at=timezone.now() + LEFT - timedelta(minutes=5), rated=False)

@@ -31,10 +31,11 @@ CELL_FILL = "rgb(240, 232, 208)"
 def dicerace_site(dicerace, transactional_db):
     """daphne and a Celery worker with dice race registered (tests.dicerace.settings);
     yields the site's base URL."""
-    daphne, url = services.start_daphne("daphne-dicerace-browser", **SETTINGS)
+    daphne, url = services.start_daphne("daphne-dicerace-browser", wait=False, **SETTINGS)
     services.purge_task_queues()
-    worker = services.start_celery_worker("celery-worker-dicerace-browser", **SETTINGS)
+    worker = services.start_celery_worker("celery-worker-dicerace-browser", wait=False, **SETTINGS)
     try:
+        services.wait_ready(daphne, worker)  # started side by side
         yield url
     finally:
         worker.stop()

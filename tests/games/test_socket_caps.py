@@ -40,8 +40,14 @@ def capped_servers(transactional_db, django_db_blocker):
     """Two daphne processes allowing CAP sockets per person."""
     env = {"PARLOUR_WS_PER_USER": str(CAP), "PARLOUR_WS_PER_ADDRESS": str(CAP)}
     with django_db_blocker.unblock():
-        one, url1 = services.start_daphne("daphne-cap-1", **env)
-        two, url2 = services.start_daphne("daphne-cap-2", **env)
+        one, url1 = services.start_daphne("daphne-cap-1", wait=False, **env)
+        two, url2 = services.start_daphne("daphne-cap-2", wait=False, **env)
+    try:
+        services.wait_ready(one, two)  # started side by side
+    except BaseException:
+        one.stop()
+        two.stop()
+        raise
     yield url1, url2
     one.stop()
     two.stop()

@@ -145,9 +145,15 @@ def test_a_deadline_that_passed_while_everything_was_stopped_gets_a_fresh_turn(t
 
     def start_everything(tag):
         beat = services.start_celery_beat(f"beat-{tag}", **env)
-        worker = services.start_celery_worker(f"worker-{tag}", **env)
+        worker = services.start_celery_worker(f"worker-{tag}", wait=False, **env)
         with django_db_blocker.unblock():
-            server, url = services.start_daphne(f"daphne-{tag}", **env)
+            server, url = services.start_daphne(f"daphne-{tag}", wait=False, **env)
+        try:
+            services.wait_ready(worker, server)  # started side by side
+        except BaseException:
+            for svc in (beat, worker, server):
+                svc.stop()
+            raise
         return [beat, worker, server], url
 
     running, _ = start_everything("1")

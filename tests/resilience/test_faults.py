@@ -27,8 +27,14 @@ def current(match):
 @pytest.fixture
 def two_servers(transactional_db, django_db_blocker):
     with django_db_blocker.unblock():
-        one, url1 = services.start_daphne("daphne-1")
-        two, url2 = services.start_daphne("daphne-2")
+        one, url1 = services.start_daphne("daphne-1", wait=False)
+        two, url2 = services.start_daphne("daphne-2", wait=False)
+    try:
+        services.wait_ready(one, two)  # started side by side
+    except BaseException:
+        one.stop()
+        two.stop()
+        raise
     yield url1, url2
     one.stop()
     two.stop()
@@ -37,8 +43,14 @@ def two_servers(transactional_db, django_db_blocker):
 @pytest.fixture
 def two_workers(transactional_db):
     services.purge_task_queues()
-    workers = [services.start_celery_worker(f"worker-{i}") for i in (1, 2)]
+    workers = [services.start_celery_worker(f"worker-{i}", wait=False) for i in (1, 2)]
     beat = services.start_celery_beat()
+    try:
+        services.wait_ready(*workers)  # started side by side
+    except BaseException:
+        for svc in (*workers, beat):
+            svc.stop()
+        raise
     yield workers
     for svc in (*workers, beat):
         svc.stop()
@@ -125,10 +137,11 @@ def test_redis_restart_mid_match_recovers_by_itself(transactional_db, django_db_
     env = {"PARLOUR_TEST_REDIS_URL": f"unix://{sock}"}
     redis_proc = embedded_redis.start(sock)
     with django_db_blocker.unblock():
-        server, base = services.start_daphne("daphne-redis2", **env)
-    worker = services.start_celery_worker("worker-redis2", **env)
+        server, base = services.start_daphne("daphne-redis2", wait=False, **env)
+    worker = services.start_celery_worker("worker-redis2", wait=False, **env)
     beat = services.start_celery_beat("beat-redis2", **env)
     try:
+        services.wait_ready(server, worker)  # started side by side
         match = make_match(seats=("human", "human", "normal"), state=ludo_state(3),
                            turn_seconds=5, start=False)
         # Started from a process on this test's Redis (as daphne would), so

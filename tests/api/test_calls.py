@@ -199,3 +199,8 @@ def test_a_body_over_the_size_limit_is_a_json_413_and_nothing_moves(client, monk
     match.refresh_from_db()
     assert match.version == version
 
+
+def test_the_account_call_counts_against_the_call_limit(client):
+    _bot, _token, text = bot_with_token()
+    codes = [client.get("/api/account", headers=bearer(text)).status_code for _ in range(31)]
+    assert codes[:30] == [200] * 30 and codes[30] == 429

@@ -121,7 +121,8 @@ class StreamSlots(caps.SocketSlots):
             log.warning("api: stream slots not checked for token %s: %s", token_id, e)
             answer = 0
         if answer == 2:
-            raise _refuse("streams of this match for this token (one at a time)", self._wait())
+            what_streams = "event streams" if what == "events" else "streams of this match"
+            raise _refuse(f"{what_streams} for this token (one at a time)", self._wait())
         if answer == 1:
             raise _refuse(f"streams for this token ({STREAMS_PER_TOKEN} at once)", self._wait())
         self.hold(owner, member)

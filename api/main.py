@@ -3,6 +3,7 @@ error into the API's JSON error (``api.errors``)."""
 
 from __future__ import annotations
 
+from django.core.exceptions import RequestDataTooBig
 from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 
@@ -37,6 +38,12 @@ def invalid(request, exc: ValidationError):
     return _error(request, ApiError(400, "bad_request",
                                     "The request's fields are missing or of the wrong type.",
                                     extra={"fields": fields}))
+
+
+@api.exception_handler(RequestDataTooBig)
+def too_large(request, exc):
+    # Django's own answer is an HTML 400 (a 500 where ninja reads the body).
+    return _error(request, ApiError(413, "too_large", "The request's body is too large."))
 
 
 @api.exception_handler(HttpError)

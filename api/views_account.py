@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ninja import Router
 
-from api import auth
+from api import auth, limits
 
 router = Router()
 
@@ -13,5 +13,6 @@ router = Router()
 def account(request):
     """``{"id": int, "username": str, "bot": bool, "scopes": [str]}``."""
     token = request.auth
+    limits.check_call(token)
     return {"id": token.user.pk, "username": token.user.username, "bot": token.user.is_bot,
             "scopes": sorted(token.scope_set)}

@@ -52,11 +52,13 @@ def record_match_end(match, seats, new_moves) -> None:
 class MatchDice:
     """A finished match's "Dice in numbers" table: ``rules`` (the game's
     LuckRules), ``rows`` (a ``luck.SeatDice`` per seat, by index) and
-    ``headings`` (its game columns' headings, in order)."""
+    ``headings`` (its game columns' headings, in order); ``bots``: the seat
+    indexes of bot accounts (marked BOT in the table)."""
 
     rules: luck.LuckRules
     rows: list[luck.SeatDice]
     headings: list[str]
+    bots: frozenset = frozenset()
 
     @property
     def count(self) -> int:
@@ -77,7 +79,8 @@ def match_table(match, seats) -> MatchDice | None:
             for s in seats if s.pk in stored]
     if not rows:
         return None
-    return MatchDice(lr, rows, [c.heading for c in rows[0].columns])
+    bots = frozenset(s.index for s in seats if s.user_id and s.user.is_bot)
+    return MatchDice(lr, rows, [c.heading for c in rows[0].columns], bots)
 
 
 @dataclass(frozen=True)

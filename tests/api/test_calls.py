@@ -185,3 +185,22 @@ def test_a_rematch_offered_then_accepted_starts_the_next_match(client, monkeypat
     assert Match.objects.filter(public_id=accepted.json()["match"], status=Match.Status.ACTIVE).exists()
     none = _post(client, "/api/match/nosuchmatch/rematch/decline", text)
     assert (none.status_code, none.json()["error"]["code"]) == (404, "not_found")
+
+
+@override_settings(DATA_UPLOAD_MAX_MEMORY_SIZE=1000)
+def test_a_body_over_the_size_limit_is_a_json_413_and_nothing_moves(client, monkeypatch):
+    silence_tasks(monkeypatch)
+    bot, _token, text = bot_with_token()
+    match = _match_with(bot)
+    version = match.version
+    body = {"move": "p" * 2000, "version": version}
+    answer = _post(client, f"/api/match/{match.public_id}/move", text, body)
+    assert (answer.status_code, answer.json()["error"]["code"]) == (413, "too_large"), answer.content
+    match.refresh_from_db()
+    assert match.version == version
+
+
+def test_the_account_call_counts_against_the_call_limit(client):
+    _bot, _token, text = bot_with_token()
+    codes = [client.get("/api/account", headers=bearer(text)).status_code for _ in range(31)]
+    assert codes[:30] == [200] * 30 and codes[30] == 429

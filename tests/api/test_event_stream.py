@@ -77,3 +77,13 @@ async def test_the_events_of_others_do_not_reach_the_stream():
     mine = await sync_to_async(challenges.do_challenge)(ann, bot.username, "ludo", 60)
     assert (await lines.next())["challenge"]["id"] == mine.pk  # the first line it gets is its own
     await lines.close()
+
+
+async def test_a_second_event_stream_is_refused_in_words_about_the_event_stream():
+    _bot, _token, text = await sync_to_async(bot_with_token)()
+    first = Lines(await AsyncClient().get("/api/stream/events", headers=bearer(text)))
+    again = await AsyncClient().get("/api/stream/events", headers=bearer(text))
+    assert again.status_code == 429
+    message = again.json()["error"]["message"]
+    assert "event stream" in message and "match" not in message, message
+    await first.close()

@@ -35,3 +35,10 @@ def test_the_bot_is_forty_lines_of_the_standard_library():
     imported |= {node.module.split(".")[0] for node in ast.walk(ast.parse(source))
                  if isinstance(node, ast.ImportFrom)}
     assert imported <= sys.stdlib_module_names
+
+
+def test_the_page_s_example_move_is_ludo_notation_and_each_game_s_notation_is_linked(client):
+    html = client.get("/api/").content.decode()
+    for kind in ("ludo", "roundabout", "rondo"):
+        assert f'href="/rules/{kind}/#notation"' in html, kind
+    assert '"move 2"' not in html and '"move": "p2"' in html.replace("&quot;", '"')

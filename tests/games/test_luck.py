@@ -327,3 +327,14 @@ def test_the_migration_fills_ended_matches_as_the_match_end_does():
     importlib.import_module("games.migrations.0015_seat_luck").fill(apps, None)
     assert {r.seat_id: (r.counts, r.expected) for r in SeatLuck.objects.all()} == written
     assert len(written) == 2 and match.is_over
+
+
+@pytest.mark.django_db
+def test_a_bot_seat_is_marked_bot_in_the_dice_table(client):
+    from accounts import tokens
+
+    ada, robo = make_user("ada"), tokens.make_bot(make_user("robo"))
+    match = play_out(make_match("ludo", ("human", "human"), users=[ada, robo], state=near_the_end("ludo")))
+    page = client.get(f"/m/{match.public_id}/").content.decode()
+    rows = dict(re.findall(r'<tr data-seat="(\d)".*?<th scope="row">(.*?)</th>', page, re.S))
+    assert "bot-badge" in rows["1"] and "bot-badge" not in rows["0"], rows

@@ -226,6 +226,13 @@ def test_a_match_over_tls_with_hashed_static_files_from_nginx_and_its_socket_thr
 
     line = services.wait_for(access_line, 5, what="nginx's access line for the match page")
     assert line.endswith(f"id={request_id}"), line
+    # A secret a client put in a URL's query string (an API token) is not logged:
+    # the access line holds the path alone (docs/api.md "Tokens").
+    leaked = front.get("/api/account?token=plr_never_in_a_log")
+    assert leaked.status == 401
+    requested = '"GET /api/account HTTP/1.1" 401'
+    services.wait_for(access_line, 5, what="nginx's access line for the API call")
+    assert "plr_never_in_a_log" not in front.access_log.read_text()
     assert "max-age=3600" in page.getheader("Strict-Transport-Security")
     html = page.body.decode()
     modules = re.findall(r'<script src="([^"]+)" type="module">', html)

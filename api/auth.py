@@ -4,7 +4,6 @@ in a URL ends up in logs (docs/api.md "Tokens")."""
 
 from __future__ import annotations
 
-from asgiref.sync import sync_to_async
 from ninja.security import HttpBearer
 
 from accounts import tokens
@@ -21,19 +20,11 @@ class TokenAuth(HttpBearer):
         super().__init__()
         self.scope = scope
 
-    async def __call__(self, request):
-        # HttpBearer.__call__ reads the header and calls authenticate; it is
-        # sync, so it runs here and authenticate's query runs in a thread.
-        header = request.headers.get(self.header)
-        if not header:
-            return None
-        parts = header.split(" ")
-        if len(parts) != 2 or parts[0].lower() != self.openapi_scheme.lower():
-            return None
-        return await self.authenticate(request, parts[1])
-
-    async def authenticate(self, request, token):
-        found = await sync_to_async(tokens.authenticate)(token)
+    # Sync, so a sync view (a move) checks its token on its own thread with no
+    # hop to the event loop and back; django-ninja runs it on a thread for an
+    # async view (the streams). HttpBearer.__call__ reads the header.
+    def authenticate(self, request, token):
+        found = tokens.authenticate(token)
         if found is None:
             return None
         if found.user.is_banned:

@@ -15,7 +15,7 @@ PYTEST_ARGS ?=
 PYTEST_WORKERS ?= 2
 export PYTHON
 
-.PHONY: install lock lock-upgrade run cluster test test-js test-stress lint migrate bench-engine bench-bots bench-live bench-live-cluster bench-peer bench-page bench-pairing bench-history bench-replay bench-renders bench-arena bench-people bench-turn-based bench-api clean
+.PHONY: install lock lock-upgrade run cluster test test-js test-long test-stress lint migrate bench-engine bench-bots bench-live bench-live-cluster bench-peer bench-page bench-pairing bench-history bench-replay bench-renders bench-arena bench-people bench-turn-based bench-api clean
 
 $(PY):
 	@py="$$(scripts/find-python)" && echo "Using $$py" && "$$py" -m venv $(VENV)
@@ -56,6 +56,12 @@ test-js:
 test: install $(if $(filter 0,$(TEST_JS)),,test-js)
 	@$(PY) -m config.browser_check || $(PY) -m playwright install chromium || true
 	$(PY) -m pytest $(if $(filter 0,$(PYTEST_WORKERS)),,-n $(PYTEST_WORKERS)) $(PYTEST_ARGS)
+
+# The long tests alone (whole Ludo and Roundabout matches against a bot in a browser:
+# minutes each; make test runs them, .ci/run leaves them out).
+test-long: install
+	@$(PY) -m config.browser_check || $(PY) -m playwright install chromium || true
+	$(PY) -m pytest -m long $(PYTEST_ARGS)
 
 # The browser and multi-process tests, three runs under stress-ng's CPU load
 # (apt-get install stress-ng): lists every test that failed at least once.

@@ -35,11 +35,12 @@ def daphne_argv(host: str, port: int | str) -> list[str]:
 def uvicorn_argv(host: str, port: int | str) -> list[str]:
     """``python -m uvicorn`` (uvloop, httptools, the ``websockets`` protocol;
     no lifespan: channels' router has none; ``--no-proxy-headers``: uvicorn
-    would otherwise read X-Forwarded-* from 127.0.0.1) serving config.asgi."""
+    would otherwise read X-Forwarded-* from 127.0.0.1; ``--no-access-log``: the
+    proxy's access log is the one, and it holds no query strings) serving config.asgi."""
     return [sys.executable, "-m", "uvicorn", "--host", host, "--port", str(port),
             "--loop", "uvloop", "--http", "httptools", "--ws", "websockets",
             "--ws-max-size", str(WS_MAX_MESSAGE), "--lifespan", "off", "--no-proxy-headers",
-            "config.asgi:application"]
+            "--no-access-log", "config.asgi:application"]
 
 
 #: The server of the production layout (deploy/Procfile, deploy/supervisord.conf,

@@ -107,10 +107,26 @@ def _warm(base, players, match) -> tuple[Match, list[int]]:
 
 
 def _open_players(base, match):
-    players = {i: services.WsPlayer(base, u).connect(match.public_id) for i, u in _seats(match).items()}
-    for p in players.values():
-        p.until_version(match.version)
-    return players
+    return {i: _open_player(base, u, match) for i, u in _seats(match).items()}
+
+
+def _open_player(base, user, match, attempts: int = 5):
+    """A socket of ``user`` on the match, at its version. A socket closed with
+    4013 ("try again": its sign-in lookup waited longer than the handshake may,
+    as on a loaded machine) is opened again, as the page does (static/js/socket.js)."""
+    from websockets.exceptions import ConnectionClosed
+
+    from accounts.close_codes import CLOSE_TRY_AGAIN
+
+    for attempt in range(attempts):
+        player = services.WsPlayer(base, user)
+        try:
+            player.connect(match.public_id)
+            player.until_version(match.version)
+            return player
+        except ConnectionClosed as e:
+            if e.rcvd is None or e.rcvd.code != CLOSE_TRY_AGAIN or attempt == attempts - 1:
+                raise
 
 
 def _still_open(player, match) -> None:

@@ -13,6 +13,7 @@ from django.views.decorators.http import require_safe
 
 from api import limits, streams
 from games import chat
+from games.models import ComputerLevel
 
 BOT_FILE = Path(__file__).parent / "templates" / "api" / "parlour_bot.py"
 
@@ -27,7 +28,8 @@ def bot_source() -> str:
 def index(request):
     return render(request, "api/index.html", {
         "bot": bot_source(), "site": request.build_absolute_uri("/").rstrip("/"),
-        "presets": list(chat.PRESETS)[:6], "move_rate": limits.MOVE_RATE, "call_rate": limits.CALL_RATE,
+        "presets": list(chat.PRESETS), "levels": list(ComputerLevel.values),
+        "move_rate": limits.MOVE_RATE, "call_rate": limits.CALL_RATE,
         "streams_per_token": limits.STREAMS_PER_TOKEN, "keepalive": streams.KEEPALIVE_SECONDS,
     })
 

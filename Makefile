@@ -15,7 +15,7 @@ PYTEST_ARGS ?=
 PYTEST_WORKERS ?= 2
 export PYTHON
 
-.PHONY: install lock lock-upgrade run cluster test test-js test-long test-stress lint migrate bench-engine bench-bots bench-live bench-live-cluster bench-peer bench-page bench-pairing bench-history bench-replay bench-renders bench-arena bench-people bench-turn-based bench-api clean
+.PHONY: install lock lock-upgrade run cluster test test-js test-long test-stress lint migrate bench-engine bench-bots bench-live bench-live-cluster bench-peer bench-page bench-pairing bench-history bench-replay bench-renders bench-arena bench-people bench-turn-based bench-api messages clean
 
 $(PY):
 	@py="$$(scripts/find-python)" && echo "Using $$py" && "$$py" -m venv $(VENV)
@@ -35,7 +35,7 @@ lock lock-upgrade: install
 	$(UV_COMPILE) --extra uvicorn --extra supervisor -c $(LOCK) -o requirements/production.txt
 	@echo "Locked: $(LOCK) (make install) and requirements/production.txt (deploy/)"
 
-migrate run cluster: export DEBUG ?= 1
+migrate run cluster messages: export DEBUG ?= 1
 
 migrate: install
 	$(PY) manage.py migrate --noinput
@@ -130,3 +130,10 @@ bench-api: install
 
 clean:
 	rm -rf $(VENV) var
+
+# The translation catalogues (docs/i18n.md): needs GNU gettext (xgettext, msgfmt).
+# Marks every new string in locale/ and games/<game>/locale, then compiles them.
+messages: install
+	$(PY) manage.py makemessages --all --domain django
+	$(PY) manage.py makemessages --all --domain djangojs
+	$(PY) manage.py compilemessages --ignore .venv --ignore 'tests/*' --ignore node_modules

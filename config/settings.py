@@ -62,6 +62,7 @@ INSTALLED_APPS = [
     "channels",
     "django_htmx",
     "axes",
+    "core",  # the project's management commands (makemessages)
     "accounts",
     "notifications",
     "games",
@@ -82,6 +83,9 @@ MIDDLEWARE = [
     "core.staticfiles.RequireManifest",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The request's language: cookie, else Accept-Language (the account's
+    # choice is applied after sign-in is known: accounts.middleware).
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -335,11 +339,21 @@ if SENTRY_DSN:
                 traces_sample_rate=env.float("SENTRY_TRACES_SAMPLE_RATE", default=0.0))
 
 # --- I18N / static ---------------------------------------------------------
-LANGUAGE_CODE = "en-us"
+# Languages (docs/i18n.md): chosen from the account, else the visitor's
+# cookie, else the browser's Accept-Language; URLs carry no language. Each
+# game folder holds its own catalogue (games/<game>/locale), the rest of the
+# site's is LOCALE_PATHS'.
+LANGUAGE_CODE = "en"
+LANGUAGES = [
+    ("en", "English"),
+    ("hi", "हिन्दी"),
+    ("es", "Español"),
+    ("de", "Deutsch"),
+    ("ar", "العربية"),
+]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
-# English only: no translations exist, and with USE_I18N off no render looks
-# up the active language (a measurable part of a move's frames; README "Decisions").
-USE_I18N = False
+USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"

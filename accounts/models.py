@@ -72,6 +72,14 @@ class User(AbstractUser):
         help_text="The IANA time zone this person's times are shown in (from their browser); empty: UTC.",
     )
 
+    # docs/i18n.md: the language this person reads the site and their mail in,
+    # one of settings.LANGUAGES; empty: not chosen yet (their browser's, and
+    # for mail the site's default). Set by the language menu (accounts.languages).
+    language = models.CharField(
+        "language", max_length=16, blank=True, editable=False,
+        help_text="The language this person chose for the site and their e-mail; empty: their browser's.",
+    )
+
     # docs/api.md "Bot accounts": set only by accounts.tokens.make_bot (an
     # account with no rated match may become a bot, for good). A bot is marked
     # BOT wherever its name appears, never enters a ranked queue, and has its

@@ -1,0 +1,37 @@
+"""Which language a person reads (docs/i18n.md).
+
+A signed-in person's choice is kept on their account (``User.language``), a
+visitor's in Django's language cookie; without either, the browser's
+Accept-Language decides (``django.middleware.locale.LocaleMiddleware``). Mail,
+pushed frames and notifications, rendered away from the person's request, use
+``of(user)``.
+"""
+
+from __future__ import annotations
+
+from contextlib import AbstractContextManager
+
+from django.conf import settings
+from django.utils import translation
+
+#: The codes of settings.LANGUAGES ("en", "hi", "es", "de", "ar").
+CODES = frozenset(code for code, _name in settings.LANGUAGES)
+
+
+def valid(code: str | None) -> str | None:
+    """``code`` when it is one of the site's languages, else None."""
+    return code if code in CODES else None
+
+
+def of(user) -> str:
+    """The language to write to ``user`` in when no request of theirs says
+    (mail, pushed frames): their account's choice, else the site's default
+    (settings.LANGUAGE_CODE). ``user``: a User, or None / anonymous."""
+    return valid(getattr(user, "language", None)) or settings.LANGUAGE_CODE
+
+
+def speaking(user) -> AbstractContextManager:
+    """A context manager: ``user``'s language (``of``) active inside it, the
+    one before restored after. For mail and anything rendered for one person
+    outside their request."""
+    return translation.override(of(user))

@@ -35,3 +35,22 @@ def speaking(user) -> AbstractContextManager:
     one before restored after. For mail and anything rendered for one person
     outside their request."""
     return translation.override(of(user))
+
+
+class AccountLanguageMiddleware:
+    """A signed-in person reads the site in the language kept on their
+    account, wherever they sign in; without one, LocaleMiddleware's choice
+    (cookie, else Accept-Language) stands. Sits after AuthenticationMiddleware
+    (and after LocaleMiddleware, whose response headers then name this
+    language)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        user = getattr(request, "user", None)
+        code = valid(user.language) if user is not None and user.is_authenticated else None
+        if code is not None and code != getattr(request, "LANGUAGE_CODE", None):
+            translation.activate(code)
+            request.LANGUAGE_CODE = code
+        return self.get_response(request)

@@ -1,12 +1,21 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from accounts import views, views_blocks, views_closing, views_email, views_holidays, views_tokens
+from accounts import (
+    views,
+    views_blocks,
+    views_closing,
+    views_email,
+    views_holidays,
+    views_language,
+    views_tokens,
+)
 from accounts.forms import LoginForm
 
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
     path("account/time-zone/", views.set_time_zone, name="set_time_zone"),
+    path("language/", views_language.set_language, name="set_language"),
     path("account/holidays/", views_holidays.holidays_page, name="holidays"),
     path("account/blocked/", views_blocks.blocked_page, name="blocked_players"),
     path("account/email/", views_email.email_change, name="email_change"),

@@ -92,6 +92,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "accounts.middleware.BannedUserLogoutMiddleware",
     "accounts.middleware.TimeZoneMiddleware",
+    "accounts.languages.AccountLanguageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -111,6 +112,8 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                # LANGUAGE_CODE, LANGUAGE_BIDI and LANGUAGES for every page (base.html).
+                "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
@@ -352,6 +355,9 @@ LANGUAGES = [
     ("ar", "العربية"),
 ]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# A visitor's choice (the language menu): a year, this site only.
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

@@ -24,7 +24,8 @@ def set_language(request):
     carry no language, so ``next`` is the same page."""
     code = languages.valid(request.POST.get("language"))
     if code is None:
-        return HttpResponse(_("Parlour has no such language."), status=400, content_type="text/plain; charset=utf-8")
+        return HttpResponse(_("Parlour has no such language."), status=400,
+                            content_type="text/plain; charset=utf-8")
     target = request.POST.get("next") or "/"
     if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()},
                                            require_https=request.is_secure()):

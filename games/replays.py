@@ -10,7 +10,7 @@ replay request, and kept here (an LRU bounded by plies, ``PLIES_KEPT``):
 - the engine state every ``KEYFRAME_PLIES`` plies, so a step replays at most
   ``KEYFRAME_PLIES - 1`` plies from the keyframe before it, and where the record
   stops replaying, if it does;
-- per set of seat labels (they name the seats in the words): the lines, each
+- per set of seat labels (they name the seats in the words) and language: the lines, each
   ply's lines, and the record list of the whole page rendered once (the ply's
   line marked per request);
 - the fairness report (``fair.verify_record``), made on the first whole page.
@@ -34,6 +34,7 @@ from typing import NamedTuple
 
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
 
 from games import marks, record
 from games.engine import EngineError, fair, get_rules
@@ -180,8 +181,10 @@ class Replay:
 
     def wording(self, labels: dict[int, str], colours: dict) -> Wording:
         """The record in words naming each seat by ``labels`` (seat index ->
-        "ada (red)"), listed with ``colours`` (seat index -> colour name)."""
-        key = (tuple(sorted(labels.items())), tuple(sorted(colours.items(), key=lambda kv: kv[0])))
+        "ada (red)"), listed with ``colours`` (seat index -> colour name), in
+        the active language (each language's words are kept apart)."""
+        key = (get_language(), tuple(sorted(labels.items())),
+               tuple(sorted(colours.items(), key=lambda kv: kv[0])))
         found = self._words.get(key)
         if found is None:
             lines = record.describe_record(self.kind, self.moves, labels, self.keyframes[0])

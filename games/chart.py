@@ -60,7 +60,8 @@ def rating_chart(changes) -> dict | None:
     dots = []
     if len(changes) <= DOTS_MAX:
         for i, c in enumerate(changes, start=1):
-            words = {"rating": round(c.after), "change": f"{'+' if c.delta >= 0 else '−'}{abs(round(c.delta))}",
+            sign = "+" if c.delta >= 0 else "−"
+            words = {"rating": round(c.after), "change": f"{sign}{abs(round(c.delta))}",
                      "day": _day(c.created)}
             if getattr(c, "voided", False):
                 label = _("%(rating)s (%(change)s), a voided match taken back, %(day)s") % words

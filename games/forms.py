@@ -15,14 +15,17 @@ class SoloMatchForm(forms.Form):
     )
     level_1 = forms.ChoiceField(label=gettext_lazy("Computer in seat 2"), choices=ComputerLevel.choices,
                                 initial=ComputerLevel.NORMAL)
-    level_2 = forms.ChoiceField(label=gettext_lazy("Computer in seat 3 (3–4 players)"), choices=ComputerLevel.choices,
+    level_2 = forms.ChoiceField(label=gettext_lazy("Computer in seat 3 (3–4 players)"),
+                                choices=ComputerLevel.choices,
                                 initial=ComputerLevel.NORMAL)
-    level_3 = forms.ChoiceField(label=gettext_lazy("Computer in seat 4 (4 players)"), choices=ComputerLevel.choices,
+    level_3 = forms.ChoiceField(label=gettext_lazy("Computer in seat 4 (4 players)"),
+                                choices=ComputerLevel.choices,
                                 initial=ComputerLevel.NORMAL)
     speed = forms.ChoiceField(label=gettext_lazy("Computer speed"), choices=ComputerSpeed.choices,
                               initial=ComputerSpeed.NORMAL,
                               help_text=gettext_lazy("Only how long the computers wait before moving."))
-    theme = forms.ChoiceField(label=gettext_lazy("Board"), choices=themes.choices, initial=themes.PLAIN, required=False)
+    theme = forms.ChoiceField(label=gettext_lazy("Board"), choices=themes.choices, initial=themes.PLAIN,
+                              required=False)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

@@ -49,14 +49,16 @@ class HistoryFilter(forms.Form):
 
     kind = forms.ChoiceField(label=gettext_lazy("Game"), required=False, choices=_game_choices)
     rated = forms.ChoiceField(label=gettext_lazy("Type"), required=False,
-                              choices=[("", gettext_lazy("Rated and casual")), ("rated", gettext_lazy("Rated")),
-                                       ("casual", gettext_lazy("Casual"))])
+                              choices=[("", gettext_lazy("Rated and casual")),
+                                       ("rated", gettext_lazy("Rated")), ("casual", gettext_lazy("Casual"))])
     result = forms.ChoiceField(label=gettext_lazy("Result"), required=False,
-                               choices=[("", gettext_lazy("Any result")), ("won", pgettext_lazy("result", "Won")),
+                               choices=[("", gettext_lazy("Any result")),
+                                        ("won", pgettext_lazy("result", "Won")),
                                         ("lost", pgettext_lazy("result", "Lost")),
                                         ("unranked", gettext_lazy("No result (aborted or in play)"))])
     control = forms.ChoiceField(label=gettext_lazy("Time control"), required=False,
-                                choices=[("", gettext_lazy("Live and turn-based")), ("live", gettext_lazy("Live")),
+                                choices=[("", gettext_lazy("Live and turn-based")),
+                                         ("live", gettext_lazy("Live")),
                                          ("turn-based", gettext_lazy("Turn-based"))])
     opponent = forms.CharField(label=gettext_lazy("Opponent"), required=False, max_length=150)
 

@@ -10,7 +10,8 @@ outcome drawn by a seeded ``random.Random`` and every choice made by the "normal
 computer player (the same position every time).
 
 ``pictures(kind)`` returns the figures' markup (a ``<figure>`` each, captioned),
-built once per process and language (the captions and the boards' words follow it). Ids inside a picture carry the picture's own prefix
+built once per process and language (the captions and the boards' words follow
+it). Ids inside a picture carry the picture's own prefix
 (``howto-<game>-<n>-``), references to them too, and nothing is marked for an
 out-of-band swap, so several boards sit on one page without clashing with each
 other or with a live board.

@@ -253,7 +253,8 @@ def verdict(lr: LuckRules, counts: Sequence[int]) -> Verdict | None:
     needed = math.ceil(MIN_EXPECTED / min(probabilities) - 1e-9)
     if n < needed:
         return Verdict(n, needed, None, None, None, "too-few",
-                       _("Too few %(units)s to say: the test needs at least %(needed)s and there are %(count)s.")
+                       _("Too few %(units)s to say: the test needs at least %(needed)s "
+                         "and there are %(count)s.")
                        % {"units": lr.units, "needed": needed, "count": n})
     statistic, dof, p = stats.chi_square(observed, probabilities)
     if p < VERY_UNUSUAL_P:

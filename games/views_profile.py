@@ -21,7 +21,8 @@ from games.chart import rating_chart
 
 RECENT_MATCHES = 10
 #: The leaderboard's time control tabs: ``?control=`` value, label.
-CONTROL_TABS = [("", gettext_lazy("All")), ("live", gettext_lazy("Live")), ("turn-based", gettext_lazy("Turn-based"))]
+CONTROL_TABS = [("", gettext_lazy("All")), ("live", gettext_lazy("Live")),
+                ("turn-based", gettext_lazy("Turn-based"))]
 
 #: A time control's name inside a sentence ("rated live matches").
 CONTROL_NAMES = {"live": lambda: pgettext("time control", "live"),

@@ -69,7 +69,8 @@ def test_history_profile_and_leaderboard_in_german(client):
     assert "Vorläufig: weniger als 20 gewertete Partien" in html
     html = german(client, "/leaderboard/ludo/?control=turn-based")
     assert "Noch niemand hat eine gewertete Partie Ludo (Fernpartie) gespielt." in html
-    assert german(client, "/leaderboard/ludo/?control=soon", status=400).count("Diese Bedenkzeit gibt es nicht") == 1
+    refused = german(client, "/leaderboard/ludo/?control=soon", status=400)
+    assert refused.count("Diese Bedenkzeit gibt es nicht") == 1
 
 
 @pytest.mark.django_db

@@ -25,6 +25,7 @@ import functools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
@@ -44,6 +45,13 @@ MIN_EXPECTED = 5
 #: p-values below these make the verdict "unusual" and "very unusual".
 UNUSUAL_P = 0.05
 VERY_UNUSUAL_P = 0.001
+
+
+def _number(value: float, places: int) -> str:
+    """``value`` rounded to ``places`` decimals as Python rounds it ("3.50"),
+    written the active language's way ("3,50" in German); Django's
+    ``number_format`` alone would cut the digits off instead of rounding."""
+    return number_format(Decimal(f"{value:.{places}f}"), places)
 
 
 @dataclass(frozen=True)
@@ -67,7 +75,7 @@ class Column:
         v = self.value
         if v is None:
             return "–"
-        return number_format(v, 2) if isinstance(v, float) else str(v)
+        return _number(v, 2) if isinstance(v, float) else str(v)
 
     @property
     def is_words(self) -> bool:
@@ -77,7 +85,7 @@ class Column:
     @property
     def expected_shown(self) -> str:
         """``expected`` to one decimal, or "" when there is nothing to compare."""
-        return "" if self.expected is None else number_format(self.expected, 1)
+        return "" if self.expected is None else _number(self.expected, 1)
 
 
 @dataclass(frozen=True)
@@ -207,7 +215,7 @@ class SeatDice:
         """The luck figure signed, to two decimals ("+1.25", "−0.40"), or "–"."""
         if self.luck is None:
             return "–"
-        return ("+" if self.luck >= 0 else "\u2212") + number_format(abs(self.luck), 2)
+        return ("+" if self.luck >= 0 else "\u2212") + _number(abs(self.luck), 2)
 
     @property
     def luckier_percent(self) -> int | None:

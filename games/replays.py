@@ -35,6 +35,7 @@ from typing import NamedTuple
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 
 from games import marks, record
 from games.engine import EngineError, fair, get_rules
@@ -114,8 +115,9 @@ class Replay:
     """One ended match's record, read once (``get``).
 
     ``moves``: the record (RecordedMove, ply 0 first). ``good``: how many of
-    them replay (``len(moves)`` unless the engine refuses one); ``error``: why
-    the next one does not, else None. ``keyframes[i]``: the engine state after
+    them replay (``len(moves)`` unless the engine refuses one); ``error``: the
+    engine's reason the next one does not, else None (``position`` says it in
+    the reader's language). ``keyframes[i]``: the engine state after
     ``i * every`` plies (``every``: KEYFRAME_PLIES when it was built), for
     every such count up to ``good``."""
 
@@ -141,7 +143,7 @@ class Replay:
             try:
                 state = rules.play(state, m.notation)
             except EngineError as e:
-                error = f"The record does not replay at ply {m.ply}: {e}"
+                error = str(e)
                 break
             good += 1
             if good % every == 0:
@@ -167,7 +169,10 @@ class Replay:
         position it reached, with the error."""
         ply = min(max(ply, 0), self.total)
         state = self.state_at(min(ply, self.good))
-        error = self.error if ply > self.good else None
+        error = None
+        if ply > self.good:
+            error = (_("The record does not replay at ply %(ply)s: %(error)s")
+                     % {"ply": self.moves[self.good].ply, "error": self.error})
         rules = get_rules(self.kind)
         left = frozenset(i for i, status in enumerate(rules.seat_status(state)) if status == "left")
         return record.Position(ply, state, error, left)

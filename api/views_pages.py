@@ -9,6 +9,7 @@ from pathlib import Path
 
 from django.http import HttpResponse
 from django.shortcuts import render
+from django.utils.html import format_html_join
 from django.views.decorators.http import require_safe
 
 from api import limits, streams
@@ -28,10 +29,17 @@ def bot_source() -> str:
 def index(request):
     return render(request, "api/index.html", {
         "bot": bot_source(), "site": request.build_absolute_uri("/").rstrip("/"),
-        "presets": list(chat.PRESETS), "levels": list(ComputerLevel.values),
+        "presets": list(chat.PRESETS), "preset_list": _code_list(chat.PRESETS),
+        "level_list": _code_list(ComputerLevel.values),
         "move_rate": limits.MOVE_RATE, "call_rate": limits.CALL_RATE,
         "streams_per_token": limits.STREAMS_PER_TOKEN, "keepalive": streams.KEEPALIVE_SECONDS,
     })
+
+
+def _code_list(values) -> str:
+    """``<code>a</code>, <code>b</code>``: names the page's sentences list (the
+    sentences are translated, the names are the API's own)."""
+    return format_html_join(", ", "<code>{}</code>", ((v,) for v in values))
 
 
 @require_safe

@@ -13,6 +13,7 @@ something a spectator may not know (``MoveFormSet``).
 from django.contrib import admin
 from django.db.models.constants import LOOKUP_SEP
 from django.forms.models import BaseInlineFormSet
+from django.utils.translation import gettext_lazy
 
 from accounts.admin_tools import ReadOnlyAdmin, ReadOnlyInline
 from games import record
@@ -66,7 +67,7 @@ class MoveInline(ReadOnlyInline):
     readonly_fields = fields
     show_change_link = False
 
-    @admin.display(description="notation")
+    @admin.display(description=gettext_lazy("notation"))
     def move(self, obj):
         return getattr(obj, "admin_notation", HIDDEN_NOTATION)
 
@@ -119,11 +120,11 @@ class MatchAdmin(ReadOnlyAdmin):
     def get_readonly_fields(self, request, obj=None):
         return self.get_fields(request, obj)
 
-    @admin.display(description="players")
+    @admin.display(description=gettext_lazy("players"))
     def players(self, obj):
         return ", ".join(s.display_name for s in obj.seats.all())
 
-    @admin.display(description="void", boolean=True)
+    @admin.display(description=gettext_lazy("void"), boolean=True)
     def voided(self, obj):
         return bool(obj.rating_voids.all()) if obj.rated else None
 

@@ -9,6 +9,8 @@ Units: SVG user units (the viewBox is WIDTH x HEIGHT); ratings in rating points.
 from __future__ import annotations
 
 from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
 
 WIDTH = 600
 HEIGHT = 200
@@ -59,10 +61,13 @@ def rating_chart(changes) -> dict | None:
     if len(changes) <= DOTS_MAX:
         for i, c in enumerate(changes, start=1):
             sign = "+" if c.delta >= 0 else "−"
-            what = ", a voided match taken back" if getattr(c, "voided", False) else ""
-            dots.append({"x": points[i][0], "y": points[i][1],
-                         "label": f"{round(c.after)} ({sign}{abs(round(c.delta))}){what}, "
-                                  f"{_day(c.created)}"})
+            words = {"rating": round(c.after), "change": f"{sign}{abs(round(c.delta))}",
+                     "day": _day(c.created)}
+            if getattr(c, "voided", False):
+                label = _("%(rating)s (%(change)s), a voided match taken back, %(day)s") % words
+            else:
+                label = _("%(rating)s (%(change)s), %(day)s") % words
+            dots.append({"x": points[i][0], "y": points[i][1], "label": label})
     ticks = [{"y": y(v), "label": round(v)} for v in (high - (high - low) * 0.05, (high + low) / 2,
                                                        low + (high - low) * 0.05)]
     return {
@@ -77,7 +82,8 @@ def rating_chart(changes) -> dict | None:
 
 
 def _day(moment) -> str:
-    return f"{timezone.localtime(moment):%-d %b %Y}"
+    """The day of ``moment`` in the viewer's time zone and language: "4 Dec 2026"."""
+    return date_format(timezone.localtime(moment), "j M Y")
 
 
 def _date_ticks(changes, points) -> list[dict]:

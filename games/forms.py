@@ -1,4 +1,6 @@
 from django import forms
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from games import sites, themes
 from games.models import ComputerLevel, ComputerSpeed
@@ -7,20 +9,23 @@ from games.models import ComputerLevel, ComputerSpeed
 class SoloMatchForm(forms.Form):
     """A match against computer players: the user takes seat 0."""
 
-    kind = forms.ChoiceField(label="Game", choices=sites.choices)
+    kind = forms.ChoiceField(label=gettext_lazy("Game"), choices=sites.choices)
     players = forms.TypedChoiceField(
-        label="Players", choices=[(2, "2"), (3, "3"), (4, "4")], coerce=int, initial=4
+        label=gettext_lazy("Players"), choices=[(2, "2"), (3, "3"), (4, "4")], coerce=int, initial=4
     )
-    level_1 = forms.ChoiceField(label="Computer in seat 2", choices=ComputerLevel.choices,
+    level_1 = forms.ChoiceField(label=gettext_lazy("Computer in seat 2"), choices=ComputerLevel.choices,
                                 initial=ComputerLevel.NORMAL)
-    level_2 = forms.ChoiceField(label="Computer in seat 3 (3–4 players)", choices=ComputerLevel.choices,
+    level_2 = forms.ChoiceField(label=gettext_lazy("Computer in seat 3 (3–4 players)"),
+                                choices=ComputerLevel.choices,
                                 initial=ComputerLevel.NORMAL)
-    level_3 = forms.ChoiceField(label="Computer in seat 4 (4 players)", choices=ComputerLevel.choices,
+    level_3 = forms.ChoiceField(label=gettext_lazy("Computer in seat 4 (4 players)"),
+                                choices=ComputerLevel.choices,
                                 initial=ComputerLevel.NORMAL)
-    speed = forms.ChoiceField(label="Computer speed", choices=ComputerSpeed.choices,
+    speed = forms.ChoiceField(label=gettext_lazy("Computer speed"), choices=ComputerSpeed.choices,
                               initial=ComputerSpeed.NORMAL,
-                              help_text="Only how long the computers wait before moving.")
-    theme = forms.ChoiceField(label="Board", choices=themes.choices, initial=themes.PLAIN, required=False)
+                              help_text=gettext_lazy("Only how long the computers wait before moving."))
+    theme = forms.ChoiceField(label=gettext_lazy("Board"), choices=themes.choices, initial=themes.PLAIN,
+                              required=False)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -35,8 +40,9 @@ class SoloMatchForm(forms.Form):
         if kind and theme:
             try:
                 themes.check(theme, kind)
-            except ValueError as e:
-                self.add_error("theme", str(e))
+            except ValueError:
+                self.add_error("theme", _("%(theme)s is not a board theme for %(game)s.")
+                               % {"theme": repr(theme), "game": sites.get_site(kind).name})
         return data
 
     def computer_levels(self) -> list[str]:

@@ -12,6 +12,8 @@ from django import forms
 from django.db.models import Count, Exists, IntegerField, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 
 from accounts.elo import PROVISIONAL_GAMES
 from accounts.models import Rating, User
@@ -39,22 +41,26 @@ HISTORY_PAGE_SIZE = 25
 
 
 def _game_choices() -> list[tuple[str, str]]:
-    return [("", "Any game"), *sites.choices()]
+    return [("", _("Any game")), *sites.choices()]
 
 
 class HistoryFilter(forms.Form):
     """The history page's filters (GET); every field optional."""
 
-    kind = forms.ChoiceField(label="Game", required=False, choices=_game_choices)
-    rated = forms.ChoiceField(label="Type", required=False,
-                              choices=[("", "Rated and casual"), ("rated", "Rated"), ("casual", "Casual")])
-    result = forms.ChoiceField(label="Result", required=False,
-                               choices=[("", "Any result"), ("won", "Won"), ("lost", "Lost"),
-                                        ("unranked", "No result (aborted or in play)")])
-    control = forms.ChoiceField(label="Time control", required=False,
-                                choices=[("", "Live and turn-based"), ("live", "Live"),
-                                         ("turn-based", "Turn-based")])
-    opponent = forms.CharField(label="Opponent", required=False, max_length=150)
+    kind = forms.ChoiceField(label=gettext_lazy("Game"), required=False, choices=_game_choices)
+    rated = forms.ChoiceField(label=gettext_lazy("Type"), required=False,
+                              choices=[("", gettext_lazy("Rated and casual")),
+                                       ("rated", gettext_lazy("Rated")), ("casual", gettext_lazy("Casual"))])
+    result = forms.ChoiceField(label=gettext_lazy("Result"), required=False,
+                               choices=[("", gettext_lazy("Any result")),
+                                        ("won", pgettext_lazy("result", "Won")),
+                                        ("lost", pgettext_lazy("result", "Lost")),
+                                        ("unranked", gettext_lazy("No result (aborted or in play)"))])
+    control = forms.ChoiceField(label=gettext_lazy("Time control"), required=False,
+                                choices=[("", gettext_lazy("Live and turn-based")),
+                                         ("live", gettext_lazy("Live")),
+                                         ("turn-based", gettext_lazy("Turn-based"))])
+    opponent = forms.CharField(label=gettext_lazy("Opponent"), required=False, max_length=150)
 
     def clean_opponent(self):
         name = self.cleaned_data["opponent"].strip()
@@ -62,7 +68,7 @@ class HistoryFilter(forms.Form):
             return None
         user = User.objects.filter(username__iexact=name).only("pk").first()
         if user is None:
-            raise forms.ValidationError(f"There is no player called {name!r}.")
+            raise forms.ValidationError(_("There is no player called %(name)s.") % {"name": repr(name)})
         return user
 
 
@@ -174,6 +180,20 @@ class HistoryRow:
         return time_controls.label(self.match.turn_seconds)
 
     @property
+    def result(self) -> str:
+        """The result in words: "Won", "Lost (3rd)", "Left (2nd)" (a seat that
+        left), "No result" (ended unranked), "In play"."""
+        rank = self.seat.rank
+        if rank == 1:
+            return pgettext("result", "Won")
+        if rank:
+            place = _ordinal(rank)
+            if self.seat.status != Seat.Status.PLAYING:
+                return _("Left (%(place)s)") % {"place": place}
+            return _("Lost (%(place)s)") % {"place": place}
+        return _("No result") if self.match.is_over else _("In play")
+
+    @property
     def rating_tag(self) -> str:
         """The row's tag: "voided"; "rated" (a rated match with this seat's change,
         or not over yet); "not rated" (a rated match that ended without one: a
@@ -184,6 +204,15 @@ class HistoryRow:
         if not self.match.rated:
             return "casual"
         return "rated" if self.change is not None or not self.match.is_over else "not rated"
+
+
+def _ordinal(rank: int) -> str:
+    """A place in words: "2nd", "3rd", "4th" (a match has at most four seats)."""
+    if rank == 2:
+        return pgettext("place", "2nd")
+    if rank == 3:
+        return pgettext("place", "3rd")
+    return pgettext("place", "%(rank)sth") % {"rank": rank}
 
 
 def history_rows(user, seats) -> list[HistoryRow]:

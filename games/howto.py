@@ -10,7 +10,8 @@ outcome drawn by a seeded ``random.Random`` and every choice made by the "normal
 computer player (the same position every time).
 
 ``pictures(kind)`` returns the figures' markup (a ``<figure>`` each, captioned),
-built once per process. Ids inside a picture carry the picture's own prefix
+built once per process and language (the captions and the boards' words follow
+it). Ids inside a picture carry the picture's own prefix
 (``howto-<game>-<n>-``), references to them too, and nothing is marked for an
 out-of-band swap, so several boards sit on one page without clashing with each
 other or with a live board.
@@ -25,6 +26,7 @@ from functools import cache
 from django.template.loader import render_to_string
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
 
 from games import bots, sites, themes
 from games.engine import CHANCE, get_rules
@@ -70,10 +72,16 @@ def _own_ids(html: str, prefix: str) -> str:
     return _URL.sub(lambda m: f"url(#{prefix}{m.group(1)})", html)
 
 
-@cache
 def pictures(kind: str) -> SafeString:
-    """The figures of ``kind``'s "How to play" (markup, built once per process).
-    Raises KeyError for a game without pictures (``GameSite.rules_pictures``)."""
+    """The figures of ``kind``'s "How to play" in the active language (markup,
+    built once per process and language). Raises KeyError for a game without
+    pictures (``GameSite.rules_pictures``)."""
+    return _pictures(kind, get_language())
+
+
+@cache
+def _pictures(kind: str, language: str | None) -> SafeString:
+    """``pictures`` for one language (the cache's key; the language is active)."""
     declared = sites.get_site(kind).rules_pictures
     if declared is None:
         raise KeyError(kind)

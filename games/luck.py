@@ -25,6 +25,10 @@ import functools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
+
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
 
 from games import stats
 from games.engine import CHANCE, get_rules
@@ -41,6 +45,13 @@ MIN_EXPECTED = 5
 #: p-values below these make the verdict "unusual" and "very unusual".
 UNUSUAL_P = 0.05
 VERY_UNUSUAL_P = 0.001
+
+
+def _number(value: float, places: int) -> str:
+    """``value`` rounded to ``places`` decimals as Python rounds it ("3.50"),
+    written the active language's way ("3,50" in German); Django's
+    ``number_format`` alone would cut the digits off instead of rounding."""
+    return number_format(Decimal(f"{value:.{places}f}"), places)
 
 
 @dataclass(frozen=True)
@@ -64,7 +75,7 @@ class Column:
         v = self.value
         if v is None:
             return "–"
-        return f"{v:.2f}" if isinstance(v, float) else str(v)
+        return _number(v, 2) if isinstance(v, float) else str(v)
 
     @property
     def is_words(self) -> bool:
@@ -74,7 +85,7 @@ class Column:
     @property
     def expected_shown(self) -> str:
         """``expected`` to one decimal, or "" when there is nothing to compare."""
-        return "" if self.expected is None else f"{self.expected:.1f}"
+        return "" if self.expected is None else _number(self.expected, 1)
 
 
 @dataclass(frozen=True)
@@ -202,7 +213,9 @@ class SeatDice:
     @property
     def luck_shown(self) -> str:
         """The luck figure signed, to two decimals ("+1.25", "−0.40"), or "–"."""
-        return "–" if self.luck is None else f"{self.luck:+.2f}".replace("-", "\u2212")
+        if self.luck is None:
+            return "–"
+        return ("+" if self.luck >= 0 else "\u2212") + _number(abs(self.luck), 2)
 
     @property
     def luckier_percent(self) -> int | None:
@@ -248,18 +261,23 @@ def verdict(lr: LuckRules, counts: Sequence[int]) -> Verdict | None:
     needed = math.ceil(MIN_EXPECTED / min(probabilities) - 1e-9)
     if n < needed:
         return Verdict(n, needed, None, None, None, "too-few",
-                       f"Too few {lr.units} to say: the test needs at least {needed} and there are {n}.")
+                       _("Too few %(units)s to say: the test needs at least %(needed)s "
+                         "and there are %(count)s.")
+                       % {"units": lr.units, "needed": needed, "count": n})
     statistic, dof, p = stats.chi_square(observed, probabilities)
     if p < VERY_UNUSUAL_P:
         word, text = "very-unusual", (
-            f"Very unusual dice: fair dice land this far from the expected shape in fewer than one "
-            f"player's {lr.units} in 1,000 (p = {p:.2g}). Every roll is still checked against its seed.")
+            _("Very unusual dice: fair dice land this far from the expected shape in fewer than one "
+              "player's %(units)s in 1,000 (p = %(p)s). Every roll is still checked against its seed.")
+            % {"units": lr.units, "p": f"{p:.2g}"})
     elif p < UNUSUAL_P:
         word, text = "unusual", (
-            f"Somewhat unusual dice (p = {p:.2g}): about one player in {max(2, round(1 / p))} sees "
-            f"{lr.units} this far from the expected shape by chance alone.")
+            _("Somewhat unusual dice (p = %(p)s): about one player in %(one_in)s sees "
+              "%(units)s this far from the expected shape by chance alone.")
+            % {"units": lr.units, "p": f"{p:.2g}", "one_in": max(2, round(1 / p))})
     else:
         word, text = "fair", (
-            f"Nothing unusual: these {lr.units} look like fair dice (p = {p:.2g}; below 0.05 would "
-            f"be worth a second look).")
+            _("Nothing unusual: these %(units)s look like fair dice (p = %(p)s; below 0.05 would "
+              "be worth a second look).")
+            % {"units": lr.units, "p": f"{p:.2g}"})
     return Verdict(n, needed, statistic, dof, p, word, text)

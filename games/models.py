@@ -13,6 +13,8 @@ from django import forms
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from games import sites, time_controls
 
@@ -61,31 +63,31 @@ def _kind_form_choices() -> list[tuple[str, str]]:
 
 
 class ComputerLevel(models.TextChoices):
-    EASY = "easy", "Easy"
-    NORMAL = "normal", "Normal"
-    STRONG = "strong", "Strong"
+    EASY = "easy", pgettext_lazy("computer level", "Easy")
+    NORMAL = "normal", pgettext_lazy("computer level", "Normal")
+    STRONG = "strong", pgettext_lazy("computer level", "Strong")
 
 
 class ComputerSpeed(models.TextChoices):
-    SLOW = "slow", "Slow"
-    NORMAL = "normal", "Normal"
-    FAST = "fast", "Fast"
+    SLOW = "slow", pgettext_lazy("computer speed", "Slow")
+    NORMAL = "normal", pgettext_lazy("computer speed", "Normal")
+    FAST = "fast", pgettext_lazy("computer speed", "Fast")
 
 
 class Match(models.Model):
     class Status(models.TextChoices):
-        WAITING = "waiting", "Waiting"
-        ACTIVE = "active", "Active"
-        PAUSED = "paused", "Paused"
-        FINISHED = "finished", "Finished"
-        ABORTED = "aborted", "Aborted"
+        WAITING = "waiting", pgettext_lazy("match status", "Waiting")
+        ACTIVE = "active", pgettext_lazy("match status", "Active")
+        PAUSED = "paused", pgettext_lazy("match status", "Paused")
+        FINISHED = "finished", pgettext_lazy("match status", "Finished")
+        ABORTED = "aborted", pgettext_lazy("match status", "Aborted")
 
     public_id = models.CharField(max_length=16, unique=True, default=new_public_id, editable=False)
     kind = GameKindField()
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING)
     options = models.JSONField(default=dict, blank=True)
     rated = models.BooleanField(default=False)
-    is_public = models.BooleanField(default=True, help_text="Anyone may watch a public match.")
+    is_public = models.BooleanField(default=True, help_text=_("Anyone may watch a public match."))
     host = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -93,32 +95,32 @@ class Match(models.Model):
         max_length=8, choices=ComputerSpeed.choices, default=ComputerSpeed.NORMAL
     )
     theme = models.CharField(
-        max_length=32, default="plain", help_text="Cosmetic board theme (docs/rules.md \"Board themes\")."
+        max_length=32, default="plain", help_text=_("Cosmetic board theme (docs/rules.md \"Board themes\").")
     )
     turn_seconds = models.PositiveIntegerField(
-        default=60, help_text="Seconds per decision: its time control, a whole number of days when "
-                              "turn-based (games/time_controls.py).")
+        default=60, help_text=_("Seconds per decision: its time control, a whole number of days when "
+                                "turn-based (games/time_controls.py)."))
     idle_limit = models.PositiveSmallIntegerField(
-        default=3, help_text="Missed turns in a row that count as leaving."
+        default=3, help_text=_("Missed turns in a row that count as leaving.")
     )
     # The competition it was played in, as PGN's Event tag names it: set by the
     # app that made the match (an arena: its name and page), so the history,
     # the replay and the export name it without ``games`` knowing arenas.
     event = models.CharField(max_length=120, blank=True,
-                             help_text="The event it was played in (an arena's name); empty for none.")
-    event_url = models.CharField(max_length=200, blank=True, help_text="That event's page (a path).")
+                             help_text=_("The event it was played in (an arena's name); empty for none."))
+    event_url = models.CharField(max_length=200, blank=True, help_text=_("That event's page (a path)."))
     start_state = models.JSONField(null=True, blank=True)
     state = models.JSONField(null=True, blank=True)
     version = models.PositiveIntegerField(default=0)
     ply_count = models.PositiveIntegerField(default=0)
-    deadline = models.DateTimeField(null=True, blank=True, help_text="Current decision's deadline.")
+    deadline = models.DateTimeField(null=True, blank=True, help_text=_("Current decision's deadline."))
     # Not one deadline task per move: while an expire_turn task is pending with
     # an eta at or before the new deadline, a move sends none; that task, when
     # it finds the match moved on, hands over to the current deadline
     # (games.actions.expire_turn). The sweeper backs up lost tasks.
     deadline_task_at = models.DateTimeField(
         null=True, blank=True, editable=False,
-        help_text="When the earliest pending turn-deadline task runs.",
+        help_text=_("When the earliest pending turn-deadline task runs."),
     )
     # A computer's decision has a due time too, so the sweeper finds a
     # computer move whose task was lost (a killed worker, a Redis restart).
@@ -126,7 +128,7 @@ class Match(models.Model):
     # timed out, and no clock shows (README "Decisions").
     computer_due_at = models.DateTimeField(
         null=True, blank=True, editable=False,
-        help_text="When the sweeper sends the computer's move again if it has not been played.",
+        help_text=_("When the sweeper sends the computer's move again if it has not been played."),
     )
     # The seat whose decision the match waits for (its index), written with
     # the move that hands it the decision (games.actions.advance): "your turn"
@@ -134,7 +136,7 @@ class Match(models.Model):
     # each match's state. None before the start, at a chance step and at the end.
     seat_to_move = models.PositiveSmallIntegerField(
         null=True, blank=True, editable=False,
-        help_text="Index of the seat whose decision the match waits for.",
+        help_text=_("Index of the seat whose decision the match waits for."),
     )
     # Turn-based only (games/actions/clock.py): how much later ``deadline``
     # is for the holidays of the seat to move, so the deadline without them
@@ -142,10 +144,10 @@ class Match(models.Model):
     # live matches and when no holiday touches the decision.
     holiday_credit = models.DurationField(
         default=timedelta(0), editable=False,
-        help_text="How much later the current deadline is for the holidays of the player to move.",
+        help_text=_("How much later the current deadline is for the holidays of the player to move."),
     )
     paused_remaining = models.FloatField(
-        null=True, blank=True, help_text="Seconds left on the clock when paused."
+        null=True, blank=True, help_text=_("Seconds left on the clock when paused.")
     )
     # The secret seed (hex): never shown before the match ends (docs/rules.md "Common").
     seed = models.CharField(max_length=64, editable=False)
@@ -157,7 +159,7 @@ class Match(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
-        verbose_name_plural = "matches"
+        verbose_name_plural = _("matches")
         indexes = [
             models.Index(fields=["status", "is_public", "-created_at"], name="match_live_public"),
             models.Index(fields=["status", "deadline"], name="match_deadline"),
@@ -226,9 +228,9 @@ class Outage(models.Model):
 
 class Seat(models.Model):
     class Status(models.TextChoices):
-        PLAYING = "playing", "Playing"
-        LEFT = "left", "Left"
-        IDLE_OUT = "idle_out", "Idled out"
+        PLAYING = "playing", pgettext_lazy("seat status", "Playing")
+        LEFT = "left", pgettext_lazy("seat status", "Left")
+        IDLE_OUT = "idle_out", pgettext_lazy("seat status", "Idled out")
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
     index = models.PositiveSmallIntegerField()
@@ -238,7 +240,7 @@ class Seat(models.Model):
     )
     computer_level = models.CharField(max_length=8, choices=ComputerLevel.choices, blank=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
-    missed_turns = models.PositiveSmallIntegerField(default=0, help_text="Missed in a row.")
+    missed_turns = models.PositiveSmallIntegerField(default=0, help_text=_("Missed in a row."))
     rank = models.PositiveSmallIntegerField(null=True, blank=True)
     joined_at = models.DateTimeField(auto_now_add=True)
 
@@ -276,19 +278,19 @@ class Move(models.Model):
     """One ply of the record: a seat's move, a chance outcome or a server event."""
 
     class Actor(models.TextChoices):
-        SEAT = "seat", "Seat"
-        CHANCE = "chance", "Chance"
-        SERVER = "server", "Server"
+        SEAT = "seat", pgettext_lazy("actor", "Seat")
+        CHANCE = "chance", pgettext_lazy("actor", "Chance")
+        SERVER = "server", pgettext_lazy("actor", "Server")
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="moves")
     ply = models.PositiveIntegerField()
     actor = models.CharField(max_length=8, choices=Actor.choices)
     seat = models.PositiveSmallIntegerField(
-        null=True, blank=True, help_text="The seat that moved, or on whose behalf the server did."
+        null=True, blank=True, help_text=_("The seat that moved, or on whose behalf the server did.")
     )
     notation = models.CharField(max_length=64)
     chance_index = models.PositiveIntegerField(
-        null=True, blank=True, help_text="k of a chance step (fair draw numbering)."
+        null=True, blank=True, help_text=_("k of a chance step (fair draw numbering).")
     )
     version_after = models.PositiveIntegerField()
     created_at = models.DateTimeField(auto_now_add=True)
@@ -339,7 +341,7 @@ class RatingVoid(models.Model):
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rating_voids")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_voids")
     kind = GameKindField()
-    delta = models.FloatField(help_text="The voided match's recorded change, now taken back.")
+    delta = models.FloatField(help_text=_("The voided match's recorded change, now taken back."))
     rating_before = models.FloatField()
     rating_after = models.FloatField()
     games_before = models.PositiveIntegerField()

@@ -10,7 +10,7 @@ replay request, and kept here (an LRU bounded by plies, ``PLIES_KEPT``):
 - the engine state every ``KEYFRAME_PLIES`` plies, so a step replays at most
   ``KEYFRAME_PLIES - 1`` plies from the keyframe before it, and where the record
   stops replaying, if it does;
-- per set of seat labels (they name the seats in the words): the lines, each
+- per set of seat labels (they name the seats in the words) and language: the lines, each
   ply's lines, and the record list of the whole page rendered once (the ply's
   line marked per request);
 - the fairness report (``fair.verify_record``), made on the first whole page.
@@ -34,6 +34,8 @@ from typing import NamedTuple
 
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 
 from games import marks, record
 from games.engine import EngineError, fair, get_rules
@@ -113,8 +115,9 @@ class Replay:
     """One ended match's record, read once (``get``).
 
     ``moves``: the record (RecordedMove, ply 0 first). ``good``: how many of
-    them replay (``len(moves)`` unless the engine refuses one); ``error``: why
-    the next one does not, else None. ``keyframes[i]``: the engine state after
+    them replay (``len(moves)`` unless the engine refuses one); ``error``: the
+    engine's reason the next one does not, else None (``position`` says it in
+    the reader's language). ``keyframes[i]``: the engine state after
     ``i * every`` plies (``every``: KEYFRAME_PLIES when it was built), for
     every such count up to ``good``."""
 
@@ -140,7 +143,7 @@ class Replay:
             try:
                 state = rules.play(state, m.notation)
             except EngineError as e:
-                error = f"The record does not replay at ply {m.ply}: {e}"
+                error = str(e)
                 break
             good += 1
             if good % every == 0:
@@ -166,7 +169,10 @@ class Replay:
         position it reached, with the error."""
         ply = min(max(ply, 0), self.total)
         state = self.state_at(min(ply, self.good))
-        error = self.error if ply > self.good else None
+        error = None
+        if ply > self.good:
+            error = (_("The record does not replay at ply %(ply)s: %(error)s")
+                     % {"ply": self.moves[self.good].ply, "error": self.error})
         rules = get_rules(self.kind)
         left = frozenset(i for i, status in enumerate(rules.seat_status(state)) if status == "left")
         return record.Position(ply, state, error, left)
@@ -180,8 +186,10 @@ class Replay:
 
     def wording(self, labels: dict[int, str], colours: dict) -> Wording:
         """The record in words naming each seat by ``labels`` (seat index ->
-        "ada (red)"), listed with ``colours`` (seat index -> colour name)."""
-        key = (tuple(sorted(labels.items())), tuple(sorted(colours.items(), key=lambda kv: kv[0])))
+        "ada (red)"), listed with ``colours`` (seat index -> colour name), in
+        the active language (each language's words are kept apart)."""
+        key = (get_language(), tuple(sorted(labels.items())),
+               tuple(sorted(colours.items(), key=lambda kv: kv[0])))
         found = self._words.get(key)
         if found is None:
             lines = record.describe_record(self.kind, self.moves, labels, self.keyframes[0])

@@ -23,6 +23,9 @@ from dataclasses import dataclass
 from functools import cache
 
 from django.conf import settings
+from django.utils.text import get_text_list
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from games import sites
 
@@ -30,6 +33,8 @@ PLAIN = "plain"
 MAP_DATA = settings.BASE_DIR / "static" / "vendor" / "world-atlas" / "countries-50m.json"
 #: The credit the data asks for, shown on the board under every map backdrop.
 MAP_CREDIT = "Map: Made with Natural Earth (public domain), via world-atlas"
+#: The same credit on the board, in the viewer's language (the backdrop file keeps MAP_CREDIT).
+MAP_CREDIT_SHOWN = gettext_lazy("Map: Made with Natural Earth (public domain), via world-atlas")
 
 
 @dataclass(frozen=True)
@@ -53,10 +58,10 @@ class Theme:
 
     @property
     def credit(self) -> str:
-        return MAP_CREDIT if self.is_map else ""
+        return MAP_CREDIT_SHOWN if self.is_map else ""
 
 
-PLAIN_THEME = Theme(PLAIN, "Plain board")
+PLAIN_THEME = Theme(PLAIN, gettext_lazy("Plain board"))
 
 
 def offered(kind: str) -> tuple[Theme, ...]:
@@ -96,8 +101,9 @@ def help_text() -> str:
     """The forms' note under the theme choice: which games have map backdrops."""
     mapped = [site.name for site in map(sites.get_site, sites.kinds()) if any(t.is_map for t in site.themes)]
     if not mapped:
-        return "The board's rules never change."
-    return f"Map backdrops are for {sites.and_list(mapped)}; the board's rules never change."
+        return _("The board's rules never change.")
+    games = get_text_list(mapped, _("and"))
+    return _("Map backdrops are for %(games)s; the board's rules never change.") % {"games": games}
 
 
 # -- drawing a map backdrop -----------------------------------------------------

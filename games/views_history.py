@@ -20,6 +20,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseClientRedirect
@@ -94,7 +95,7 @@ def replay(request, public_id):
     account past the replay budget of their address gets 429 (``_over_budget``)."""
     match = visible_match(public_id, request.user)
     if not match.is_over:
-        messages.info(request, "A match can be replayed once it has ended.")
+        messages.info(request, _("A match can be replayed once it has ended."))
         if request.htmx:
             return HttpResponseClientRedirect(reverse("match", args=[match.public_id]))
         return redirect("match", public_id=match.public_id)
@@ -186,11 +187,13 @@ def _describe_ply(kind, move, lines, names) -> str:
         return text
     who = names.get(move.seat, "") if move.seat is not None else ""
     if move.actor == Move.Actor.CHANCE:
-        return f"Chance: {text}"
+        return _("Chance: %(move)s") % {"move": text}
     if move.actor == Move.Actor.SERVER and not (who and who in text):
         # A move the server made for a seat (a forced move, a timeout) whose line
         # does not name the seat; the record's lines name their actor now.
-        return f"Played for {who}: {text}" if who else f"Server: {text}"
+        if who:
+            return _("Played for %(name)s: %(move)s") % {"name": who, "move": text}
+        return _("Server: %(move)s") % {"move": text}
     return text
 
 

@@ -11,6 +11,7 @@ from urllib.parse import urlencode
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext_lazy, pgettext
 from django.views.decorators.http import require_safe
 
 from accounts.elo import PROVISIONAL_GAMES
@@ -20,7 +21,12 @@ from games.chart import rating_chart
 
 RECENT_MATCHES = 10
 #: The leaderboard's time control tabs: ``?control=`` value, label.
-CONTROL_TABS = [("", "All"), ("live", "Live"), ("turn-based", "Turn-based")]
+CONTROL_TABS = [("", gettext_lazy("All")), ("live", gettext_lazy("Live")),
+                ("turn-based", gettext_lazy("Turn-based"))]
+
+#: A time control's name inside a sentence ("rated live matches").
+CONTROL_NAMES = {"live": lambda: pgettext("time control", "live"),
+                 "turn-based": lambda: pgettext("time control", "turn-based")}
 
 
 @require_safe
@@ -70,11 +76,12 @@ def leaderboard(request, kind=None):
                    "rows": history.leaderboard(kind, control, bots),
                    "provisional": history.provisional_board(kind, control, bots),
                    "provisional_games": PROVISIONAL_GAMES, "control": control, "bots": bots,
+                   "control_name": CONTROL_NAMES[control]() if control else "",
                    "game_query": _query(control=control, bots=bots),
                    "controls": [(value, name, _query(control=value, bots=bots))
                                 for value, name in CONTROL_TABS],
-                   "whose": [(False, "People", _query(control=control)),
-                             (True, "Bots", _query(control=control, bots=True))],
+                   "whose": [(False, gettext_lazy("People"), _query(control=control)),
+                             (True, gettext_lazy("Bots"), _query(control=control, bots=True))],
                    "refused": refused, "bots_refused": bots_refused},
                   status=400 if refused or bots_refused else 200)
 

@@ -4,6 +4,7 @@ recorded in the audit log). Invite tokens are never stored, so never shown."""
 
 from django.contrib import admin
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from accounts.admin_tools import ReadOnlyAdmin, ReadOnlyInline
 from games.admin import KIND_FILTER
@@ -40,7 +41,7 @@ class RoomAdmin(ReadOnlyAdmin):
 
 
 class InviteStateFilter(admin.SimpleListFilter):
-    title = "state"
+    title = gettext_lazy("state")
     parameter_name = "state"
 
     def lookups(self, request, model_admin):
@@ -68,7 +69,7 @@ class InviteAdmin(ReadOnlyAdmin):
     list_select_related = ("room", "created_by", "used_by")
     exclude = ("token_hash",)
 
-    @admin.display(description="state")
+    @admin.display(description=gettext_lazy("state"))
     def state_label(self, obj):
         return Invite.State(obj.state()).label
 

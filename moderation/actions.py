@@ -20,8 +20,10 @@ from datetime import UTC, datetime
 from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
 
-from accounts import sockets, timezones
+from accounts import languages, sockets, timezones
 from accounts.models import BAN_FOREVER, User
 from arenas import actions as arena_actions
 from core.errors import Refused
@@ -54,7 +56,7 @@ def record(actor, action: str, *, target_user=None, target: str = "", reason: st
 def _reason(reason) -> str:
     text = (reason or "").strip()
     if not text:
-        raise ModerationError("A reason is required.")
+        raise ModerationError(_("A reason is required."))
     return text[:2000]
 
 
@@ -83,11 +85,11 @@ def ban_user(moderator, user: User, until: datetime | None, reason: str, *, now=
     now = now or timezone.now()
     until = until or BAN_FOREVER
     if until <= now:
-        raise ModerationError("The end of a suspension must be in the future.")
+        raise ModerationError(_("The end of a suspension must be in the future."))
     if moderator is not None and moderator.pk == user.pk:
-        raise ModerationError("You cannot ban yourself.")
+        raise ModerationError(_("You cannot ban yourself."))
     if user.is_superuser and not getattr(moderator, "is_superuser", False):
-        raise ModerationError("Only a superuser can ban a superuser.")
+        raise ModerationError(_("Only a superuser can ban a superuser."))
     with transaction.atomic():
         locked = User.objects.select_for_update().get(pk=user.pk)
         locked.banned_until, locked.ban_reason = until, reason[:500]
@@ -102,15 +104,20 @@ def ban_user(moderator, user: User, until: datetime | None, reason: str, *, now=
         user_id = locked.pk
         transaction.on_commit(lambda: sockets.close_user_sockets(user_id))
         # Every page the user has open says why at once (README "Notifications").
-        # The note is for this person alone: in their own time zone (README "Times").
-        if until >= BAN_FOREVER:
-            said = "banned your account"
-        else:
-            zone = timezones.valid_zone(locked.time_zone) or "UTC"
-            local = until.astimezone(timezones.get_zone(zone))
-            said = f"suspended your account until {local:%d %B %Y, %H:%M} ({zone})"
-        notify.notify(user_id, "moderation", f"A moderator has {said}. Reason: {locked.ban_reason}",
-                      reverse("login"), sticky=True, ends_session=True)
+        # The note is for this person alone: in their own time zone (README "Times")
+        # and language.
+        with languages.speaking(locked):
+            if until >= BAN_FOREVER:
+                said = (_("A moderator has banned your account. Reason: %(reason)s")
+                        % {"reason": locked.ban_reason})
+            else:
+                zone = timezones.valid_zone(locked.time_zone) or "UTC"
+                local = until.astimezone(timezones.get_zone(zone))
+                said = (_("A moderator has suspended your account until %(end)s (%(zone)s). "
+                          "Reason: %(reason)s")
+                        % {"end": date_format(local, "d F Y, H:i"), "zone": zone,
+                           "reason": locked.ban_reason})
+        notify.notify(user_id, "moderation", said, reverse("login"), sticky=True, ends_session=True)
     log.info("user %s banned %s by %s; left %s matches",
              user.pk, span, getattr(moderator, "pk", None), len(left))
     return left
@@ -123,7 +130,7 @@ def unban_user(moderator, user: User, reason: str) -> None:
     with transaction.atomic():
         locked = User.objects.select_for_update().get(pk=user.pk)
         if locked.banned_until is None:
-            raise ModerationError(f"{locked.username} is not banned.")
+            raise ModerationError(_("%(name)s is not banned.") % {"name": locked.username})
         locked.banned_until, locked.ban_reason = None, ""
         locked.save(update_fields=["banned_until", "ban_reason"])
         user.banned_until, user.ban_reason = None, ""
@@ -178,7 +185,8 @@ def abort_match(moderator, public_id: str, reason: str) -> Match:
         try:
             match = actions.abort_match(public_id, ABORT_REASON)
         except actions.ActionError as e:
-            raise ModerationError(f"Match {public_id} cannot be aborted: {e.message}") from None
+            raise ModerationError(_("Match %(id)s cannot be aborted: %(refusal)s")
+                                  % {"id": public_id, "refusal": e.message}) from None
         _record_per_player(moderator, AuditLog.Action.ABORT, match, reason)
     return match
 
@@ -203,13 +211,15 @@ def void_match(moderator, public_id: str, reason: str) -> list[RatingVoid]:
     with transaction.atomic():
         match = Match.objects.select_for_update().filter(public_id=str(public_id)[:16]).first()
         if match is None:
-            raise ModerationError("There is no such match.")
+            raise ModerationError(_("There is no such match."))
         if match.status != Match.Status.FINISHED:
-            raise ModerationError(f"Match {match.public_id} has not finished; abort a live match instead.")
+            raise ModerationError(_("Match %(id)s has not finished; abort a live match instead.")
+                                  % {"id": match.public_id})
         if not match.rated or not match.rating_changes.exists():
-            raise ModerationError(f"Match {match.public_id} was not rated, so there is nothing to void.")
+            raise ModerationError(_("Match %(id)s was not rated, so there is nothing to void.")
+                                  % {"id": match.public_id})
         if RatingVoid.objects.filter(match=match).exists():
-            raise ModerationError(f"Match {match.public_id} is already void.")
+            raise ModerationError(_("Match %(id)s is already void.") % {"id": match.public_id})
         voids = rating.void_ratings(match, moderator, reason)
         arena_actions.void_match_results(match)  # an arena match's points go too (README "Arenas")
         rematch.rating_taken_back(match)  # an open rematch offer is no longer rated
@@ -265,11 +275,12 @@ def decide_report(moderator, report: Report, status: str, reason: str = "") -> R
     reopen) and record it. The reporter sees the new status on their profile.
     Raises ModerationError for an unknown status or an unchanged one."""
     if status not in Report.Status.values:
-        raise ModerationError(f"{status!r} is not a report status.")
+        raise ModerationError(_("%(status)s is not a report status.") % {"status": repr(status)})
     with transaction.atomic():
         locked = Report.objects.select_for_update().get(pk=report.pk)
         if locked.status == status:
-            raise ModerationError(f"Report {locked.pk} is already {locked.get_status_display().lower()}.")
+            raise ModerationError(_("Report %(id)s is already %(status)s.")
+                                  % {"id": locked.pk, "status": str(locked.get_status_display()).lower()})
         locked.status = status
         locked.decided_by = moderator
         locked.decided_at = timezone.now()

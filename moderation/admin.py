@@ -17,6 +17,8 @@ from django.contrib import admin
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 from accounts.admin import UserAdmin
 from accounts.admin_tools import ReadOnlyAdmin
@@ -40,33 +42,34 @@ class BanForm(ReasonForm):
 
     SUSPEND, PERMANENT = "suspend", "permanent"
     length = forms.ChoiceField(
-        label="How long", widget=forms.RadioSelect,
-        choices=[(SUSPEND, "Suspend until the date below"), (PERMANENT, "Ban permanently")],
+        label=gettext_lazy("How long"), widget=forms.RadioSelect,
+        choices=[(SUSPEND, gettext_lazy("Suspend until the date below")),
+                 (PERMANENT, gettext_lazy("Ban permanently"))],
     )
     until = forms.DateTimeField(
-        required=False, label="Suspend until",
+        required=False, label=gettext_lazy("Suspend until"),
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
     )
     field_order = ["length", "until", "reason"]
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["until"].help_text = (f"In your time zone, {timezone.get_current_timezone_name()}. "
-                                          "Only for a suspension.")
+        self.fields["until"].help_text = (_("In your time zone, %(zone)s. Only for a suspension.")
+                                          % {"zone": timezone.get_current_timezone_name()})
 
     def clean_until(self):
         until = self.cleaned_data.get("until")
         if until is not None and until <= timezone.now():
-            raise forms.ValidationError("The end of a suspension must be in the future.")
+            raise forms.ValidationError(_("The end of a suspension must be in the future."))
         return until
 
     def clean(self):
         data = super().clean()
         length, until = data.get("length"), data.get("until")
         if length == self.SUSPEND and until is None and "until" not in self.errors:
-            self.add_error("until", "A suspension needs its end: a date and a time.")
+            self.add_error("until", _("A suspension needs its end: a date and a time."))
         if length == self.PERMANENT and (until is not None or self.data.get("until")):
-            self.add_error("until", "A permanent ban has no end date: clear it, or choose a suspension.")
+            self.add_error("until", _("A permanent ban has no end date: clear it, or choose a suspension."))
         return data
 
 
@@ -81,24 +84,24 @@ class ModeratedUserAdmin(UserAdmin):
     def has_ban_permission(self, request):
         return request.user.has_perm("moderation.ban_user")
 
-    @admin.action(description="Ban or suspend the selected users", permissions=["ban"])
+    @admin.action(description=gettext_lazy("Ban or suspend the selected users"), permissions=["ban"])
     def ban_users(self, request, queryset):
         return run_with_form(
-            self, request, queryset, title="Ban or suspend", form_class=BanForm,
-            intro="Their live matches count as left, they leave queues and rooms, "
-                  "their open pages are disconnected and they cannot log in.",
+            self, request, queryset, title=_("Ban or suspend"), form_class=BanForm,
+            intro=_("Their live matches count as left, they leave queues and rooms, "
+                    "their open pages are disconnected and they cannot log in."),
             perform=lambda user, data: actions.ban_user(
                 request.user, user, data["until"] if data["length"] == BanForm.SUSPEND else None,
                 data["reason"]),
-            done="{n} user(s) banned.",
+            done=lambda n: ngettext("%(n)s user banned.", "%(n)s users banned.", n) % {"n": n},
         )
 
-    @admin.action(description="Unban the selected users", permissions=["ban"])
+    @admin.action(description=gettext_lazy("Unban the selected users"), permissions=["ban"])
     def unban_users(self, request, queryset):
         return run_with_form(
-            self, request, queryset, title="Unban", form_class=ReasonForm,
+            self, request, queryset, title=_("Unban"), form_class=ReasonForm,
             perform=lambda user, data: actions.unban_user(request.user, user, data["reason"]),
-            done="{n} user(s) unbanned.",
+            done=lambda n: ngettext("%(n)s user unbanned.", "%(n)s users unbanned.", n) % {"n": n},
         )
 
     def change_view(self, request, object_id, form_url="", extra_context=None):
@@ -122,25 +125,26 @@ class ModeratedMatchAdmin(MatchAdmin):
     def has_void_permission(self, request):
         return request.user.has_perm("moderation.void_match")
 
-    @admin.action(description="Abort the selected live matches (no result, no rating)",
+    @admin.action(description=gettext_lazy("Abort the selected live matches (no result, no rating)"),
                   permissions=["abort"])
     def abort_matches(self, request, queryset):
         return run_with_form(
-            self, request, queryset, title="Abort matches", form_class=ReasonForm,
-            intro="The matches end with no result and no rating change; their players are told.",
+            self, request, queryset, title=_("Abort matches"), form_class=ReasonForm,
+            intro=_("The matches end with no result and no rating change; their players are told."),
             perform=lambda m, data: actions.abort_match(request.user, m.public_id, data["reason"]),
-            done="{n} match(es) aborted.",
+            done=lambda n: ngettext("%(n)s match aborted.", "%(n)s matches aborted.", n) % {"n": n},
         )
 
-    @admin.action(description="Void the selected rated matches (take their rating changes back)",
+    @admin.action(description=gettext_lazy(
+        "Void the selected rated matches (take their rating changes back)"),
                   permissions=["void"])
     def void_matches(self, request, queryset):
         return run_with_form(
-            self, request, queryset, title="Void matches", form_class=ReasonForm,
-            intro="Each player's recorded change is subtracted from their current rating "
-                  "(floor 100), the match leaves their rated-games count and their peak is recomputed.",
+            self, request, queryset, title=_("Void matches"), form_class=ReasonForm,
+            intro=_("Each player's recorded change is subtracted from their current rating "
+                    "(floor 100), the match leaves their rated-games count and their peak is recomputed."),
             perform=lambda m, data: actions.void_match(request.user, m.public_id, data["reason"]),
-            done="{n} match(es) voided.",
+            done=lambda n: ngettext("%(n)s match voided.", "%(n)s matches voided.", n) % {"n": n},
         )
 
 
@@ -154,12 +158,12 @@ class ModeratedInviteAdmin(InviteAdmin):
     def has_revoke_permission(self, request):
         return request.user.has_perm("moderation.revoke_invite")
 
-    @admin.action(description="Revoke the selected unused invites", permissions=["revoke"])
+    @admin.action(description=gettext_lazy("Revoke the selected unused invites"), permissions=["revoke"])
     def revoke_invites(self, request, queryset):
         return run_with_form(
-            self, request, queryset, title="Revoke invites", form_class=ReasonForm,
+            self, request, queryset, title=_("Revoke invites"), form_class=ReasonForm,
             perform=lambda inv, data: actions.revoke_invite(request.user, inv, data["reason"]),
-            done="{n} invite(s) revoked.",
+            done=lambda n: ngettext("%(n)s invite revoked.", "%(n)s invites revoked.", n) % {"n": n},
         )
 
 
@@ -189,12 +193,12 @@ class ReportAdmin(ReadOnlyAdmin):
     actions = ["mark_reviewing", "mark_actioned", "mark_dismissed", "reopen"]
     ordering = ("-created_at",)
 
-    @admin.display(description="match")
+    @admin.display(description=gettext_lazy("match"))
     def match_link(self, obj):
         url = reverse("admin:games_match_change", args=[obj.match_id])
         return format_html('<a href="{}">{}</a>', url, obj.match.public_id)
 
-    @admin.display(description="decisions")
+    @admin.display(description=gettext_lazy("decisions"))
     def decisions(self, obj):
         rows = AuditLog.objects.filter(action=AuditLog.Action.REPORT, target__startswith=f"report {obj.pk} ")
         return format_html_join(
@@ -210,24 +214,25 @@ class ReportAdmin(ReadOnlyAdmin):
         return run_with_form(
             self, request, queryset, title=title, form_class=DecisionForm,
             perform=lambda r, data: actions.decide_report(request.user, r, status, data["reason"]),
-            done="{n} report(s): " + Report.Status(status).label.lower() + ".",
+            done=lambda n: ngettext("%(n)s report: %(status)s.", "%(n)s reports: %(status)s.", n)
+            % {"n": n, "status": str(Report.Status(status).label).lower()},
         )
 
-    @admin.action(description="Mark as reviewing", permissions=["decide"])
+    @admin.action(description=gettext_lazy("Mark as reviewing"), permissions=["decide"])
     def mark_reviewing(self, request, queryset):
-        return self._decide(request, queryset, Report.Status.REVIEWING, "Mark as reviewing")
+        return self._decide(request, queryset, Report.Status.REVIEWING, _("Mark as reviewing"))
 
-    @admin.action(description="Mark as actioned", permissions=["decide"])
+    @admin.action(description=gettext_lazy("Mark as actioned"), permissions=["decide"])
     def mark_actioned(self, request, queryset):
-        return self._decide(request, queryset, Report.Status.ACTIONED, "Mark as actioned")
+        return self._decide(request, queryset, Report.Status.ACTIONED, _("Mark as actioned"))
 
-    @admin.action(description="Dismiss", permissions=["decide"])
+    @admin.action(description=gettext_lazy("Dismiss"), permissions=["decide"])
     def mark_dismissed(self, request, queryset):
-        return self._decide(request, queryset, Report.Status.DISMISSED, "Dismiss")
+        return self._decide(request, queryset, Report.Status.DISMISSED, _("Dismiss"))
 
-    @admin.action(description="Reopen", permissions=["decide"])
+    @admin.action(description=gettext_lazy("Reopen"), permissions=["decide"])
     def reopen(self, request, queryset):
-        return self._decide(request, queryset, Report.Status.OPEN, "Reopen")
+        return self._decide(request, queryset, Report.Status.OPEN, _("Reopen"))
 
 
 admin.site.unregister(ArenaPlayer)
@@ -240,12 +245,13 @@ class ModeratedArenaPlayerAdmin(ArenaPlayerAdmin):
     def has_disqualify_permission(self, request):
         return request.user.has_perm("moderation.disqualify_arena_player")
 
-    @admin.action(description="Disqualify the selected arena players (their points go)",
+    @admin.action(description=gettext_lazy("Disqualify the selected arena players (their points go)"),
                   permissions=["disqualify"])
     def disqualify_players(self, request, queryset):
         return run_with_form(
-            self, request, queryset, title="Disqualify arena players", form_class=ReasonForm,
-            intro="Their points go to 0, they are not paired again in that arena and may not rejoin it.",
+            self, request, queryset, title=_("Disqualify arena players"), form_class=ReasonForm,
+            intro=_("Their points go to 0, they are not paired again in that arena and may not rejoin it."),
             perform=lambda p, data: actions.disqualify_arena_player(request.user, p.pk, data["reason"]),
-            done="{n} player(s) disqualified.",
+            done=lambda n: (ngettext("%(n)s player disqualified.", "%(n)s players disqualified.", n)
+                            % {"n": n}),
         )

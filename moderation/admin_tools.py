@@ -6,10 +6,14 @@ report admins.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django import forms
 from django.contrib import messages
 from django.contrib.admin import helpers
 from django.template.response import TemplateResponse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from core.errors import Refused
 
@@ -19,18 +23,19 @@ ACTION_TEMPLATE = "admin/moderation_action.html"
 class ReasonForm(forms.Form):
     reason = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 3, "cols": 60}), max_length=2000,
-        help_text="Required. Kept in the audit log.",
+        label=gettext_lazy("Reason"), help_text=gettext_lazy("Required. Kept in the audit log."),
     )
 
 
-def run_with_form(modeladmin, request, queryset, *, title: str, form_class, perform, done: str,
-                  intro: str = ""):
+def run_with_form(modeladmin, request, queryset, *, title: str, form_class, perform,
+                  done: Callable[[int], str], intro: str = ""):
     """An admin action with an intermediate page: show ``form_class`` (with
     a required reason) for the selected objects; once it is posted valid,
     call ``perform(obj, cleaned_data)`` for each (a refusal, a
     ``core.errors.Refused`` such as ModerationError, is shown as a warning
-    for that object, the others go on) and report ``done``
-    ("{n} users banned"). Returns the page, or None to go back to the list."""
+    for that object, the others go on) and report ``done(n)`` ("3 users
+    banned": an ``ngettext``, the count in the moderator's language). Returns
+    the page, or None to go back to the list."""
     form = form_class(request.POST if "apply" in request.POST else None)
     if "apply" in request.POST and form.is_valid():
         count = 0
@@ -38,14 +43,16 @@ def run_with_form(modeladmin, request, queryset, *, title: str, form_class, perf
             try:
                 result = perform(obj, form.cleaned_data)
             except Refused as e:
-                modeladmin.message_user(request, f"{obj}: {e.message}", messages.WARNING)
+                said = _("%(object)s: %(refusal)s") % {"object": obj, "refusal": e.message}
+                modeladmin.message_user(request, said, messages.WARNING)
             else:
                 if result is not False:
                     count += 1
                 else:
-                    modeladmin.message_user(request, f"{obj}: nothing to do.", messages.WARNING)
+                    said = _("%(object)s: nothing to do.") % {"object": obj}
+                    modeladmin.message_user(request, said, messages.WARNING)
         if count:
-            modeladmin.message_user(request, done.format(n=count), messages.SUCCESS)
+            modeladmin.message_user(request, done(count), messages.SUCCESS)
         return None
     opts = modeladmin.model._meta
     context = {

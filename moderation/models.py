@@ -6,6 +6,8 @@ types and permissions moved with them (migrations/0001_initial.py).
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from games.models import Match, Seat
 
@@ -18,32 +20,32 @@ class AuditLog(models.Model):
     "invite 7 to room K7QX2M"), so a row outlives what it names."""
 
     class Action(models.TextChoices):
-        BAN = "ban", "Ban"
-        UNBAN = "unban", "Unban"
-        ABORT = "abort", "Abort match"
-        VOID = "void", "Void match"
-        REPORT = "report", "Report decision"
-        REVOKE_INVITE = "revoke_invite", "Revoke invite"
-        DISQUALIFY = "disqualify", "Disqualify from an arena"
+        BAN = "ban", pgettext_lazy("audit action", "Ban")
+        UNBAN = "unban", pgettext_lazy("audit action", "Unban")
+        ABORT = "abort", pgettext_lazy("audit action", "Abort match")
+        VOID = "void", pgettext_lazy("audit action", "Void match")
+        REPORT = "report", pgettext_lazy("audit action", "Report decision")
+        REVOKE_INVITE = "revoke_invite", pgettext_lazy("audit action", "Revoke invite")
+        DISQUALIFY = "disqualify", pgettext_lazy("audit action", "Disqualify from an arena")
 
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+",
-        help_text="The moderator.",
+        help_text=_("The moderator."),
     )
     action = models.CharField(max_length=16, choices=Action.choices)
     target_user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
         related_name="audit_entries",
     )
-    target = models.CharField("object", max_length=200, blank=True)
+    target = models.CharField(_("object"), max_length=200, blank=True)
     reason = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
 
     class Meta:
         db_table = "games_auditlog"  # the table it had in the games app
         ordering = ["-created_at", "-pk"]
-        verbose_name = "audit log entry"
-        verbose_name_plural = "audit log"
+        verbose_name = _("audit log entry")
+        verbose_name_plural = _("audit log")
         # Moderation verbs beyond add/change/delete/view (the Moderators group has them).
         permissions = [
             ("ban_user", "Can ban, suspend and unban users"),
@@ -65,30 +67,30 @@ class Report(models.Model):
     ``moderation.actions.decide_report``."""
 
     class Reason(models.TextChoices):
-        ABUSE = "abuse", "Abusive or offensive chat"
-        CHEATING = "cheating", "Cheating or collusion"
-        STALLING = "stalling", "Stalling or leaving on purpose"
-        NAME = "name", "Offensive username"
-        OTHER = "other", "Something else"
+        ABUSE = "abuse", pgettext_lazy("report reason", "Abusive or offensive chat")
+        CHEATING = "cheating", pgettext_lazy("report reason", "Cheating or collusion")
+        STALLING = "stalling", pgettext_lazy("report reason", "Stalling or leaving on purpose")
+        NAME = "name", pgettext_lazy("report reason", "Offensive username")
+        OTHER = "other", pgettext_lazy("report reason", "Something else")
 
     class Status(models.TextChoices):
-        OPEN = "open", "Open"
-        REVIEWING = "reviewing", "Reviewing"
-        ACTIONED = "actioned", "Actioned"
-        DISMISSED = "dismissed", "Dismissed"
+        OPEN = "open", pgettext_lazy("report status", "Open")
+        REVIEWING = "reviewing", pgettext_lazy("report status", "Reviewing")
+        ACTIONED = "actioned", pgettext_lazy("report status", "Actioned")
+        DISMISSED = "dismissed", pgettext_lazy("report status", "Dismissed")
 
     reporter = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reports_made"
     )
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="reports")
     seat = models.ForeignKey(
-        Seat, on_delete=models.CASCADE, related_name="reports", help_text="The reported seat."
+        Seat, on_delete=models.CASCADE, related_name="reports", help_text=_("The reported seat.")
     )
     reported_user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reports_received"
     )
     reason = models.CharField(max_length=16, choices=Reason.choices)
-    note = models.TextField(blank=True, max_length=1000, help_text="Seen only by staff.")
+    note = models.TextField(blank=True, max_length=1000, help_text=_("Seen only by staff."))
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
     decided_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"

@@ -11,6 +11,7 @@ is moderation/views.py.
 from __future__ import annotations
 
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
 
 from core import ratelimits
 from core.errors import Refused
@@ -40,19 +41,21 @@ def do_report(user, match: Match, seat: Seat, reason: str, note: str = "") -> Re
     not a player of the match, the seat is theirs or a computer, an unknown
     reason, already reported, too many reports lately."""
     if seat not in reportable_seats(match, user):
-        raise ReportRefused("You can report only another player of a match you played in.")
+        raise ReportRefused(_("You can report only another player of a match you played in."))
     if reason not in Report.Reason.values:
-        raise ReportRefused("Choose a reason from the list.")
+        raise ReportRefused(_("Choose a reason from the list."))
     if Report.objects.filter(reporter=user, match=match, seat=seat).exists():
-        raise ReportRefused(f"You have already reported {seat.user.username} in this match.")
+        raise ReportRefused(_("You have already reported %(name)s in this match.")
+                            % {"name": seat.user.username})
     if not ratelimits.hit(REPORT_RATE, "report", user.pk):
-        raise ReportRefused("You have sent many reports lately; try again later.")
+        raise ReportRefused(_("You have sent many reports lately; try again later."))
     try:
         with transaction.atomic():
             return Report.objects.create(reporter=user, match=match, seat=seat, reported_user=seat.user,
                                          reason=reason, note=note.strip()[:NOTE_MAX])
     except IntegrityError:  # the same report twice at one instant
-        raise ReportRefused(f"You have already reported {seat.user.username} in this match.") from None
+        raise ReportRefused(_("You have already reported %(name)s in this match.")
+                            % {"name": seat.user.username}) from None
 
 
 def my_reports(user) -> list[Report]:

@@ -4,6 +4,8 @@ from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from core.errors import Refused
@@ -13,14 +15,16 @@ from moderation.reports import NOTE_MAX, do_report, reportable_seats
 
 
 class ReportForm(forms.Form):
-    seat = forms.TypedChoiceField(label="Player", coerce=int)
+    seat = forms.TypedChoiceField(label=gettext_lazy("Player"), coerce=int)
     # No reason is chosen until the reporter chooses one (a first reason
     # preselected would be filed by whoever skipped the field).
-    reason = forms.ChoiceField(choices=[("", "Choose a reason…"), *Report.Reason.choices],
-                               error_messages={"required": "Choose a reason from the list."})
+    reason = forms.ChoiceField(label=gettext_lazy("Reason"),
+                               choices=[("", gettext_lazy("Choose a reason…")), *Report.Reason.choices],
+                               error_messages={"required": gettext_lazy("Choose a reason from the list.")})
     note = forms.CharField(
         required=False, max_length=NOTE_MAX, widget=forms.Textarea(attrs={"rows": 4}),
-        help_text="Optional: what happened. Only the moderators read it.",
+        label=gettext_lazy("Note"),
+        help_text=gettext_lazy("Optional: what happened. Only the moderators read it."),
     )
 
     def __init__(self, seats, *args, **kwargs):
@@ -45,8 +49,8 @@ def report_page(request, public_id):
         except Refused as e:
             form.add_error(None, e.message)
         else:
-            messages.success(request, "Thank you: the moderators will look at your report. "
-                                      "Its status is on your profile page.")
+            messages.success(request, _("Thank you: the moderators will look at your report. "
+                                        "Its status is on your profile page."))
             return redirect("match", public_id=match.public_id)
     status = 400 if form.errors else 200
     return render(request, "moderation/report.html",

@@ -21,6 +21,8 @@ from django import template
 from django.templatetags.static import static
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
+from django.utils.text import get_text_list
+from django.utils.translation import gettext as _
 
 from games import sites
 
@@ -41,7 +43,7 @@ def game_stylesheets(kind: str) -> str:
 @register.simple_tag
 def games_in_words() -> str:
     names = [format_html("<strong>{}</strong>", site.name) for site in map(sites.get_site, sites.kinds())]
-    return mark_safe(sites.and_list(names))
+    return mark_safe(get_text_list(names, _("and")))
 
 
 @register.simple_tag

@@ -9,6 +9,7 @@ from django import template
 from django.template.loader import render_to_string
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
 
 from games import your_matches
 
@@ -51,8 +52,10 @@ def your_turn_badge(context):
     if n is None:
         return ""
     return format_html(
-        '<span class="nav-count" data-count="{}" title="Your turn in turn-based matches"{}>'
+        '<span class="nav-count" data-count="{}" title="{}"{}>'
         # The number last, so the words read right for any count ("…: 1", "…: 3").
-        '<span class="visually-hidden">: turn-based matches where it is your turn: </span>'
+        '<span class="visually-hidden">{}</span>'
         '<span class="nav-count-n">{}</span></span>',
-        your_matches.COUNT, "" if n else mark_safe(" hidden"), n)
+        your_matches.COUNT, _("Your turn in turn-based matches"), "" if n else mark_safe(" hidden"),
+        # Translators: read by screen readers between "Your matches" and the number.
+        _(": turn-based matches where it is your turn: "), n)

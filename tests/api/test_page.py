@@ -42,3 +42,14 @@ def test_the_page_s_example_move_is_ludo_notation_and_each_game_s_notation_is_li
     for kind in ("ludo", "roundabout", "rondo"):
         assert f'href="/rules/{kind}/#notation"' in html, kind
     assert '"move 2"' not in html and '"move": "p2"' in html.replace("&quot;", '"')
+
+
+def test_the_page_in_german_keeps_its_code_as_it_is(client):
+    """The prose is translated; paths, codes, the JSON and the bot are the API's own words."""
+    html = client.get("/api/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    english = client.get("/api/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "<h2 id=\"tokens\">Tokens und Berechtigungen</h2>" in html and "Ein vollständiger Bot" in html
+    assert "zu viele Anfragen" in html and "<code>rate_limited</code>" in html
+    assert "<code>easy</code>, <code>normal</code>, <code>strong</code>" in html
+    for sample in ("Authorization: Bearer plr_...", "def play(match):", '{"version": 13}'):
+        assert sample in html and sample in english

@@ -58,7 +58,7 @@ def test_a_ban_disconnects_the_players_page_and_it_says_why(page, browser, live_
     apage.get_by_label("Ban permanently").check()
     apage.get_by_label("Reason").fill("abuse in chat")
     apage.locator('input[name="apply"]').click()
-    expect(apage.locator(".messagelist")).to_contain_text("1 user(s) banned.")
+    expect(apage.locator(".messagelist")).to_contain_text("1 user banned.")
     apage.screenshot(path=shots / "admin_banned.png", full_page=True)
     assert User.objects.get(pk=other.pk).is_banned
     print("screenshots in", shots)

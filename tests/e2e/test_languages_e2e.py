@@ -316,3 +316,57 @@ def test_arabic_sign_up_two_turns_of_rondo_its_rules_and_the_history(browser, li
     tour.look("match-rondo", whole=False)
     read_rules_and_history(tour, live_server_url, ["rondo"], played=[match])
     assert not tour.found, f"English left over in ar:\n{tour.report()}"
+
+
+def test_bad_language_input_through_the_server(browser, live_server_url):
+    """The menu's POST forged and a huge or malformed Accept-Language, sent over HTTP
+    to daphne (whose header limits the test client lacks): a clear refusal or the best
+    language the site has, never a 500."""
+    context = browser.new_context()
+    http = context.request
+    http.get(live_server_url + "/signup/")  # the CSRF cookie, as the page sets it
+    token = next(c["value"] for c in context.cookies() if c["name"] == "csrftoken")
+
+    def choose(language, next_="/play/"):
+        return http.post(live_server_url + "/language/", max_redirects=0,
+                         form={"csrfmiddlewaretoken": token, "language": language, "next": next_})
+
+    forged = choose("xx")
+    assert forged.status == 400 and "language" in forged.text().lower()
+    assert choose("de" * 5000).status == 400
+    assert choose("de", "https://evil.example/").headers["location"] == "/"
+    assert choose("ar", "//evil.example/").headers["location"] == "/"
+    # The cookie now says Arabic: the browser's header no longer decides.
+    assert http.get(live_server_url + "/", headers={"Accept-Language": "de"}).headers["content-language"] == "ar"
+    context.clear_cookies()
+    for header, language in [("xx;q=1, de;q=0.8, ar;q=0.5", "de"), ("de;q=abc", "en"), ("de-;q=.5, -ar, *", "en"),
+                             (",".join(f"x{n:04}" for n in range(1500)) + ",es", "en")]:  # 9 kB
+        answer = http.get(live_server_url + "/rules/rondo/", headers={"Accept-Language": header})
+        assert answer.status == 200 and answer.headers["content-language"] == language, header
+    assert _raw_get(live_server_url, "/play/", "ह, ع, de".encode()) == 200  # not ASCII: bytes as sent
+    # Past the server's header limit (twisted's 16 kB): a 400 and the connection
+    # closed, often before the client has read the 400; never a server error. The
+    # server answers the next request as ever.
+    try:
+        assert _raw_get(live_server_url, "/", b"de," + b"x" * 100_000) == 400
+    except ConnectionError:
+        pass
+    assert _raw_get(live_server_url, "/", b"de") == 200
+    context.close()
+
+
+def _raw_get(base_url, path, accept_language: bytes) -> int:
+    """The status of a GET whose Accept-Language is ``accept_language``'s bytes as they
+    are (a browser's API refuses to send what is not ASCII; a client may)."""
+    import http.client
+    from urllib.parse import urlsplit
+
+    where = urlsplit(base_url)
+    connection = http.client.HTTPConnection(where.hostname, where.port, timeout=30)
+    try:
+        connection.putrequest("GET", path)
+        connection.putheader("Accept-Language", accept_language)
+        connection.endheaders()
+        return connection.getresponse().status
+    finally:
+        connection.close()

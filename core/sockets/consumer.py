@@ -45,6 +45,7 @@ from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.utils.translation import gettext_lazy as _
 
 from core import database, request_ids
 from core.sockets.caps import slots, socket_owner
@@ -105,10 +106,11 @@ class SocketConsumer(AsyncWebsocketConsumer):
                                 "override receive instead")
 
     #: What a refused frame is told (``receive``): not JSON; JSON but not
-    #: an object; an object of no type this consumer handles.
-    not_json_message = "That message is not valid JSON."
-    not_object_message = "Messages are JSON objects."
-    unknown_message = "Unknown message."
+    #: an object; an object of no type this consumer handles. Lazy: in the
+    #: language the consumer's ``send_error`` renders in.
+    not_json_message = _("That message is not valid JSON.")
+    not_object_message = _("Messages are JSON objects.")
+    unknown_message = _("Unknown message.")
 
     groups_joined: list[str] | tuple = ()
     #: Group event types whose handlers only send a frame (no database, no

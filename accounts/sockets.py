@@ -47,6 +47,7 @@ from channels.sessions import CookieMiddleware, SessionMiddleware
 from django.conf import settings
 from django.db import transaction
 from django.http.cookie import parse_cookie
+from django.utils import translation
 from django.utils.translation import trans_real
 
 from accounts import blocks, languages, socket_sessions
@@ -210,6 +211,11 @@ class ParlourConsumer(SocketConsumer):
         everything rendered for this socket alone (its snapshot, its error
         frames) is rendered in it."""
         return socket_language(self.scope)
+
+    def words(self, text) -> str:
+        """``text`` (a lazy translation, or a str) in this socket's language."""
+        with translation.override(self.language):
+            return str(text)
 
     #: The session this socket signed in with, once it is let in (None:
     #: anonymous, or not let in): its key, its group and its user's id.

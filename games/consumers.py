@@ -41,7 +41,7 @@ from concurrent.futures import ThreadPoolExecutor
 from django.conf import settings
 from django.db import DatabaseError, close_old_connections
 from django.utils import translation
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _
 
 from accounts import blocks, sockets
 from accounts.close_codes import CLOSE_BANNED, CLOSE_NOT_FOUND
@@ -156,14 +156,14 @@ class MatchConsumer(sockets.ParlourConsumer):
 
     async def on_move(self, data):
         if self.seat_index is None:
-            await self.send_error(self.says(_, "You are watching this match; only its players can move."))
+            await self.send_error(self.words(_("You are watching this match; only its players can move.")))
             return
         notation, version = data.get("moves", data.get("move")), data.get("version")
         if isinstance(notation, list) and not all(isinstance(n, str) for n in notation):
             notation = None
         if not isinstance(notation, (str, list)) or isinstance(version, bool) \
                 or not isinstance(version, (str, int)):
-            await self.send_error(self.says(_, "A move needs a move and a version."))
+            await self.send_error(self.words(_("A move needs a move and a version.")))
             return
         error, frames = await _play_in_pool(self.public_id, self.user, notation, version, self.language)
         await push.send_collected(frames)
@@ -184,7 +184,7 @@ class MatchConsumer(sockets.ParlourConsumer):
         rate-limited per person; shown to everyone watching the match."""
         message_id = data.get("id")
         if self.seat_index is None:
-            await self.send_error(self.says(_, "Only the players of this match can chat."))
+            await self.send_error(self.words(_("Only the players of this match can chat.")))
             return
         try:
             with translation.override(self.language):
@@ -200,11 +200,6 @@ class MatchConsumer(sockets.ParlourConsumer):
         with translation.override(live_languages.DEFAULT):
             line = chat.chat_line(self.user.username, message_id)
         await push.send_chat(self.public_id, line, self.user.pk, message_id, self.user.username, others)
-
-    def says(self, gettext, *args) -> str:
-        """``gettext(*args)`` in this socket's language."""
-        with translation.override(self.language):
-            return gettext(*args)
 
     async def match_frame(self, event):
         if self.language != live_languages.DEFAULT and event.get("lang") != self.language \

@@ -155,16 +155,26 @@ t("10 seconds left to decide.", "Noch 10 Sekunden zum Entscheiden.", "Quedan 10 
 t("More about this match", "Mehr zu dieser Partie", "Más sobre esta partida", "इस मैच के बारे में और", "المزيد عن هذه المباراة")
 t("Moves", "Züge", "Jugadas", "चालें", "النقلات")
 t("Settings", "Einstellungen", "Ajustes", "सेटिंग्स", "الإعدادات")
-t('Every %(step)s of this match comes from a secret seed fixed before the first one. Its SHA-256 fingerprint: <code class="hash">%(hash)s</code>.',
-  'Jeder %(step)s dieser Partie stammt aus einem geheimen Seed, der vor dem ersten festgelegt wurde. Sein SHA-256-Fingerabdruck: <code class="hash">%(hash)s</code>.',
-  'Cada %(step)s de esta partida sale de una semilla secreta fijada antes del primero. Su huella SHA-256: <code class="hash">%(hash)s</code>.',
-  'इस मैच का हर %(step)s पहले वाले से पहले तय किए गए एक गुप्त सीड से आता है। उसका SHA-256 फ़िंगरप्रिंट: <code class="hash">%(hash)s</code>।',
-  'كل %(step)s في هذه المباراة يأتي من بذرة سرية ثُبّتت قبل الأول. بصمتها SHA-256: <code class="hash">%(hash)s</code>.')
-t('The match is over, so the seed is revealed: <code class="hash">%(seed)s</code>. With it anyone can recompute every chance outcome (see the <a href="%(rules_url)s#fairness">rules page</a>).',
-  'Die Partie ist vorbei, deshalb ist der Seed offengelegt: <code class="hash">%(seed)s</code>. Damit kann jeder jedes Zufallsergebnis nachrechnen (siehe die <a href="%(rules_url)s#fairness">Regelseite</a>).',
-  'La partida terminó, así que la semilla se revela: <code class="hash">%(seed)s</code>. Con ella cualquiera puede recalcular cada resultado del azar (mira la <a href="%(rules_url)s#fairness">página de reglas</a>).',
-  'मैच खत्म हो गया है, इसलिए सीड बता दिया गया है: <code class="hash">%(seed)s</code>। इससे कोई भी हर संयोग का नतीजा फिर से निकाल सकता है (<a href="%(rules_url)s#fairness">नियम पेज</a> देखें)।',
-  'انتهت المباراة، لذا كُشفت البذرة: <code class="hash">%(seed)s</code>. بها يستطيع أي أحد إعادة حساب كل نتيجة للحظ (انظر <a href="%(rules_url)s#fairness">صفحة القواعد</a>).')
+t("Every %(step)s of this match comes from a secret seed fixed before the first one.",
+  "Jeder %(step)s dieser Partie stammt aus einem geheimen Seed, der vor dem ersten festgelegt wurde.",
+  "Cada %(step)s de esta partida sale de una semilla secreta fijada antes del primero.",
+  "इस मैच का हर %(step)s पहले वाले से पहले तय किए गए एक गुप्त सीड से आता है।",
+  "كل %(step)s في هذه المباراة يأتي من بذرة سرية ثُبّتت قبل الأول.")
+t('Its SHA-256 fingerprint: <code class="hash">%(hash)s</code>.',
+  'Sein SHA-256-Fingerabdruck: <code class="hash">%(hash)s</code>.',
+  'Su huella SHA-256: <code class="hash">%(hash)s</code>.',
+  'उसका SHA-256 फ़िंगरप्रिंट: <code class="hash">%(hash)s</code>।',
+  'بصمتها SHA-256: <code class="hash">%(hash)s</code>.')
+t('The match is over, so the seed is revealed: <code class="hash">%(seed)s</code>.',
+  'Die Partie ist vorbei, deshalb ist der Seed offengelegt: <code class="hash">%(seed)s</code>.',
+  'La partida terminó, así que la semilla se revela: <code class="hash">%(seed)s</code>.',
+  'मैच खत्म हो गया है, इसलिए सीड बता दिया गया है: <code class="hash">%(seed)s</code>।',
+  'انتهت المباراة، لذا كُشفت البذرة: <code class="hash">%(seed)s</code>.')
+t('With it anyone can recompute every chance outcome (see the <a href="%(rules_url)s#fairness">rules page</a>).',
+  'Damit kann jeder jedes Zufallsergebnis nachrechnen (siehe die <a href="%(rules_url)s#fairness">Regelseite</a>).',
+  'Con ella cualquiera puede recalcular cada resultado del azar (mira la <a href="%(rules_url)s#fairness">página de reglas</a>).',
+  'इससे कोई भी हर संयोग का नतीजा फिर से निकाल सकता है (<a href="%(rules_url)s#fairness">नियम पेज</a> देखें)।',
+  'بها يستطيع أي أحد إعادة حساب كل نتيجة للحظ (انظر <a href="%(rules_url)s#fairness">صفحة القواعد</a>).')
 t("The seed itself is revealed when the match ends.", "Der Seed selbst wird offengelegt, wenn die Partie endet.", "La semilla se revela cuando termina la partida.", "सीड खुद मैच खत्म होने पर बताया जाता है।", "تُكشف البذرة نفسها عند انتهاء المباراة.")
 t("This device", "Dieses Gerät", "Este dispositivo", "यह डिवाइस", "هذا الجهاز")
 t("Settings kept in this browser", "Einstellungen, die dieser Browser speichert", "Ajustes guardados en este navegador", "इस ब्राउज़र में रखी सेटिंग्स", "إعدادات محفوظة في هذا المتصفح")

@@ -238,6 +238,21 @@ t("You are in no match now.", "Du bist gerade in keiner Partie.", "No estás en 
 t('<a href="%(play_url)s">Start one</a>.', '<a href="%(play_url)s">Starte eine</a>.', '<a href="%(play_url)s">Empieza una</a>.', '<a href="%(play_url)s">एक शुरू करें</a>।', '<a href="%(play_url)s">ابدأ واحدة</a>.')
 t("Notify me when this tab is hidden", "Benachrichtige mich, wenn dieser Tab verborgen ist", "Avísame cuando esta pestaña esté oculta", "यह टैब छिपा होने पर मुझे सूचित करें", "أعلمني حين يكون هذا التبويب مخفيًا")
 
+t("Players", "Spieler", "Jugadores", "खिलाड़ी", "اللاعبون")
+t("Rating (provisional)", "Wertung (vorläufig)", "Puntuación (provisional)", "रेटिंग (अस्थायी)", "التصنيف (مؤقت)")
+t("Rating", "Wertung", "Puntuación", "रेटिंग", "التصنيف")
+t("Place %(rank)s", "Platz %(rank)s", "Puesto %(rank)s", "स्थान %(rank)s", "المركز %(rank)s")
+t("on holiday until %(date)s", "im Urlaub bis %(date)s", "de vacaciones hasta el %(date)s", "%(date)s तक छुट्टी पर", "في إجازة حتى %(date)s")
+t("(to move)", "(am Zug)", "(su turno)", "(बारी है)", "(دوره)", ctx="seats list")
+t("Dice: %(first)s and %(second)s", "Würfel: %(first)s und %(second)s", "Dados: %(first)s y %(second)s", "पासे: %(first)s और %(second)s", "النرد: %(first)s و%(second)s")
+t("Last roll: %(die)s", "Letzter Wurf: %(die)s", "Última tirada: %(die)s", "पिछला पासे का अंक: %(die)s", "الرمية الأخيرة: %(die)s")
+t("No roll yet", "Noch kein Wurf", "Todavía no hay tirada", "अभी तक पासा नहीं फेंका गया", "لا رمية بعد")
+t("Red", "Rot", "Rojo", "लाल", "أحمر", ctx="seat colour")
+t("Green", "Grün", "Verde", "हरा", "أخضر", ctx="seat colour")
+t("Yellow", "Gelb", "Amarillo", "पीला", "أصفر", ctx="seat colour")
+t("Blue", "Blau", "Azul", "नीला", "أزرق", ctx="seat colour")
+t("Purple", "Lila", "Morado", "बैंगनी", "بنفسجي", ctx="seat colour")
+
 T[(None, "%(move)s is not a legal move now.")]["ar"] = "%(move)s ليست نقلة مسموحة الآن."
 
 

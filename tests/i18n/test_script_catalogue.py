@@ -1,0 +1,68 @@
+"""The scripts' catalogue, /jsi18n/ (core/script_catalogue.py, docs/i18n.md "Scripts"):
+the page names it per release and language, it serves that language's djangojs strings
+(locale/ and the game folders'), only those, and a browser keeps it for the release."""
+
+import gzip
+import json
+import re
+
+import polib
+import pytest
+from django.conf import settings
+from django.core.cache import cache
+
+from core import script_catalogue
+
+pytestmark = pytest.mark.django_db
+
+
+def catalogue_of(body: str) -> dict:
+    """The strings a catalogue script defines (Django renders them as one JSON object)."""
+    match = re.search(r"const newcatalog = (\{.*?\n\s*\});", body, re.S)
+    return json.loads(match.group(1)) if match else {}
+
+
+def test_the_page_names_the_catalogue_of_its_language_before_its_scripts(client):
+    body = client.get("/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    src = f"/jsi18n/?v={script_catalogue.version()}&amp;l=de"
+    assert f'<script src="{src}" defer></script>' in body
+    # The first script of the page: the modules call its gettext as they start.
+    assert body[body.index("<script src="):].startswith(f'<script src="{src}"')
+    english = client.get("/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert f"/jsi18n/?v={script_catalogue.version()}&amp;l=en" in english
+
+
+def test_german_catalogue_holds_our_strings_only_and_is_kept_for_the_release(client):
+    cache.clear()
+    url = script_catalogue.url("de")
+    resp = client.get(url)
+    assert resp.status_code == 200 and resp["Content-Type"].startswith("text/javascript")
+    strings = catalogue_of(resp.content.decode())
+    assert strings["Reconnecting…"] == "Verbinde neu…"  # locale/de
+    assert strings["rondo colour\x04purple"] == "Lila"  # games/rondo/locale/de
+    assert strings["%(days)s day"] == ["%(days)s Tag", "%(days)s Tage"]
+    # Only the djangojs catalogues of locale/ and the game folders: nothing of Django's own.
+    ours = set()
+    for po in [*settings.BASE_DIR.glob("locale/de/LC_MESSAGES/djangojs.po"),
+               *settings.BASE_DIR.glob("games/*/locale/de/LC_MESSAGES/djangojs.po")]:
+        ours |= {(f"{e.msgctxt}\x04" if e.msgctxt else "") + e.msgid for e in polib.pofile(str(po)) if e.msgstr or e.msgstr_plural}
+    assert set(strings) == ours
+    # Cached for a year, unchanged within a release; the URL alone decides the language.
+    control = {part.strip() for part in resp["Cache-Control"].split(",")}
+    assert {"max-age=31536000", "public", "immutable"} <= control
+    assert "Accept-Language" in resp["Vary"]
+    again = client.get(url, HTTP_ACCEPT_LANGUAGE="en")
+    assert again.content == resp.content
+    assert len(gzip.compress(resp.content)) < 8000
+
+
+def test_the_url_names_the_language_and_anything_else_is_not_kept(client):
+    version = script_catalogue.version()
+    spanish = catalogue_of(client.get(f"/jsi18n/?v={version}&l=es", HTTP_ACCEPT_LANGUAGE="de").content.decode())
+    assert spanish["Reconnecting…"] == "Reconectando…"
+    assert catalogue_of(client.get(script_catalogue.url("en")).content.decode()) == {}
+    # No version, an old one, or an unknown language: the request's language, never kept.
+    for url in ("/jsi18n/", "/jsi18n/?v=old&l=de", f"/jsi18n/?v={version}&l=xx"):
+        resp = client.get(url, HTTP_ACCEPT_LANGUAGE="de")
+        assert catalogue_of(resp.content.decode())["Reconnecting…"] == "Verbinde neu…"
+        assert "no-cache" in resp["Cache-Control"] and "immutable" not in resp["Cache-Control"]

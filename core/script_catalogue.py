@@ -26,6 +26,7 @@ from pathlib import Path
 import django
 from django.apps import apps
 from django.conf import settings
+from django.urls import reverse
 from django.utils import translation
 from django.utils.cache import add_never_cache_headers, patch_cache_control
 from django.views.decorators.cache import cache_page
@@ -46,15 +47,14 @@ def version() -> str:
     Django's version (its catalogue script). Read once per process: a release restarts it."""
     digest = hashlib.sha256(django.get_version().encode())
     for mo in _catalogues():
-        digest.update(str(mo.relative_to(settings.BASE_DIR) if mo.is_relative_to(settings.BASE_DIR) else mo).encode())
+        name = mo.relative_to(settings.BASE_DIR) if mo.is_relative_to(settings.BASE_DIR) else mo
+        digest.update(str(name).encode())
         digest.update(mo.read_bytes())
     return digest.hexdigest()[:16]
 
 
 def url(language: str) -> str:
     """The catalogue's URL for ``language`` in this release."""
-    from django.urls import reverse
-
     return f"{reverse('javascript-catalog')}?v={version()}&l={language}"
 
 

@@ -45,7 +45,8 @@ def test_german_catalogue_holds_our_strings_only_and_is_kept_for_the_release(cli
     ours = set()
     for po in [*settings.BASE_DIR.glob("locale/de/LC_MESSAGES/djangojs.po"),
                *settings.BASE_DIR.glob("games/*/locale/de/LC_MESSAGES/djangojs.po")]:
-        ours |= {(f"{e.msgctxt}\x04" if e.msgctxt else "") + e.msgid for e in polib.pofile(str(po)) if e.msgstr or e.msgstr_plural}
+        ours |= {(f"{e.msgctxt}\x04" if e.msgctxt else "") + e.msgid
+                 for e in polib.pofile(str(po)) if e.msgstr or e.msgstr_plural}
     assert set(strings) == ours
     # Cached for a year, unchanged within a release; the URL alone decides the language.
     control = {part.strip() for part in resp["Cache-Control"].split(",")}
@@ -58,7 +59,8 @@ def test_german_catalogue_holds_our_strings_only_and_is_kept_for_the_release(cli
 
 def test_the_url_names_the_language_and_anything_else_is_not_kept(client):
     version = script_catalogue.version()
-    spanish = catalogue_of(client.get(f"/jsi18n/?v={version}&l=es", HTTP_ACCEPT_LANGUAGE="de").content.decode())
+    spanish = client.get(f"/jsi18n/?v={version}&l=es", HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    spanish = catalogue_of(spanish)
     assert spanish["Reconnecting…"] == "Reconectando…"
     assert catalogue_of(client.get(script_catalogue.url("en")).content.decode()) == {}
     # No version, an old one, or an unknown language: the request's language, never kept.

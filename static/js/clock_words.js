@@ -1,8 +1,8 @@
 /* The time left on a turn-based clock, in words: "2 days 5 h", "3 h 20 min", "12 min",
  * "40 s" (docs/features.md "Turn-based play"). The same words as games/clock_words.py,
  * so a count-down in the page never changes the server's wording; in the page's
- * language through the script catalogue (i18n.js), whose translations of these
- * words are the server catalogue's (docs/i18n.md "Scripts"). Pure
+ * language through the script catalogue (i18n.js): the same msgids as the server's,
+ * translated the same (tests/i18n/test_script_catalogue.py checks). Pure
  * (static/js/tests/clock_words.test.mjs); imported by match/clock.js and notify.js. */
 
 import { gettext, interpolate, ngettext } from "./i18n.js";
@@ -18,9 +18,9 @@ export function leftWords(leftMs) {
   if (total >= DAY) {
     const days = Math.floor(total / DAY);
     const hours = Math.floor((total % DAY) / HOUR);
-    return hours
-      ? interpolate(ngettext("%(days)s day %(hours)s h", "%(days)s days %(hours)s h", days), { days, hours })
-      : interpolate(ngettext("%(days)s day", "%(days)s days", days), { days });
+    const text = interpolate(ngettext("%(days)s day", "%(days)s days", days), { days });
+    // Translators: a clock's time left: days (already written: "2 days"), then hours.
+    return hours ? interpolate(gettext("%(days)s %(hours)s h"), { days: text, hours }) : text;
   }
   if (total >= HOUR) {
     const hours = Math.floor(total / HOUR);

@@ -87,9 +87,9 @@ import { gettext, interpolate, ngettext } from "./i18n.js";
 
   /** "42 s left", or with ``words`` (a turn-based decision's) "2 days 5 h left". */
   function leftText(deadlineMs, words) {
-    var time = words ? leftWords(deadlineMs - Date.now())
-      : interpolate(gettext("%(seconds)s s"), { seconds: secondsLeft(deadlineMs) });
-    return interpolate(gettext("%(time)s left"), { time: time });
+    // The server's words for the same row (games/your_matches.py), so a tick never changes them.
+    if (!words) return interpolate(gettext("%(seconds)s s left"), { seconds: secondsLeft(deadlineMs) });
+    return interpolate(gettext("%(time)s left"), { time: leftWords(deadlineMs - Date.now()) });
   }
 
   function announce(text) {

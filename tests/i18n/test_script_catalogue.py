@@ -68,3 +68,21 @@ def test_the_url_names_the_language_and_anything_else_is_not_kept(client):
         resp = client.get(url, HTTP_ACCEPT_LANGUAGE="de")
         assert catalogue_of(resp.content.decode())["Reconnecting…"] == "Verbinde neu…"
         assert "no-cache" in resp["Cache-Control"] and "immutable" not in resp["Cache-Control"]
+
+
+#: The words a script writes where the server wrote them first (the turn-based clock,
+#: static/js/clock_words.js = games/clock_words.py; a row's time left, notify.js =
+#: games/your_matches.py): a count-down must never change them.
+SHARED = ["%(days)s day", "%(days)s %(hours)s h", "%(hours)s h %(minutes)s min", "%(hours)s h",
+          "%(minutes)s min", "%(seconds)s s", "%(seconds)s s left", "%(time)s left"]
+
+
+@pytest.mark.parametrize("language", ["hi", "es", "de", "ar"])
+def test_the_scripts_clock_words_are_the_servers(language):
+    folder = settings.BASE_DIR / "locale" / language / "LC_MESSAGES"
+    script = {e.msgid: e.msgstr or e.msgstr_plural for e in polib.pofile(str(folder / "djangojs.po"))}
+    assert set(SHARED) <= set(script)
+    server = polib.pofile(str(folder / "django.po")) if (folder / "django.po").exists() else []
+    for entry in server:
+        if entry.msgid in SHARED and (entry.msgstr or entry.msgstr_plural):
+            assert script[entry.msgid] == (entry.msgstr or entry.msgstr_plural), entry.msgid

@@ -31,7 +31,8 @@ test("without a catalogue (it did not load): English, plurals by n, named placeh
 test("with the catalogue: the scripts' words come from it", () => {
   withCatalogue({
     "Reconnecting…": "Verbinde neu…",
-    "%(days)s day %(hours)s h": ["%(days)s Tag %(hours)s Std.", "%(days)s Tage %(hours)s Std."],
+    "%(days)s day": ["%(days)s Tag", "%(days)s Tage"],
+    "%(days)s %(hours)s h": "%(days)s %(hours)s Std.",
     "Sent…": "Gesendet…",
     "Choose a highlighted dart.": "Wähle einen hervorgehobenen Pfeil.",
     "rondo colour\x04purple": "Lila",

@@ -43,18 +43,19 @@ YEAR = 365 * 24 * 3600
 def _catalogues() -> list[Path]:
     folders = [Path(p) for p in settings.LOCALE_PATHS]
     folders += [Path(app.path) / "locale" for app in apps.get_app_configs()]
-    return sorted({mo for folder in folders for mo in folder.glob("*/LC_MESSAGES/djangojs.mo")})
+    languages = [translation.to_locale(code) for code, _name in settings.LANGUAGES]
+    found = {folder / code / "LC_MESSAGES" / "djangojs.mo" for folder in folders for code in languages}
+    return sorted(mo for mo in found if mo.exists())
 
 
 @cache
 def version() -> str:
-    """A digest of what the view can serve: every ``djangojs.mo`` (path and bytes) and
-    Django's version (its catalogue script). Read once per process: a release restarts it."""
+    """A digest of what the view can serve: every ``djangojs.mo`` of our languages (their
+    bytes, not where they are: every web server of a release agrees) and Django's version
+    (its catalogue script). Read once per process: a release restarts it."""
     digest = hashlib.sha256(django.get_version().encode())
-    for mo in _catalogues():
-        name = mo.relative_to(settings.BASE_DIR) if mo.is_relative_to(settings.BASE_DIR) else mo
-        digest.update(str(name).encode())
-        digest.update(mo.read_bytes())
+    for each in sorted(hashlib.sha256(mo.read_bytes()).hexdigest() for mo in _catalogues()):
+        digest.update(each.encode())
     return digest.hexdigest()[:16]
 
 

@@ -15,7 +15,7 @@ def test_a_german_match_page_says_its_scripts_words_in_german(browser, live_serv
     log_in(context, user, live_server_url)
     page = context.new_page()
     refused = []
-    page.on("console", lambda msg: refused.append(msg.text) if "Content Security Policy" in msg.text else None)
+    page.on("console", lambda m: refused.append(m.text) if "Content Security Policy" in m.text else None)
     catalogue = []
     page.on("response", lambda r: catalogue.append(r) if "/jsi18n/" in r.url else None)
     page.goto(f"{live_server_url}/m/{match.public_id}/")
@@ -25,7 +25,8 @@ def test_a_german_match_page_says_its_scripts_words_in_german(browser, live_serv
     assert page.title().startswith("Du bist am Zug · ")
     # A module (match.js through i18n.js): offline, the page says so at once.
     context.set_offline(True)
-    expect(page.locator("#move-wait")).to_have_text("Offline: Du kannst wieder ziehen, sobald das Netz zurück ist.")
+    offline = "Offline: Du kannst wieder ziehen, sobald das Netz zurück ist."
+    expect(page.locator("#move-wait")).to_have_text(offline)
     context.set_offline(False)
     expect(page.locator("#connection-status")).to_have_text("Live", timeout=20_000)
     assert refused == []

@@ -12,6 +12,7 @@ from django.conf import settings
 from django.core.cache import cache
 
 from core import script_catalogue
+from tests.factories import make_match
 
 pytestmark = pytest.mark.django_db
 
@@ -90,3 +91,13 @@ def test_the_scripts_clock_words_are_the_servers(language):
     for entry in server:
         if entry.msgid in SHARED and (entry.msgstr or entry.msgstr_plural):
             assert script[entry.msgid] == (entry.msgstr or entry.msgstr_plural), entry.msgid
+
+
+def test_the_board_hints_piece_word_is_a_key_in_every_language(client):
+    """static/js/board/choices.js picks its hints' sentences by the game's piece word
+    ("dart": "Choose a highlighted dart."), each language's own: the page hands it over in
+    English whatever the page's language (a translated GameSite.piece_word too)."""
+    match = make_match("roundabout", ("human", "human"))
+    client.force_login(match.seats.get(index=0).user)
+    body = client.get(f"/m/{match.public_id}/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert 'data-piece="dart"' in body

@@ -17,6 +17,9 @@
 (function () {
   "use strict";
 
+  // The script catalogue (base.html loads /jsi18n/ first; static/js/i18n.js): English without it.
+  var gettext = window.gettext || function (text) { return text; };
+
   function setUp(box) {
     var list = box.querySelector("[role=tablist]");
     if (!list) return;
@@ -51,7 +54,7 @@
           tab.classList.add("has-news");
           var mark = document.createElement("span");
           mark.className = "news-mark visually-hidden";
-          mark.textContent = " (new)";
+          mark.textContent = " " + gettext("(new)");
           tab.appendChild(mark);
         }).observe(watched, { childList: true });
       }

@@ -12,7 +12,7 @@ colour, because the public view does not hold them.
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 
 from django.template.loader import render_to_string
 from django.utils.translation import get_language, ngettext, pgettext
@@ -116,13 +116,14 @@ def board_context(view: dict) -> dict:
     """
     static = static_board(view["side"])
     by_id = static["by_id"]
+    language = get_language()
     chain = view["chain"]
     tiles = []
     for sid, t in view["tiles"].items():
         s = by_id[sid]
         tile_colour = t["tile_colour"]
         count = t["tiles"]
-        words = _tile_words(sid, t["face_down"], tile_colour, count)
+        words = _tile_words(language, sid, t["face_down"], tile_colour, count)
         tiles.append(
             {
                 "space": sid,
@@ -164,7 +165,7 @@ def board_context(view: dict) -> dict:
         "side": view["side"],
         "extent": _num(EXTENT),
         "size": _num(2 * EXTENT),
-        "static": static_markup(view["side"], get_language()),
+        "static": static_markup(view["side"], language),
         "one_change": view["one_change"],
         "tiles": tiles,
         "slots": slots,
@@ -178,9 +179,12 @@ def board_context(view: dict) -> dict:
     }
 
 
-def _tile_words(sid: str, face_down: bool, tile_colour: str | None, count: int) -> str:
-    """A space's tiles in words (its title): "I03: 2 purple tiles face up", "I04: a
-    tile face down, a bridge" (and its colour once everyone may know it)."""
+@lru_cache(maxsize=4096)
+def _tile_words(language: str | None, sid: str, face_down: bool, tile_colour: str | None, count: int) -> str:
+    """A space's tiles in words (its title) in ``language``, the active one (a key
+    of the cache: a board renders once per move and language, its words are the
+    same move after move): "I03: 2 purple tiles face up", "I04: a tile face down,
+    a bridge" (and its colour once everyone may know it)."""
     if face_down and tile_colour:
         return _("%(space)s: a tile face down, a bridge (%(colour)s)") % {
             "space": sid, "colour": colour(tile_colour)}

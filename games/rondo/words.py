@@ -6,7 +6,7 @@ language that inflects adjectives words its sentences around the noun
 ("2 Plättchen in Rot"). Lazy: read in each request's language."""
 
 from django.utils.text import capfirst
-from django.utils.translation import pgettext_lazy
+from django.utils.translation import pgettext, pgettext_lazy
 
 #: Tile and seat colour -> its name (lower case in English: "red").
 COLOUR_WORDS = {
@@ -21,8 +21,9 @@ COLOUR_WORDS = {
 def colour(name: str) -> str:
     """The colour ``name`` ("red") in the active language ("rot" is "Rot": German
     capitalises its nouns); an unknown name as it is."""
-    word = COLOUR_WORDS.get(name)
-    return name if word is None else str(word)
+    # The lazy words above are what makemessages reads; the same lookup, made
+    # here directly, costs a dictionary look-up rather than a lazy proxy's.
+    return pgettext("rondo colour", name) if name in COLOUR_WORDS else name
 
 
 def colour_cap(name: str) -> str:

@@ -37,8 +37,8 @@ import random
 from django import template
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
 from games.engine import get_rules
 from games.frames.wire import choices_json, part
@@ -62,16 +62,24 @@ def move_words(m: dict, seat_view: dict) -> str:
                         "Draw %(n)d tiles instead of placing", n) % {"n": n}
     if "space" not in m:
         return m["label"]
-    space = static_board(seat_view["side"])["by_id"][m["space"]]
-    args = {"count": m["count"], "colour": colour(m["colour"]), "space_colour": colour(space["colour"]),
-            "value": space["value"], "space": m["space"], "points": m["points"]}
-    if m["face_down"]:
+    return _placement_words(get_language(), seat_view["side"], m["space"], m["count"], m["colour"],
+                            m["points"], m["face_down"])
+
+
+@functools.lru_cache(maxsize=8192)
+def _placement_words(language, side, sid, count, tile_colour, points, face_down) -> str:
+    """A placement's words in ``language`` (the active one: a key of the cache, as
+    a rack's placements are worded again for every frame of the seat's turn)."""
+    space = static_board(side)["by_id"][sid]
+    args = {"count": count, "colour": colour(tile_colour), "space_colour": colour(space["colour"]),
+            "value": space["value"], "space": sid, "points": points}
+    if face_down:
         return _("1 %(colour)s face down on %(space_colour)s %(value)d, %(space)s "
                  "(a bridge, 0 points)") % args
     return ngettext("%(count)d %(colour)s face up on %(space_colour)s %(value)d, %(space)s "
                     "(%(points)d point)",
                     "%(count)d %(colour)s face up on %(space_colour)s %(value)d, %(space)s "
-                    "(%(points)d points)", m["points"]) % args
+                    "(%(points)d points)", points) % args
 
 
 def _worded(m: dict | None, seat_view: dict) -> dict | None:

@@ -7,8 +7,6 @@ text "Turn"), so a turn may hold several dice (docs/rules.md "The move list").
 
 from __future__ import annotations
 
-from django.utils.translation import gettext as _
-
 from games.engine import get_rules
 from games.engine.base import RecordLine, idled_out
 from games.engine.base import seat_label as _label
@@ -16,6 +14,24 @@ from games.engine.base import seat_label as _label
 from .engine.board import BASE, HOME, PIECES_PER_SEAT
 
 _RULES = get_rules("ludo")
+
+#: The lines' words in the reader's language. This module is pure Python (the
+#: engine's layer: .importlinter), so the site hands it Django's ``gettext``
+#: when it starts (``apps.LudoConfig.ready``: ``speak``); until then, and for
+#: code that reads records without the site, the lines are the English
+#: messages themselves. Marked with ``_`` for makemessages (this folder's
+#: catalogue, games/ludo/locale).
+_gettext = str
+
+
+def speak(gettext) -> None:
+    """Word the lines with ``gettext`` (Django's: the active language)."""
+    global _gettext
+    _gettext = gettext
+
+
+def _(message: str) -> str:
+    return _gettext(message)
 
 
 

@@ -10,16 +10,42 @@ starting seat and the deal come before the first turn (docs/rules.md
 
 from __future__ import annotations
 
-from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
-
 from games.engine import get_rules
 from games.engine.base import RecordLine, idled_out
 from games.engine.base import seat_label as _label
 from games.rondo.engine import COLOURS
-from games.rondo.words import colour as colour_word
 
 _RULES = get_rules("rondo")
+
+#: The lines' words in the reader's language. This module is pure Python (the
+#: engine's layer: .importlinter), so the site hands it Django's ``gettext``,
+#: ``ngettext`` and ``pgettext`` when it starts (``apps.RondoConfig.ready``:
+#: ``speak``); until then, and for code that reads records without the site,
+#: the lines are the English messages themselves. Marked with ``_`` and
+#: ``ngettext`` for makemessages (this folder's catalogue, games/rondo/locale;
+#: the colours' names are games.rondo.words').
+_gettext = str
+_ngettext = lambda singular, plural, n: singular if n == 1 else plural  # noqa: E731
+_pgettext = lambda context, message: message  # noqa: E731
+
+
+def speak(gettext, ngettext, pgettext) -> None:
+    """Word the lines with these (Django's: the active language)."""
+    global _gettext, _ngettext, _pgettext
+    _gettext, _ngettext, _pgettext = gettext, ngettext, pgettext
+
+
+def _(message: str) -> str:
+    return _gettext(message)
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    return _ngettext(singular, plural, n)
+
+
+def colour_word(name: str) -> str:
+    """A tile colour's name ("red"), as games.rondo.words words it."""
+    return _pgettext("rondo colour", name)
 
 #: Lines name a seat without its colour: Rondo's seat colours are tile
 #: colours' names, so "a tile was dealt to ada (green)" would seem to say

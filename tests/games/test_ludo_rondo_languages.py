@@ -34,7 +34,8 @@ WORDS = {
 }
 #: The rules pages' facts, the same in every language (credits, numbers, codes).
 FACTS = {
-    "ludo": ("Mohammad Asif", "OpenStreetMap", "630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd",
+    "ludo": ("Mohammad Asif", "OpenStreetMap",
+             "630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd",
              "6, 6, 6, 2, 1, 1, 3, 6, 2, 3", "<code>s1 roll d6 p0 roll d4 p0 roll d2</code>"),
     "rondo": ("RONDO", "Reiner Knizia", "Schmidt Spiele", "(2012)", "Eckhard", "Freytag", "Thorsten Gimmler",
               "<code>place I03 down red</code>", "HMAC-SHA256"),
@@ -120,14 +121,16 @@ def test_the_match_page_and_the_seats_controls_are_translated_with_the_same_geom
     ("ludo", "Drawn to start: ", "Ausgelost, wer beginnt: ", "وقعت القرعة على من يبدأ: "),
     ("rondo", " was dealt to ", " bekommt ein Plättchen ausgeteilt.", "وُزّعت بلاطة على "),
 ])
-def test_move_list_lines_are_worded_in_the_active_language_from_the_english_record(kind, english, german, arabic):
+def test_move_list_lines_are_worded_in_the_active_language_from_the_english_record(
+        kind, english, german, arabic):
     match = make_match(kind=kind, seats=("human", "human"))
     moves = list(match.moves.order_by("ply"))
     names = {0: "ada (red)", 1: "bo (yellow)"}
 
     def lines(lang):
         with translation.override(lang):
-            return [line.text for line in record.describe(kind, moves, names, RULES[kind].load(match.start_state))]
+            before = RULES[kind].load(match.start_state)
+            return [line.text for line in record.describe(kind, moves, names, before)]
 
     assert any(english in text for text in lines("en"))
     assert any(german in text for text in lines("de")) and not any(english in text for text in lines("de"))
@@ -162,8 +165,9 @@ def test_the_translated_move_words_say_in_english_what_the_engine_labels_say(kin
                     for m in view["moves"]:
                         assert ludo_tags.move_words(m, colours) == m["label"]
                     for m in ludo_tags._merged(view["moves"]):
-                        expected = m["label"].replace(f"piece {m['piece']}", "a piece", 1) if m.get("count", 1) > 1 \
-                            else m["label"]
+                        expected = m["label"]
+                        if m.get("count", 1) > 1:
+                            expected = expected.replace(f"piece {m['piece']}", "a piece", 1)
                         assert ludo_tags.move_words(m, colours) == expected
                         checked += 1
                 else:
@@ -182,7 +186,8 @@ def test_ludo_piece_choices_are_worded_in_the_seats_language_on_buttons_and_boar
     match = make_match(seats=("human", "human"), state=state)
     with translation.override("de"):
         html = render.seat_frame(match, match.seats.get(index=0))
-    assert ">Eine Figur herausbringen</button>" in html and ">Eine Figur um 6 vorziehen, auf ein sicheres Feld</button>" in html
+    assert ">Eine Figur herausbringen</button>" in html
+    assert ">Eine Figur um 6 vorziehen, auf ein sicheres Feld</button>" in html
     assert '"l":"Eine Figur herausbringen"' in html.replace(": ", ":")
     with translation.override("ar"):
         html = render.seat_frame(match, match.seats.get(index=0))

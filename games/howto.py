@@ -25,6 +25,7 @@ from functools import cache
 from django.template.loader import render_to_string
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
 
 from games import bots, sites, themes
 from games.engine import CHANCE, get_rules
@@ -70,10 +71,15 @@ def _own_ids(html: str, prefix: str) -> str:
     return _URL.sub(lambda m: f"url(#{prefix}{m.group(1)})", html)
 
 
-@cache
 def pictures(kind: str) -> SafeString:
-    """The figures of ``kind``'s "How to play" (markup, built once per process).
+    """The figures of ``kind``'s "How to play" (markup, built once per process and
+    language: the boards' words and the captions are the active language's).
     Raises KeyError for a game without pictures (``GameSite.rules_pictures``)."""
+    return _pictures(kind, get_language())
+
+
+@cache
+def _pictures(kind: str, language: str | None) -> SafeString:
     declared = sites.get_site(kind).rules_pictures
     if declared is None:
         raise KeyError(kind)

@@ -87,6 +87,9 @@ def test_the_rules_page_is_translated_and_keeps_its_facts(client, kind, lang, at
     for fact in FACTS[kind]:
         assert fact in english and fact in page, fact
     article = page[page.index("<article"):page.index("</article>")]
+    # The "In one screen" pictures: their captions and boards' words too (cached per language).
+    captions = re.findall(r"<figcaption>(.*?)</figcaption>", article)
+    assert captions and not [c for c in captions if c in english]
     # Every paragraph is translated: none of the English page's sentences is left.
     sentences = re.findall(r"<(?:p|li|dd)>([A-Z][^<]{40,}?\.)", english)
     assert sentences and not [s for s in sentences if s in article]

@@ -159,6 +159,7 @@ def turn_seconds(kind: str) -> int:
 
 def and_list(words: list[str]) -> str:
     """"Ludo", "Ludo and Rondo", "Ludo, Roundabout and Rondo"."""
+    words = [str(w) for w in words]  # a game's name may be a lazy translation (its site.py)
     return " and ".join(filter(None, [", ".join(words[:-1]), words[-1]])) if words else ""
 
 

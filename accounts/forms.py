@@ -2,7 +2,7 @@ from django import forms
 from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm, UserCreationForm
 from django.core import validators
 
-from accounts import closing
+from accounts import closing, languages
 from accounts.middleware import ban_message
 from accounts.models import User
 
@@ -72,6 +72,9 @@ class SignUpForm(UserCreationForm):
     def save(self, commit=True):
         user = super().save(commit=False)
         user.email_confirmed = False
+        # The language the form was read in becomes the account's
+        # (docs/i18n.md "E-mail": its mail is written in it).
+        user.language = languages.current() or ""
         if commit:
             user.save()
         return user
@@ -101,8 +104,19 @@ class ConfirmedPasswordResetForm(PasswordResetForm):
     """Django's reset form, mailing only accounts whose address is confirmed
     (an unconfirmed address may be anyone's)."""
 
+    def __init__(self, *args, language: str | None = None, **kwargs):
+        self.language = language
+        super().__init__(*args, **kwargs)
+
     def get_users(self, email):
         return (user for user in super().get_users(email) if user.email_confirmed)
+
+    def send_mail(self, *args, **kwargs):
+        """Django's mail (subject and body rendered here) in the account's
+        language, else the form's (``language``: the request's), else English."""
+        context = args[2] if len(args) > 2 else kwargs["context"]
+        with languages.speaking(context["user"], self.language):
+            super().send_mail(*args, **kwargs)
 
 
 class HolidayForm(forms.Form):

@@ -25,7 +25,7 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.views.decorators.http import require_http_methods, require_POST
 
-from accounts import sockets, tasks, timezones
+from accounts import languages, sockets, tasks, timezones
 from accounts.forms import ConfirmedPasswordResetForm, SignUpForm
 from accounts.models import User
 from core import ratelimits
@@ -126,7 +126,7 @@ class PasswordResetView(auth_views.PasswordResetView):
                      "html_email_template_name": self.html_email_template_name}
         try:
             tasks.send_password_reset.delay(form.cleaned_data["email"], self.request.get_host(),
-                                            self.request.is_secure(), templates)
+                                            self.request.is_secure(), templates, languages.current())
         except Exception:  # noqa: BLE001 - the answer says the same; the log says why
             log.exception("password reset mail not queued")
         return redirect(self.get_success_url())

@@ -58,7 +58,7 @@ def data_download(request, token):
     try:
         export = data.read_link(token, request.user)
     except data.LinkError as e:
-        status = 410 if "expired" in str(e) or "no longer" in str(e) else 404
+        status = 410 if e.gone else 404
         return render(request, "accounts/data_link.html", {"error": str(e)}, status=status)
     return _file(export.content, export.created_at)
 

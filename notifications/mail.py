@@ -24,6 +24,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
+from accounts import languages
 from accounts.models import User
 from core.site_url import absolute
 from notifications.models import KINDS, MailSettings
@@ -135,13 +136,14 @@ class PlayerMail(EmailMultiAlternatives):
 
 def message(user: User, kind: str, subject: str, template: str, context: dict) -> PlayerMail:
     """The mail of ``kind`` to ``user``: ``template`` (a plain-text
-    template) rendered with ``context`` plus ``user``, ``unsubscribe_url``
+    template) rendered in ``user``'s language with ``context`` plus ``user``, ``unsubscribe_url``
     ``kind_label`` and ``settings_url``; headers ``List-Unsubscribe`` (the link, a POST to
     which unsubscribes: RFC 8058) and ``List-Unsubscribe-Post``."""
     link = unsubscribe_url(user.pk, kind)
-    body = render_to_string(template, {
-        **context, "user": user, "kind": kind, "kind_label": KINDS[kind], "unsubscribe_url": link,
-        "settings_url": absolute(settings.SITE_URL, reverse("mail_settings"))})
+    with languages.speaking(user):  # docs/i18n.md "E-mail": the recipient's language
+        body = render_to_string(template, {
+            **context, "user": user, "kind": kind, "kind_label": KINDS[kind], "unsubscribe_url": link,
+            "settings_url": absolute(settings.SITE_URL, reverse("mail_settings"))})
     return PlayerMail(
         subject=subject, body=body, from_email=settings.DEFAULT_FROM_EMAIL, to=[user.email],
         headers={"List-Unsubscribe": f"<{link}>", "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",

@@ -130,9 +130,11 @@ def read_link(token: str, user) -> DataExport:
     try:
         payload = signing.loads(token, salt=SALT, max_age=timedelta(days=LINK_DAYS))
     except signing.SignatureExpired:
-        raise LinkError(ngettext("This link has expired (links work for %(days)d day): ask for your data again.",
-                                 "This link has expired (links work for %(days)d days): ask for your data again.",
-                                 LINK_DAYS) % {"days": LINK_DAYS}, gone=True) from None
+        raise LinkError(ngettext("This link has expired (links work for %(days)d day): "
+                                 "ask for your data again.",
+                                 "This link has expired (links work for %(days)d days): "
+                                 "ask for your data again.", LINK_DAYS) % {"days": LINK_DAYS},
+                        gone=True) from None
     except signing.BadSignature:
         raise LinkError(_("This link is not valid.")) from None
     if not isinstance(payload, dict) or payload.get("u") != user.pk:
@@ -146,5 +148,5 @@ def read_link(token: str, user) -> DataExport:
 def clear_old_exports(now: datetime | None = None) -> int:
     """Delete the files whose links have expired (the daily housekeeping)."""
     cutoff = (now or timezone.now()) - timedelta(days=LINK_DAYS)
-    deleted, _ = DataExport.objects.filter(created_at__lt=cutoff).delete()
+    deleted = DataExport.objects.filter(created_at__lt=cutoff).delete()[0]
     return deleted

@@ -1,6 +1,8 @@
 from django import forms
 from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm, UserCreationForm
 from django.core import validators
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from accounts import closing, languages
 from accounts.middleware import ban_message
@@ -17,8 +19,8 @@ class LoginForm(AuthenticationForm):
 
     error_messages = {
         **AuthenticationForm.error_messages,
-        "invalid_login": "That username and password do not match an account. "
-                         "Capitals count in the password, not in the username.",
+        "invalid_login": gettext_lazy("That username and password do not match an account. "
+                                      "Capitals count in the password, not in the username."),
     }
 
     def __init__(self, *args, **kwargs):
@@ -50,7 +52,8 @@ class SignUpForm(UserCreationForm):
     address tells its owner if another account confirmed it already.
     """
 
-    email = forms.EmailField(max_length=254, help_text="We mail you a link to confirm it.")
+    email = forms.EmailField(label=gettext_lazy("Email"), max_length=254,
+                             help_text=gettext_lazy("We mail you a link to confirm it."))
 
     class Meta(UserCreationForm.Meta):
         model = User
@@ -59,11 +62,12 @@ class SignUpForm(UserCreationForm):
     def clean_username(self):
         username = super().clean_username()
         if User.objects.filter(username__iexact=username).exists():
-            raise forms.ValidationError("That username is taken.", code="duplicate_username")
+            raise forms.ValidationError(_("That username is taken."), code="duplicate_username")
         if username and closing.name_reserved(username):
             raise forms.ValidationError(
-                f"That username belonged to an account closed less than {closing.RESERVED_DAYS} days ago, "
-                "or is kept for closed accounts: please choose another.", code="reserved_username")
+                _("That username belonged to an account closed less than %(days)d days ago, "
+                  "or is kept for closed accounts: please choose another.") % {"days": closing.RESERVED_DAYS},
+                code="reserved_username")
         return username
 
     def clean_email(self):
@@ -85,8 +89,8 @@ class EmailChangeForm(forms.Form):
     open somewhere must not move the account's mail, and so its password
     resets, elsewhere). Never says whether another account has the address."""
 
-    email = forms.EmailField(label="New e-mail address", max_length=254)
-    password = forms.CharField(label="Your password", strip=False,
+    email = forms.EmailField(label=gettext_lazy("New e-mail address"), max_length=254)
+    password = forms.CharField(label=gettext_lazy("Your password"), strip=False,
                                widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}))
 
     def __init__(self, user, *args, **kwargs):
@@ -96,7 +100,7 @@ class EmailChangeForm(forms.Form):
     def clean_password(self):
         password = self.cleaned_data["password"]
         if not self.user.check_password(password):
-            raise forms.ValidationError("That is not your password.", code="password_incorrect")
+            raise forms.ValidationError(_("That is not your password."), code="password_incorrect")
         return password
 
 
@@ -122,5 +126,6 @@ class ConfirmedPasswordResetForm(PasswordResetForm):
 class HolidayForm(forms.Form):
     """The first and last day of a holiday (``accounts.holidays.book_holiday``)."""
 
-    starts_on = forms.DateField(label="First day", widget=forms.DateInput(attrs={"type": "date"}))
-    ends_on = forms.DateField(label="Last day", widget=forms.DateInput(attrs={"type": "date"}))
+    starts_on = forms.DateField(label=gettext_lazy("First day"),
+                                widget=forms.DateInput(attrs={"type": "date"}))
+    ends_on = forms.DateField(label=gettext_lazy("Last day"), widget=forms.DateInput(attrs={"type": "date"}))

@@ -24,6 +24,7 @@ from collections import defaultdict
 from datetime import datetime, timedelta
 
 from django.conf import settings
+from django.contrib.humanize.templatetags.humanize import ordinal
 from django.db import transaction
 from django.db.models import Exists, F, OuterRef, Q, Subquery
 from django.utils import dateformat
@@ -252,7 +253,7 @@ def _result_subject(match: Match, seat: Seat, players: int, item: dict) -> str:
     elif seat.rank and players == 2:
         head = _("You lost")
     elif seat.rank:
-        head = _ordinal_place(seat.rank, players).rstrip(".。")
+        head = _ordinal_place(seat.rank, players).rstrip(".।")
     else:
         head = _("The match is over")
     # Translators: a result mail's subject, e.g. "You won: Ludo with bob, cleo".
@@ -260,19 +261,17 @@ def _result_subject(match: Match, seat: Seat, players: int, item: dict) -> str:
 
 
 def _ordinal_place(rank: int, players: int) -> str:
-    """"You finished 2nd of 4.": the English ordinal's suffix; other
-    languages write the place their own way (one sentence per place a match
-    of up to four seats has, and a general one)."""
+    """"You finished 2nd of 4.": one sentence per place a match of up to
+    four seats has (each language writes its places its own way), and a
+    general one with Django's ordinal."""
     if rank == 2:
         return _("You finished 2nd of %(players)d.") % {"players": players}
     if rank == 3:
         return _("You finished 3rd of %(players)d.") % {"players": players}
     if rank == 4:
         return _("You finished 4th of %(players)d.") % {"players": players}
-    suffix = {1: "st", 2: "nd", 3: "rd"}.get(rank if rank < 20 else rank % 10, "th")
-    # Translators: "rank" is the place as a number, "suffix" its English ordinal ending (st, nd, rd, th).
-    return _("You finished %(rank)d%(suffix)s of %(players)d.") % {"rank": rank, "suffix": suffix,
-                                                                   "players": players}
+    # Translators: "place" is an ordinal from Django's humanize ("5th", "5.").
+    return _("You finished %(place)s of %(players)d.") % {"place": ordinal(rank), "players": players}
 
 
 def on_match_ended(sender, match: Match, seats: list[Seat], **kwargs) -> None:

@@ -117,3 +117,16 @@ def test_machine_read_values_stay_as_in_english():
     assert en_when == de_when and en_text.split()[0] == de_text.split()[0]  # the day
     assert ">Unblock</button>" in pages["en"] and ">Blockierung aufheben</button>" in pages["de"]
     assert 'name="unblock" value="bob"' in pages["de"]
+
+
+def test_a_sign_up_with_errors_in_hindi_has_no_english_left():
+    """Django's own texts on the page (labels, the password rules, errors) read
+    in the site's words too (accounts/django_texts.py): no Latin word left but
+    the characters a username may use."""
+    response = Client(HTTP_ACCEPT_LANGUAGE="hi").post(reverse("signup"), {
+        "username": "a b", "email": "x", "password1": "12345", "password2": "12345"})
+    assert response.status_code == 400
+    text = visible(response.text)
+    assert "पासवर्ड" in text and "यह पासवर्ड बहुत छोटा है। इसमें कम से कम 8 अक्षर होने चाहिए।" in text
+    assert "इस पासवर्ड में सिर्फ़ अंक हैं।" in text and "मान्य ईमेल पता लिखें।" in text
+    assert not re.findall(r"[A-Za-z]{2,}", text), text

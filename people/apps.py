@@ -1,7 +1,8 @@
 from django.apps import AppConfig
-from django.utils.translation import gettext_lazy
+from django.utils.translation import pgettext_lazy
 
 
 class PeopleConfig(AppConfig):
     name = "people"
-    verbose_name = gettext_lazy("People")
+    # Translators: the admin's name of the app that finds and follows players.
+    verbose_name = pgettext_lazy("app", "People")

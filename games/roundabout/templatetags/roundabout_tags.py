@@ -278,9 +278,9 @@ def roundabout_buttons(context, legal: list[dict], composed) -> str:
         if kind == "dart":
             markup = _group(kind, ms, form)
             if composed and len({m["dart"] for m in ms}) > 1:
-                markup = (f'<details class="ra-group ra-dart-list"><summary><span class="ra-long">'
-                          f'{escape(_("Or move a dart with buttons"))}</span><span class="ra-short">'
-                          f'{escape(_("Dart buttons"))}</span></summary>{markup}</details>')
+                long, short = escape(_("Or move a dart with buttons")), escape(_("Dart buttons"))
+                markup = (f'<details class="ra-group ra-dart-list"><summary><span class="ra-long">{long}'
+                          f'</span><span class="ra-short">{short}</span></summary>{markup}</details>')
             out.append(markup)
     out.append("</div>")
     return mark_safe("".join(out))
@@ -291,7 +291,8 @@ def _group(kind: str, ms: list[dict], form) -> str:
     add = out.append
     if kind == "dart":
         by_dart = [(d, list(g)) for d, g in itertools.groupby(ms, key=lambda m: m["dart"])]
-        add(f'<div class="ra-darts" role="group" aria-label="{escape(_("Move a dart"))}">')
+        group = escape(_("Move a dart"))
+        add(f'<div class="ra-darts" role="group" aria-label="{group}">')
         for dart, dms in by_dart:
             where = escape(words.where(dms[0]))
             add(f'<details class="ra-dart-choice"{" open" if len(by_dart) == 1 else ""}><summary>'
@@ -304,8 +305,8 @@ def _group(kind: str, ms: list[dict], form) -> str:
             add("</ul></details>")
         add("</div>")
     elif kind == "reverse":
-        add(f'<fieldset class="ra-group"><legend>{escape(_("Reversing doubles: turn a dart around"))}'
-            '</legend><ul class="move-buttons">')
+        legend = escape(_("Reversing doubles: turn a dart around"))
+        add(f'<fieldset class="ra-group"><legend>{legend}</legend><ul class="move-buttons">')
         for m in ms:
             label = escape(words.label(m))
             add(form(move=escape(m["move"])))

@@ -147,3 +147,14 @@ def test_the_board_and_the_board_choices_keep_their_geometry_in_every_language()
         assert [(k, v) for k, v in _machine_values(frame) if k != "data-help"] == [
             (k, v) for k, v in _machine_values(english_frame) if k != "data-help"]
         assert _choices(frame) == _choices(english_frame) and _choices(frame)
+
+
+def test_the_board_keys_are_the_shared_keys_in_the_games_words_and_language():
+    from games import sites
+
+    keys = sites.get_site("roundabout").board_keys
+    assert [(str(k), str(w)) for k, w in keys][:3] == [
+        ("R", "roll the dice"), ("N or →", "next dart"), ("P or ←", "previous dart")]
+    assert [str(k) for k, _ in keys] == [k for k, _ in sites.dice_board_keys()]
+    with translation.override("de"):
+        assert [(str(k), str(w)) for k, w in keys][1] == ("N oder →", "nächster Pfeil")

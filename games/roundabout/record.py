@@ -184,6 +184,14 @@ def _held(ply, names, seat, darts, caught) -> RecordLine:
     return RecordLine(ply, seat, text % {"who": _label(names, seat), "darts": ", ".join(map(str, darts))})
 
 
+def _turned(state, after, darts, caught: bool) -> list[int]:
+    """The darts (numbers within their seat) among indices ``darts`` that a ply
+    captured (``caught``) or freed, still on the board."""
+    first = darts[0]
+    return [i - first for i in darts
+            if after.pos[i] >= 0 and after.captured[i] == caught and state.captured[i] != caught]
+
+
 def _effects(ply, names, state, after) -> list[RecordLine]:
     """What a ply did to the darts besides moving one: darts leaving the
     board (home, or a ringer), darts captured or freed at a turn's end, and
@@ -197,16 +205,10 @@ def _effects(ply, names, state, after) -> list[RecordLine]:
             out.append(_gone(ply, names, seat, gone, left))
     for seat in range(state.players):
         darts = range(seat * n, seat * n + n)
-        caught = [
-            i - seat * n for i in darts if after.captured[i] and not state.captured[i] and after.pos[i] >= 0
-        ]
-        freed = [
-            i - seat * n for i in darts if state.captured[i] and not after.captured[i] and after.pos[i] >= 0
-        ]
-        if caught:
-            out.append(_held(ply, names, seat, caught, True))
-        if freed:
-            out.append(_held(ply, names, seat, freed, False))
+        for caught in (True, False):
+            changed = _turned(state, after, darts, caught)
+            if changed:
+                out.append(_held(ply, names, seat, changed, caught))
     for seat in range(state.players):
         if seat != state.turn and after.turns[seat] > state.turns[seat]:
             text = _("%(who)s has every dart captured: the turn passes.") % {"who": _label(names, seat)}

@@ -20,50 +20,14 @@ from __future__ import annotations
 import math
 from functools import cache
 
-from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
-
 from games.roundabout.engine.board import COLOUR_NAMES, RINGER_RUN
 from games.roundabout.engine.view import describe_move
-from games.roundabout.words import colour_word
+from games.roundabout.words import colour_word, dart_words, seat_words, texts
 
 SIZE = 100
 CENTRE = 50.0
 RING_RADIUS = (None, 14.0, 21.0, 28.0, 35.0, 42.0)
 INNER, OUTER = 9.5, 47.5  # territory wedges and bar lines run between these radii
-
-def dart_words(d: dict) -> str:
-    """One dart of a seat's public view in words, for the board's accessible text:
-    "dart 3 on ring 2, bar 5, facing clockwise, captured"."""
-    where = {"dart": d["dart"], "ring": d["ring"], "bar": d["bar"]}
-    if d["facing"] == "cw":
-        text = _("dart %(dart)s on ring %(ring)s, bar %(bar)s, facing clockwise") % where
-    else:
-        text = _("dart %(dart)s on ring %(ring)s, bar %(bar)s, facing counter-clockwise") % where
-    if d["captured"]:
-        # Translators: this and the next two are added after the words of a dart on the board
-        # ("dart 3 on ring 2, bar 5, facing clockwise"), with their own punctuation.
-        text += _(", captured")
-    if d["block"]:
-        text += _(", in a block")
-    if d["circuit"]:
-        text += _(", circuit made")
-    return text
-
-
-def seat_words(seat: dict, parts: list[str]) -> str:
-    """A seat's line of the board's accessible text (without its full stop):
-    "Red: 8 darts on the board, 2 off; dart 0 on ...", ``parts`` its darts' words."""
-    name = colour_word(seat["colour"])
-    if seat["status"] == "left":
-        return _("%(colour)s: left the match") % {"colour": name}
-    head = ngettext("%(colour)s: %(on_board)s darts on the board, %(off)s off",
-                    "%(colour)s: %(on_board)s darts on the board, %(off)s off", seat["on_board"]) % {
-        "colour": name, "on_board": seat["on_board"], "off": seat["removed"]}
-    # Translators: the separator between a seat's count and each of its darts' words.
-    sep = _("; ")
-    return head + (sep + sep.join(parts) if parts else "")
-
 
 def bar_angle(bar: float) -> float:
     """Screen angle in degrees of the middle of ``bar`` (may be fractional)."""
@@ -212,7 +176,8 @@ def board_context(view: dict) -> dict:
     mover = view.get("mover")
     over = view.get("phase") == "over"
     territories = [{**t, "status": "empty", "turn": False} for t in STATIC["territories"]]
-    slots, blocks, ringers, texts, seat_texts = [], [], [], [], []
+    slots, blocks, ringers, lines, seat_texts = [], [], [], [], []
+    words = texts()
     occupied: dict[int, tuple[int, dict]] = {}
     turn_colour = None
     for seat in seats:
@@ -239,11 +204,10 @@ def board_context(view: dict) -> dict:
             }  # fmt: skip
             slots.append({"key": key, "dart": dart})
             occupied[s] = (seat["seat"], dart)
-            parts.append(dart_words(d))
+            parts.append(dart_words(d, words))
         ringers += _ringer_marks(seat, seat["darts"], view["players"])
-        texts.append(seat_words(seat, parts))
-        # Translators: the full stop after a seat's line of the board's accessible text.
-        seat_texts.append({"seat": seat["seat"], "text": texts[-1] + _(".")})
+        lines.append(seat_words(seat, parts, words))
+        seat_texts.append({"seat": seat["seat"], "text": lines[-1] + words["stop"]})
     for s, (owner, dart) in occupied.items():
         ring, bar = s // 16 + 1, s % 16
         for other in ((ring - 1) * 16 + (bar + 1) % 16, s + 16 if ring < 5 else None):
@@ -252,11 +216,10 @@ def board_context(view: dict) -> dict:
                 blocks.append(
                     {"colour": dart["colour"], "x1": dart["x"], "y1": dart["y"], "x2": o["x"], "y2": o["y"]}
                 )
-    # Translators: "; " joins the seats' lines of the board's accessible text, "." ends it.
-    summary = _("; ").join(texts) + _(".")
-    title = _("Roundabout board.")
+    summary = words["sep"].join(lines) + words["stop"]
+    title = words["board"]
     if turn_colour and not over:
-        title = _("%(colour)s to play.") % {"colour": colour_word(turn_colour)}
+        title = words["to play"] % {"colour": colour_word(turn_colour, words)}
         summary = f"{title} {summary}"
     return {
         **STATIC,

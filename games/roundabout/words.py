@@ -30,10 +30,12 @@ def texts() -> dict[str, str]:
 def _texts(language: str | None) -> dict[str, str]:
     """Called with the active language (the cache's key): its words."""
     return {
-        "red": pgettext("seat colour", "Red"),
-        "green": pgettext("seat colour", "Green"),
-        "yellow": pgettext("seat colour", "Yellow"),
-        "blue": pgettext("seat colour", "Blue"),
+        # Translators: a seat's colour naming the seat in the board's sentences ("Red to play.",
+        # "Red: 8 darts on the board"), capitalised as a name (Arabic: with its article).
+        "red": pgettext("roundabout seat", "Red"),
+        "green": pgettext("roundabout seat", "Green"),
+        "yellow": pgettext("roundabout seat", "Yellow"),
+        "blue": pgettext("roundabout seat", "Blue"),
         # The board's accessible text.
         "dart cw": _("dart %(dart)s on ring %(ring)s, bar %(bar)s, facing clockwise"),
         "dart ccw": _("dart %(dart)s on ring %(ring)s, bar %(bar)s, facing counter-clockwise"),

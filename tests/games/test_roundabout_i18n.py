@@ -160,3 +160,20 @@ def test_the_board_keys_are_the_shared_keys_in_the_games_words_and_language():
     assert [str(k) for k, _ in keys] == [k for k, _ in sites.dice_board_keys()]
     with translation.override("de"):
         assert [(str(k), str(w)) for k, w in keys][1] == ("N oder →", "nächster Pfeil")
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_rules_pages_facts_stay_exact_in_every_language(lang):
+    """Every number of the rules page's texts (rings, bars, dice, seconds, the test seed's
+    outcome) is in its translation, in Western digits, and so are the credit's names."""
+    po = polib.pofile(str(LOCALE / lang / "LC_MESSAGES" / "django.po"))
+    rules = [e for e in po if any(path.endswith("rules.html") for path, _ in e.occurrences)]
+    assert len(rules) > 80
+
+    def numbers(text):
+        return sorted(re.findall(r"\d+", re.sub(r"%\(\w+\)s", "", text)))
+
+    wrong = [e.msgid for e in rules if numbers(e.msgid) != numbers(e.msgstr)]
+    assert not wrong, wrong
+    credit = next(e for e in rules if e.msgid.startswith("ROUNDABOUT by Otero Games"))
+    assert "ROUNDABOUT" in credit.msgstr and "Otero Games" in credit.msgstr and "Parlour" in credit.msgstr

@@ -30,6 +30,7 @@ def texts() -> dict[str, str]:
 def _texts(language: str | None) -> dict[str, str]:
     """Called with the active language (the cache's key): its words."""
     return {
+        "language": language,
         # Translators: a seat's colour naming the seat in the board's sentences ("Red to play.",
         # "Red: 8 darts on the board"), capitalised as a name (Arabic: with its article).
         "red": pgettext("roundabout seat", "Red"),
@@ -81,6 +82,8 @@ def on_setting_changed(setting: str, **kwargs) -> None:
     """Forget the looked-up words when the languages or the catalogues change (tests)."""
     if setting in ("LANGUAGES", "LANGUAGE_CODE", "LOCALE_PATHS", "INSTALLED_APPS"):
         _texts.cache_clear()
+        _dart_label.cache_clear()
+        _dart_at.cache_clear()
 
 
 def colour_word(colour: str, words: dict | None = None) -> str:
@@ -151,8 +154,23 @@ def where(m: dict, words: dict | None = None) -> str:
 
 def dart_at(dart: int, space: int, words: dict | None = None) -> str:
     """'Dart 3 on ring 2, bar 5'."""
-    words = words or texts()
+    return _dart_at((words or texts())["language"], dart, space)
+
+
+@functools.lru_cache(maxsize=4096)
+def _dart_at(language: str | None, dart: int, space: int) -> str:
+    words = _texts(language)
     return words["dart at"] % {"dart": dart, "place": place(space, words)}
+
+
+@functools.lru_cache(maxsize=8192)
+def _dart_label(language: str | None, dart: int, die: int, direction: str, to: int, home: bool,
+                jump: bool) -> str:
+    """A dart move's label, once per language and move (a seat's controls list the
+    same second moves after many first ones)."""
+    words = _texts(language)
+    move = {"die": die, "direction": direction, "to": to, "home": home, "jump": jump}
+    return words["dart move"] % {"dart": dart, "move": short(move, words)}
 
 
 def dart_name(dart: int, words: dict | None = None) -> str:
@@ -167,7 +185,8 @@ def label(m: dict, words: dict | None = None) -> str:
     words = words or texts()
     kind = m["kind"]
     if kind == "dart":
-        return words["dart move"] % {"dart": m["dart"], "move": short(m, words)}
+        return _dart_label(words["language"], m["dart"], m["die"], m["direction"], m["to"], m["home"],
+                           m["jump"])
     if kind == "reverse":
         facts = {"dart": m["dart"], "place": place_of(m["from_place"], words)}
         # The engine's label says which way the dart will face (its dict has no other word of it).

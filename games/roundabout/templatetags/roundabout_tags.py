@@ -68,31 +68,31 @@ _XY = tuple(space_xy(s) for s in range(80))
 _transform = functools.cache(_dart_transform)
 
 
-def _choice(d: dict, colour: str, facing: str) -> dict:
+def _choice(d: dict, colour: str, facing: str, w: dict) -> dict:
     fx, fy = _XY[d["from"]]
     return {
-        "m": d["move"], "k": f"dart {d['dart']}", "kl": words.dart_at(d["dart"], d["from"]),
-        "l": words.label(d), "h": [fx, fy, HIT_RADIUS], "hs": BODY_RADIUS,
+        "m": d["move"], "k": f"dart {d['dart']}", "kl": words.dart_at(d["dart"], d["from"], w),
+        "l": words.label(d, w), "h": [fx, fy, HIT_RADIUS], "hs": BODY_RADIUS,
         "fr": dart_rotation(d["from"], facing),
         "t": _XY[d["to"]], "fs": d["from"], "d": d["die"], "w": d["direction"],
         "g": f"ra-{colour}", "gc": colour, "gt": _transform(d["to"], facing),
     }  # fmt: skip
 
 
-def _turn_choice(d: dict, at: int, colour: str, facing: str, turned: str) -> dict:
+def _turn_choice(d: dict, at: int, colour: str, facing: str, turned: str, w: dict) -> dict:
     """A reversal (reversing doubles) as a choice: its spot is the dart's own, and
     the preview is the dart facing the other way ("w": "turn", no die)."""
     x, y = _XY[at]
     return {
-        "m": d["move"], "k": f"dart {d['dart']}", "kl": words.dart_at(d["dart"], at),
-        "l": words.label(d), "h": [x, y, HIT_RADIUS], "hs": BODY_RADIUS, "fr": dart_rotation(at, facing),
+        "m": d["move"], "k": f"dart {d['dart']}", "kl": words.dart_at(d["dart"], at, w),
+        "l": words.label(d, w), "h": [x, y, HIT_RADIUS], "hs": BODY_RADIUS, "fr": dart_rotation(at, facing),
         "t": (x, y), "fs": at, "w": "turn",
         "g": f"ra-{colour}", "gc": colour,
         "gt": _transform(at, turned),
     }  # fmt: skip
 
 
-def _dart_choices(rules, state, colour: str) -> tuple[list[dict], bool]:
+def _dart_choices(rules, state, colour: str, w: dict) -> tuple[list[dict], bool]:
     """The dart moves and reversals of ``state`` as choices, and whether "pass"
     is legal there."""
     out, can_pass = [], False
@@ -106,9 +106,9 @@ def _dart_choices(rules, state, colour: str) -> tuple[list[dict], bool]:
         facing = "cw" if state.face[idx] == CW else "ccw"
         if move.kind == "reverse":
             out.append(_turn_choice(describe_move(state, move), state.pos[idx], colour, facing,
-                                    "ccw" if facing == "cw" else "cw"))
+                                    "ccw" if facing == "cw" else "cw", w))
         else:
-            out.append(_choice(describe_move(state, move), colour, facing))
+            out.append(_choice(describe_move(state, move), colour, facing, w))
     return out, can_pass
 
 
@@ -151,7 +151,8 @@ def roundabout_turns(seat_view: dict) -> dict:
     state = rules.load(seat_view["state"])
     mover = state.mover
     colour = next(s["colour"] for s in seat_view["seats"] if s["seat"] == mover)
-    first, _can_pass = _dart_choices(rules, state, colour)
+    w = words.texts()  # the active language's words, looked up once for every choice
+    first, _can_pass = _dart_choices(rules, state, colour, w)
     table, index = [], {}  # second-die choices shared by several first moves, once each
     if len(state.unused) == 2:
         for c in first:
@@ -159,7 +160,7 @@ def roundabout_turns(seat_view: dict) -> dict:
             if rules.to_move(after) != mover or after.phase != "move":
                 c["e"] = 1
                 continue
-            seconds, can_pass = _dart_choices(rules, after, colour)
+            seconds, can_pass = _dart_choices(rules, after, colour, w)
             c["n"] = []
             for c2 in seconds:
                 key = (c2["m"], c2.get("fs"), c2["l"])
@@ -270,13 +271,14 @@ def roundabout_buttons(context, legal: list[dict], composed) -> str:
         _FORM.format, action=escape(context["urls"]["move"]), version=int(context["match"].version),
         csrf=CsrfTokenNode().render(context))
     groups = [(kind, list(ms)) for kind, ms in itertools.groupby(legal, key=lambda m: m["kind"])]
+    w = words.texts()
     out = ['<div class="ra-controls">']
     for kind, ms in groups:
         if kind != "dart":
-            out.append(_group(kind, ms, form))
+            out.append(_group(kind, ms, form, w))
     for kind, ms in groups:
         if kind == "dart":
-            markup = _group(kind, ms, form)
+            markup = _group(kind, ms, form, w)
             if composed and len({m["dart"] for m in ms}) > 1:
                 long, short = escape(_("Or move a dart with buttons")), escape(_("Dart buttons"))
                 markup = (f'<details class="ra-group ra-dart-list"><summary><span class="ra-long">{long}'
@@ -286,7 +288,8 @@ def roundabout_buttons(context, legal: list[dict], composed) -> str:
     return mark_safe("".join(out))
 
 
-def _group(kind: str, ms: list[dict], form) -> str:
+def _group(kind: str, ms: list[dict], form, w: dict) -> str:
+    """One kind's forms; ``w``: the active language's words (``words.texts()``)."""
     out = []
     add = out.append
     if kind == "dart":
@@ -294,23 +297,24 @@ def _group(kind: str, ms: list[dict], form) -> str:
         group = escape(_("Move a dart"))
         add(f'<div class="ra-darts" role="group" aria-label="{group}">')
         for dart, dms in by_dart:
-            where = escape(words.where(dms[0]))
+            where = escape(words.where(dms[0], w))
             add(f'<details class="ra-dart-choice"{" open" if len(by_dart) == 1 else ""}><summary>'
-                f'{escape(words.dart_name(dart))} '
+                f'{escape(words.dart_name(dart, w))} '
                 f'<span class="muted">{where}</span></summary><ul class="move-buttons">')
             for m in dms:
                 add(form(move=escape(m["move"])))
-                add(f'<button type="submit" data-to-space="{m["to"]}" aria-label="{escape(words.label(m))}">'
-                    f'{escape(words.short(m))}</button></form></li>')
+                label = escape(words.label(m, w))
+                add(f'<button type="submit" data-to-space="{m["to"]}" aria-label="{label}">'
+                    f'{escape(words.short(m, w))}</button></form></li>')
             add("</ul></details>")
         add("</div>")
     elif kind == "reverse":
         legend = escape(_("Reversing doubles: turn a dart around"))
         add(f'<fieldset class="ra-group"><legend>{legend}</legend><ul class="move-buttons">')
         for m in ms:
-            label = escape(words.label(m))
+            label = escape(words.label(m, w))
             add(form(move=escape(m["move"])))
-            name = escape(words.dart_name(m["dart"]))
+            name = escape(words.dart_name(m["dart"], w))
             add(f'<button type="submit" aria-label="{label}" title="{label}">{name}</button></form></li>')
         add("</ul></fieldset>")
     elif kind == "offer":
@@ -320,13 +324,13 @@ def _group(kind: str, ms: list[dict], form) -> str:
             '</span></summary><ul class="move-buttons">')
         for m in ms:
             add(form(move=escape(m["move"])))
-            add(f'<button type="submit" class="secondary">{escape(words.label(m))}</button></form></li>')
+            add(f'<button type="submit" class="secondary">{escape(words.label(m, w))}</button></form></li>')
         add("</ul></details>")
     else:
         add('<ul class="move-buttons">')
         for m in ms:
             secondary = ' class="secondary"' if m["kind"] in ("pass", "decline") else ""
             add(form(move=escape(m["move"])))
-            add(f'<button type="submit"{secondary}>{escape(words.label(m))}</button></form></li>')
+            add(f'<button type="submit"{secondary}>{escape(words.label(m, w))}</button></form></li>')
         add("</ul>")
     return "".join(out)

@@ -26,10 +26,9 @@ from tests.factories import make_match, make_user
 RA = get_rules("roundabout")
 LOCALE = Path(__file__).resolve().parents[2] / "games" / "roundabout" / "locale"
 LANGUAGES = ("hi", "es", "de", "ar")
-#: Attributes whose values a machine reads: the drawing's geometry, the parts' names, the scripts' data.
 #: Attributes that carry words for people (translated), not values for code.
 WORDS = frozenset({"data-help", "data-confirm"})
-
+#: Attributes whose values a machine reads: the drawing's geometry, the parts' names, the scripts' data.
 MACHINE = re.compile(
     r'\b(viewBox|x|y|x1|y1|x2|y2|cx|cy|r|d|transform|href|id|class|data-[a-z-]+|value|name)="([^"]*)"')
 

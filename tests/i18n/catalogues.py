@@ -14,6 +14,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+import django
 import polib
 from django.conf import settings
 
@@ -89,6 +90,16 @@ def extracted() -> dict[Path, polib.POFile]:
             for po in mirrored.glob("*/LC_MESSAGES/*.po"):
                 found[folder / po.relative_to(mirrored)] = polib.pofile(str(po))
         return found
+
+
+def djangos(language: str) -> list[Path]:
+    """Django's own catalogues of ``language`` (its core's and every
+    installed app's, Django's contrib and the third-party apps), that exist."""
+    from django.apps import apps
+
+    folders = [Path(django.__file__).parent / "conf" / "locale"]
+    folders += [Path(app.path) / "locale" for app in apps.get_app_configs()]
+    return [p for f in folders if (p := f / language / "LC_MESSAGES" / "django.po").exists()]
 
 
 def compiled(po: Path, into: Path) -> Path:

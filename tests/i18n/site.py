@@ -100,6 +100,11 @@ class World:
     challenge_id: int = 0
 
     @property
+    def identifiers(self) -> set[str]:
+        """The ids a page shows as they are: each match's, the room's code."""
+        return {m.public_id for m in Match.objects.all()} | {self.room_code}
+
+    @property
     def user_names(self) -> set[str]:
         from accounts.models import User
 

@@ -175,7 +175,8 @@ def pages(world: World, language: str) -> dict[str, str]:
     done = world.finished.public_id
     visitor = [
         ("home", "/"), ("about", "/about/"), ("sign up", "/signup/"), ("log in", "/login/"),
-        ("password reset", "/password/reset/"), ("leaderboard of ludo", "/leaderboard/ludo/"),
+        ("password reset", "/password/reset/"), ("password reset sent", "/password/reset/sent/"),
+        ("leaderboard of ludo", "/leaderboard/ludo/"),
         ("leaderboard of rondo", "/leaderboard/rondo/"),
         ("rules", "/rules/"),
         *[(f"rules of {kind}", f"/rules/{kind}/") for kind in GAMES],

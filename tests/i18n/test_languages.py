@@ -4,12 +4,14 @@ languages, shows no text that is an English message whose translation in
 that language differs (a text with a letter in it: punctuation is the
 template's; a string marked and translated, but rendered in
 English all the same: translated at import time, a frame rendered outside the
-reader's language, a cached fragment of another language)."""
+reader's language, a cached fragment of another language). And each page
+says its language and its direction on <html> (Arabic right to left)."""
 
 from __future__ import annotations
 
 import polib
 import pytest
+from django.utils import translation
 
 from tests.i18n import catalogues, site
 from tests.i18n.catalogues import LANGUAGES
@@ -51,7 +53,8 @@ def test_no_page_or_frame_shows_english_that_its_language_translates(language):
     english = _english_that_differs(language)
     world = site.build()
     rendered = site.pages(world, language)
-    assert f'<html lang="{language}"' in rendered["home (visitor)"]
+    direction = "rtl" if translation.get_language_info(language)["bidi"] else "ltr"
+    assert f'<html lang="{language}" dir="{direction}">' in rendered["home (visitor)"]
     report = {page: found for page, html in rendered.items()
               if (found := [t for t in dict.fromkeys(site.texts(html))
                             if _said(t) in english and any(c.isalpha() for c in t)])}

@@ -3,8 +3,8 @@ each game under way and one finished, a room, an arena, a challenge), every
 page a person reads rendered through Django's test client in a chosen
 language, and the pushed frames of each game (games.frames.render) rendered
 in it; and the texts a person reads on each (text nodes, aria-label, title,
-alt, placeholder, the label of a submit input, the refusal texts the page
-hands its script).
+alt, placeholder, the label of a submit input, the texts the page hands its
+CSS and scripts: READ_ATTRIBUTES, and the refusal texts of its JSON data block).
 """
 
 from __future__ import annotations
@@ -29,8 +29,11 @@ from tests.factories import make_match, make_user
 #: as written (the API page's examples, a move's notation), scripts and
 #: styles are not shown.
 VERBATIM = {"code", "kbd", "pre", "samp", "script", "style", "template"}
-#: The attributes that hold a text a person reads (or hears).
-READ_ATTRIBUTES = ("aria-label", "title", "alt", "placeholder", "aria-valuetext", "aria-roledescription")
+#: The attributes that hold a text a person reads (or hears): the HTML ones, and
+#: those the page's CSS or scripts show (a table cell's label on a phone, a
+#: question before a move, the board's help).
+READ_ATTRIBUTES = ("aria-label", "title", "alt", "placeholder", "aria-valuetext", "aria-roledescription",
+                   "data-label", "data-confirm", "hx-confirm", "data-help", "data-more")
 #: Inputs whose value is their label on the page.
 LABELLED_INPUTS = {"submit", "button", "reset"}
 
@@ -67,8 +70,21 @@ class _Texts(HTMLParser):
     def handle_data(self, data):
         if self.json:  # a data block for the page's script: its strings are shown (close-codes)
             self.found.extend(_strings(json.loads(data)))
-        elif not VERBATIM.intersection(self.open) and data.strip():
+        elif not VERBATIM.intersection(self.open) and data.strip() and not _is_json(data):
             self.found.append(" ".join(data.split()))
+
+
+def _is_json(text: str) -> bool:
+    """Whether ``text`` is a JSON object or array: data an element holds for
+    the page's script (Rondo's chain tree), not words."""
+    text = text.strip()
+    if not text.startswith(("{", "[")):
+        return False
+    try:
+        json.loads(text)
+    except ValueError:
+        return False
+    return True
 
 
 def _strings(value) -> list[str]:
@@ -112,16 +128,24 @@ class World:
 
 
 def _play(match: Match, plies: int) -> Match:
-    """``plies`` moves of ``match``, each seat to move taking its first legal move."""
+    """At least ``plies`` moves of ``match`` (each seat to move, a computer's
+    too, taking its first legal move), then on to seat 0's decision, so its
+    page and frame show the decision's controls."""
+    from games.actions.computer import play_computer_move
+
     rules = get_rules(match.kind)
     users = {s.index: s.user for s in match.seats.select_related("user")}
-    for _ in range(plies):
+    for played in range(plies + 20):
         m = Match.objects.get(pk=match.pk)
         state = rules.load(m.state)
-        if m.is_over or users.get(rules.to_move(state)) is None:
+        seat = rules.to_move(state)
+        if m.is_over or (played >= plies and seat == 0):
             break
         move = str(rules.legal_moves(state)[0])
-        actions.play_move(m.public_id, users[rules.to_move(state)], move, m.version)
+        if users.get(seat) is None:
+            play_computer_move(m.public_id, m.version, move)
+        else:
+            actions.play_move(m.public_id, users[seat], move, m.version)
     return Match.objects.get(pk=match.pk)
 
 

@@ -1,5 +1,5 @@
 """Right to left, seen (docs/i18n.md "Right to left"): the home page, a Ludo and
-a Rondo match page, a rules page and a history, in Arabic and in English for
+a Rondo (and a Roundabout) match page, a rules page and a history, in Arabic and in English for
 comparison, at 1280x800 and 390x844 (light). Not collected by the suite (the file
 name does not start with test_); run it by name:
 
@@ -22,7 +22,7 @@ SHOTS = Path(os.environ.get("PARLOUR_SHOTS", Path(__file__).resolve().parents[2]
 SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
 LANGUAGES = os.environ.get("PARLOUR_SHOT_LANGUAGES", "ar,en").split(",")
 #: A match page: its name here -> the decision of tests/e2e/positions.py it shows.
-MATCHES = {"ludo": "ludo-choose", "rondo": "rondo-place"}
+MATCHES = {"ludo": "ludo-choose", "rondo": "rondo-place", "roundabout": "roundabout-darts"}
 #: The other pages: name -> the path on the site of lobby_site.populate().
 PAGES = {
     "home": lambda site: "/",

@@ -64,8 +64,11 @@
       tab.addEventListener("keydown", function (evt) {
         var i = tabs.indexOf(tab);
         var next = null;
-        if (evt.key === "ArrowRight") next = tabs[(i + 1) % tabs.length];
-        else if (evt.key === "ArrowLeft") next = tabs[(i - 1 + tabs.length) % tabs.length];
+        // The arrow towards the next tab: on a right-to-left page the tabs run leftwards.
+        var forward = getComputedStyle(list).direction === "rtl" ? "ArrowLeft" : "ArrowRight";
+        var back = forward === "ArrowLeft" ? "ArrowRight" : "ArrowLeft";
+        if (evt.key === forward) next = tabs[(i + 1) % tabs.length];
+        else if (evt.key === back) next = tabs[(i - 1 + tabs.length) % tabs.length];
         else if (evt.key === "Home") next = tabs[0];
         else if (evt.key === "End") next = tabs[tabs.length - 1];
         if (next) {

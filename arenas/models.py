@@ -14,6 +14,8 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext_lazy
 
 from games import sites
 from games.models import GameKindField, Match
@@ -21,7 +23,7 @@ from games.models import GameKindField, Match
 
 def _check_seats(value):
     if value not in (2, 3, 4):
-        raise ValidationError("A table has 2, 3 or 4 seats.")
+        raise ValidationError(_("A table has 2, 3 or 4 seats."))
 
 
 def _fixed_turn_seconds(kind: str) -> int | None:
@@ -62,12 +64,14 @@ class ArenaSettings(models.Model):
             except KeyError:
                 counts = ()
             if counts and self.seats not in counts:
-                errors["seats"] = f"This game is played by {', '.join(map(str, counts))} players."
+                errors["seats"] = (_("This game is played by %(counts)s players.")
+                                   % {"counts": ", ".join(map(str, counts))})
         fixed = _fixed_turn_seconds(self.kind)
         if fixed and self.turn_seconds != fixed:
-            errors["turn_seconds"] = f"{sites.name(self.kind)} always has {fixed} s turns."
+            errors["turn_seconds"] = _("%(game)s always has %(seconds)s s turns.") % {
+                "game": sites.name(self.kind), "seconds": fixed}
         elif not 10 <= self.turn_seconds <= 300:
-            errors["turn_seconds"] = "Between 10 and 300 seconds."
+            errors["turn_seconds"] = _("Between 10 and 300 seconds.")
         if not 5 <= self.minutes <= 720:
             errors["minutes"] = "Between 5 and 720 minutes."
         if errors:
@@ -90,8 +94,8 @@ class ArenaSchedule(ArenaSettings):
     def clean(self):
         super().clean()
         if self.every_minutes < self.minutes:
-            raise ValidationError({"every_minutes": "At least the arena's own length: two of one "
-                                                    "schedule never run at once."})
+            raise ValidationError({"every_minutes": _("At least the arena's own length: two of one "
+                                                      "schedule never run at once.")})
 
 
 class Arena(ArenaSettings):
@@ -135,10 +139,10 @@ class Arena(ArenaSettings):
 
 class ArenaPlayer(models.Model):
     class Status(models.TextChoices):
-        ACTIVE = "active", "Playing"
-        PAUSED = "paused", "Paused"
-        WITHDRAWN = "withdrawn", "Withdrawn"
-        DISQUALIFIED = "disqualified", "Disqualified"
+        ACTIVE = "active", pgettext_lazy("arena player", "Playing")
+        PAUSED = "paused", pgettext_lazy("arena player", "Paused")
+        WITHDRAWN = "withdrawn", pgettext_lazy("arena player", "Withdrawn")
+        DISQUALIFIED = "disqualified", pgettext_lazy("arena player", "Disqualified")
 
     arena = models.ForeignKey(Arena, on_delete=models.CASCADE, related_name="players")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="arena_entries")

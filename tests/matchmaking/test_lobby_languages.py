@@ -23,6 +23,14 @@ from matchmaking.rooms import push as room_push
 from tests.factories import make_user
 
 
+@pytest.fixture(autouse=True)
+def _english_afterwards():
+    """LocaleMiddleware activates a request's language in the test's thread and
+    leaves it there: the next test would run in German."""
+    yield
+    translation.deactivate()
+
+
 def german(user=None) -> Client:
     client = Client(HTTP_ACCEPT_LANGUAGE="de")
     if user is not None:

@@ -3,10 +3,13 @@ frame pages, the queue, room, challenge and arena pages and the frames they
 are pushed, each in its reader's language, while what a machine reads
 (data-pos, data-token, <time datetime>) stays as in English."""
 
+import asyncio
 import re
 from datetime import timedelta
 
 import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
 from django.template.loader import render_to_string
 from django.test import Client
 from django.utils import timezone, translation
@@ -14,6 +17,7 @@ from django.utils import timezone, translation
 from arenas import actions as arena_actions
 from arenas import push as arena_push
 from arenas.models import Arena
+from config.asgi import application
 from matchmaking.languages import of_scope
 from matchmaking.models import QueueEntry
 from matchmaking.queue import actions as queue_actions
@@ -178,3 +182,31 @@ def test_a_sockets_language_as_a_request_would_choose_it():
     assert of_scope(scope({"cookie": "django_language=ar; sessionid=x", "accept-language": "de"})) == "ar"
     assert of_scope(scope({"cookie": "django_language=xx", "accept-language": "de"})) == "de"
     assert of_scope(scope({"accept-language": "de"}, Reader())) == "hi"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_arena_watchers_each_get_the_pushed_header_in_their_own_language():
+    arena = Arena.objects.create(name="Duel", kind="ludo", seats=2, minutes=30,
+                                 starts_at=timezone.now() - timedelta(minutes=1))
+
+    def watcher(language):
+        headers = [(b"host", b"localhost:8300"), (b"origin", b"http://localhost:8300"),
+                   (b"accept-language", language.encode())]
+        return WebsocketCommunicator(application, f"/ws/arena/{arena.pk}/", headers=headers)
+
+    async def run():
+        english, deutsch = watcher("en"), watcher("de-DE,de;q=0.9")
+        for comm in (english, deutsch):
+            connected, _ = await comm.connect(timeout=10)
+            assert connected
+            await comm.receive_from(timeout=10)  # the snapshot: header and own block
+            await comm.receive_from(timeout=10)  # the table
+        await sync_to_async(arena_push.arena_changed)(arena.pk)
+        heard_en, heard_de = await english.receive_from(timeout=10), await deutsch.receive_from(timeout=10)
+        assert "Running: ends" in heard_en and "Läuft: endet" in heard_de
+        assert "Läuft" not in heard_en and "Running" not in heard_de
+        assert await english.receive_nothing(timeout=0.3) and await deutsch.receive_nothing(timeout=0.3)
+        await english.disconnect()
+        await deutsch.disconnect()
+
+    asyncio.run(run())

@@ -38,12 +38,24 @@ READ_ATTRIBUTES = ("aria-label", "title", "alt", "placeholder", "aria-valuetext"
 LABELLED_INPUTS = {"submit", "button", "reset"}
 
 
+#: The pseudo-language's marks around each translated message (tests/i18n/test_unmarked.py).
+OPEN, CLOSE = "⟦", "⟧"
+
+
 class _Texts(HTMLParser):
+    """The texts of a page, in order. Text between the pseudo-language's marks
+    is left out even where a message holds inline elements (a paragraph with
+    a <strong> in it is one message whose marks are in different text nodes):
+    the marks are counted across text nodes, and forgotten when the element
+    in which the first one opened closes."""
+
     def __init__(self):
         super().__init__(convert_charrefs=True)
         self.found: list[str] = []
         self.open: list[str] = []
         self.json = False
+        self.depth = 0  # marks opened and not yet closed
+        self.owner = 0  # how many elements were open when the outermost mark opened
 
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
@@ -65,13 +77,31 @@ class _Texts(HTMLParser):
         if tag in self.open:
             while self.open.pop() != tag:
                 pass
+        if self.depth and len(self.open) < self.owner:
+            self.depth = 0  # an unclosed mark ends with its element
         self.json = False
+
+    def _outside_marks(self, data: str) -> list[str]:
+        pieces, piece = [], []
+        for ch in data:
+            if ch == OPEN:
+                if not self.depth:
+                    pieces.append("".join(piece))
+                    piece = []
+                    self.owner = len(self.open)
+                self.depth += 1
+            elif ch == CLOSE and self.depth:
+                self.depth -= 1
+            elif not self.depth:
+                piece.append(ch)
+        pieces.append("".join(piece))
+        return [p for p in pieces if p.strip()]
 
     def handle_data(self, data):
         if self.json:  # a data block for the page's script: its strings are shown (close-codes)
             self.found.extend(_strings(json.loads(data)))
         elif not VERBATIM.intersection(self.open) and data.strip() and not _is_json(data):
-            self.found.append(" ".join(data.split()))
+            self.found.extend(" ".join(p.split()) for p in self._outside_marks(data))
 
 
 def _is_json(text: str) -> bool:
@@ -119,6 +149,13 @@ class World:
     def identifiers(self) -> set[str]:
         """The ids a page shows as they are: each match's, the room's code."""
         return {m.public_id for m in Match.objects.all()} | {self.room_code}
+
+    @property
+    def names_given(self) -> set[str]:
+        """Names people gave things (arenas), shown as they are."""
+        from arenas.models import Arena
+
+        return set(Arena.objects.values_list("name", flat=True))
 
     @property
     def user_names(self) -> set[str]:

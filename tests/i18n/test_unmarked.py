@@ -34,14 +34,19 @@ pytestmark = pytest.mark.django_db
 #: The pseudo-language: a region of English no one speaks (Android's
 #: pseudo-locale has the same code), so Django's English formats apply.
 PSEUDO = "en-xa"
-OPEN, CLOSE = "⟦", "⟧"
+OPEN, CLOSE = site.OPEN, site.CLOSE
 _MARKED = re.compile(f"{OPEN}[^{OPEN}{CLOSE}]*{CLOSE}")
 _LATIN = re.compile(r"[A-Za-z]")
 _ADDRESSES = re.compile(r"[\w.+-]+@[\w-]+(\.[\w-]+)+|https?://\S+|\b[\w-]+(\.[\w-]+)+/\S*")
 #: Names, never translated (docs/glossary.md), and the names of standards every
 #: language writes in Latin letters (a format, a hash, a time zone).
-NAMES = ("Parlour", *(name.title() for name in GAMES),
-         "JSON", "HTTP", "API", "SHA-256", "HMAC-SHA256", "ASCII", "UTC")
+NAMES = ("Parlour", *(name.title() for name in GAMES), *(name.upper() for name in GAMES),
+         "JSON", "HTTP", "API", "SHA-256", "HMAC-SHA256", "ASCII", "UTC",
+         # The standard score's symbol, beside the luck figure, as statistics writes it everywhere.
+         "z",
+         # Rondo's tile letters, drawn on each tile beside its colour for colour-blind players:
+         # one key in every language, as the board's colours are (docs/i18n.md "Catalogues").
+         "Y", "R", "P", "B", "G")
 
 
 def _pseudo(text: str) -> str:
@@ -105,7 +110,10 @@ def unmarked(text: str, allowed: set[str]) -> str | None:
 def test_every_text_on_every_page_and_frame_is_marked_for_translation(pseudo_language):
     world = site.build()
     rendered = site.pages(world, pseudo_language)
-    allowed = {*world.user_names, *world.identifiers, *NAMES, *(name for _code, name in settings.LANGUAGES)}
+    # The language menu names each language in its own words (Django's names).
+    names = {n for code, name in settings.LANGUAGES
+             for n in (name, translation.get_language_info(code)["name_local"])}
+    allowed = {*world.user_names, *world.identifiers, *world.names_given, *NAMES, *names}
     report = {}
     for page, html in rendered.items():
         found = [t for t in dict.fromkeys(site.texts(html)) if unmarked(t, allowed)]

@@ -13,6 +13,8 @@ from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext, pgettext
 
 from accounts import tokens
 from accounts.admin_tools import ReadOnlyAdmin, ReadOnlyInline
@@ -20,11 +22,11 @@ from accounts.models import ApiToken, Holiday, Rating, User
 
 
 class BannedFilter(admin.SimpleListFilter):
-    title = "banned"
+    title = gettext_lazy("banned")
     parameter_name = "banned"
 
     def lookups(self, request, model_admin):
-        return [("yes", "Banned or suspended"), ("no", "Not banned")]
+        return [("yes", _("Banned or suspended")), ("no", _("Not banned"))]
 
     def queryset(self, request, queryset):
         now = timezone.now()
@@ -41,7 +43,7 @@ class RatingInline(ReadOnlyInline):
     readonly_fields = fields
     show_change_link = False
 
-    @admin.display(description="rating")
+    @admin.display(description=gettext_lazy("rating"))
     def display(self, obj):
         return obj.display
 
@@ -50,8 +52,8 @@ class RatingInline(ReadOnlyInline):
 class UserAdmin(BaseUserAdmin):
     fieldsets = (
         *BaseUserAdmin.fieldsets,
-        ("Profile", {"fields": ("bio", "email_confirmed", "pending_email", "is_bot")}),
-        ("Moderation", {"fields": ("banned_until", "ban_reason")}),
+        (gettext_lazy("Profile"), {"fields": ("bio", "email_confirmed", "pending_email", "is_bot")}),
+        (gettext_lazy("Moderation"), {"fields": ("banned_until", "ban_reason")}),
     )
     readonly_fields = ("banned_until", "ban_reason", "last_login", "date_joined", "pending_email", "is_bot")
     list_display = ("username", "email", "email_confirmed", "date_joined", "is_active", "is_staff",
@@ -61,11 +63,12 @@ class UserAdmin(BaseUserAdmin):
     search_fields = ("username", "email", "first_name", "last_name")
     inlines = [RatingInline]
 
-    @admin.display(description="ban")
+    @admin.display(description=gettext_lazy("ban"))
     def ban_status(self, obj):
         if not obj.is_banned:
             return "–"
-        return "banned" if obj.is_banned_forever else f"until {obj.banned_until:%Y-%m-%d %H:%M}"
+        return (_("banned") if obj.is_banned_forever
+                else _("until %(when)s") % {"when": f"{obj.banned_until:%Y-%m-%d %H:%M}"})
 
 
 @admin.register(Rating)
@@ -75,7 +78,7 @@ class RatingAdmin(ReadOnlyAdmin):
     search_fields = ("user__username",)
     list_select_related = ("user",)
 
-    @admin.display(description="rating")
+    @admin.display(description=gettext_lazy("rating"))
     def display(self, obj):
         return obj.display
 
@@ -90,11 +93,11 @@ class HolidayAdmin(ReadOnlyAdmin):
 
 
 class LiveFilter(admin.SimpleListFilter):
-    title = "revoked"
+    title = gettext_lazy("revoked")
     parameter_name = "revoked"
 
     def lookups(self, request, model_admin):
-        return [("no", "Live"), ("yes", "Revoked")]
+        return [("no", pgettext("token", "Live")), ("yes", pgettext("token", "Revoked"))]
 
     def queryset(self, request, queryset):
         if self.value() == "no":
@@ -118,18 +121,19 @@ class ApiTokenAdmin(ReadOnlyAdmin):
     readonly_fields = fields
     actions = ["revoke_tokens"]
 
-    @admin.display(description="token")
+    @admin.display(description=gettext_lazy("token"))
     def shown_prefix(self, obj):
         return f"{obj.prefix}…"
 
     def has_revoke_permission(self, request):
         return request.user.has_perm("accounts.change_apitoken")
 
-    @admin.action(description="Revoke the selected tokens", permissions=["revoke"])
+    @admin.action(description=gettext_lazy("Revoke the selected tokens"), permissions=["revoke"])
     def revoke_tokens(self, request, queryset):
         revoked = 0
         for token in queryset.select_related("user"):
             if token.revoked_at is None:
                 tokens.revoke(token.user, token.pk)
                 revoked += 1
-        self.message_user(request, f"{revoked} token{'s' if revoked != 1 else ''} revoked.", messages.SUCCESS)
+        self.message_user(request, ngettext("%(n)d token revoked.", "%(n)d tokens revoked.", revoked)
+                          % {"n": revoked}, messages.SUCCESS)

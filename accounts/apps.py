@@ -1,9 +1,10 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy
 
 
 class AccountsConfig(AppConfig):
     name = "accounts"
-    verbose_name = "Accounts"
+    verbose_name = gettext_lazy("Accounts")
 
     def ready(self):
         from django.contrib.auth.signals import user_logged_in, user_logged_out

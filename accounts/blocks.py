@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
 
 from accounts.models import Block, User
 from core.errors import Refused
@@ -47,14 +48,14 @@ def check_block(blocker, username) -> User:
     Raises BlockRefused: not signed in, no such player, oneself, a closed
     (inactive) account."""
     if blocker is None or not getattr(blocker, "is_authenticated", False):
-        raise BlockRefused("Log in to block a player.")
+        raise BlockRefused(_("Log in to block a player."))
     target = _target(username)
     if target is None:
-        raise BlockRefused("There is no such player.")
+        raise BlockRefused(_("There is no such player."))
     if target.pk == blocker.pk:
-        raise BlockRefused("You cannot block yourself.")
+        raise BlockRefused(_("You cannot block yourself."))
     if not target.is_active:
-        raise BlockRefused("That account is closed; there is no one to block.")
+        raise BlockRefused(_("That account is closed; there is no one to block."))
     return target
 
 
@@ -67,7 +68,7 @@ def do_block(blocker, username) -> Block:
         with transaction.atomic():
             block = Block.objects.create(blocker_id=blocker.pk, blocked=target)
     except IntegrityError:
-        raise BlockRefused(f"You have already blocked {target.username}.") from None
+        raise BlockRefused(_("You have already blocked %(name)s.") % {"name": target.username}) from None
     return block
 
 
@@ -76,10 +77,10 @@ def do_unblock(blocker, username) -> User:
     Raises BlockRefused (not signed in, not blocked). The caller tells the
     blocker's sockets, as for ``do_block``."""
     if blocker is None or not getattr(blocker, "is_authenticated", False):
-        raise BlockRefused("Log in first.")
+        raise BlockRefused(_("Log in first."))
     target = _target(username)
     if target is None or not Block.objects.filter(blocker_id=blocker.pk, blocked=target).delete()[0]:
-        raise BlockRefused("You have not blocked that player.")
+        raise BlockRefused(_("You have not blocked that player."))
     return target
 
 

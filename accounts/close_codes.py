@@ -15,6 +15,8 @@ platform's (core/sockets/close_codes.py); this module names them too.
 
 from __future__ import annotations
 
+from django.utils.translation import gettext_lazy as _
+
 from core.sockets.close_codes import CLOSE_FLOODING, CLOSE_TOO_LARGE, CLOSE_TOO_MANY_SOCKETS, CLOSE_TRY_AGAIN
 
 #: Every code, the platform's (core/sockets/close_codes.py: 4008, 4009, 4013,
@@ -36,15 +38,15 @@ CLOSE_BANNED = 4003
 #: for both, as the pages' 404, so nobody can probe which exist).
 CLOSE_NOT_FOUND = 4004
 
-_BANNED = "You are banned from playing."
-_SIGNED_OUT = ("You are no longer logged in: you logged out, or the password was changed. "
-               "Log in again to continue.")
-_FLOODING = "Disconnected: too many messages. Reload the page to continue."
-_TOO_LARGE = "Disconnected: a message was too large. Reload the page to continue."
-_TOO_MANY_SOCKETS = ("Disconnected: too many Parlour pages are open at once, so the oldest closed. "
-                     "Close some, then reload this page.")
+_BANNED = _("You are banned from playing.")
+_SIGNED_OUT = _("You are no longer logged in: you logged out, or the password was changed. "
+                "Log in again to continue.")
+_FLOODING = _("Disconnected: too many messages. Reload the page to continue.")
+_TOO_LARGE = _("Disconnected: a message was too large. Reload the page to continue.")
+_TOO_MANY_SOCKETS = _("Disconnected: too many Parlour pages are open at once, so the oldest closed. "
+                      "Close some, then reload this page.")
 
-#: What each page's socket shows when it is refused: page ("match", "room",
+#: What each page's socket shows when it is refused (lazy: in the page's language): page ("match", "room",
 #: "queue") -> close code -> text. A code a page does not list gets that
 #: page's own fallback (static/js/match.js, room.js); the queue panel reacts
 #: only to the codes it lists.
@@ -52,16 +54,16 @@ REFUSALS: dict[str, dict[int, str]] = {
     "match": {
         CLOSE_SIGNED_OUT: _SIGNED_OUT,
         CLOSE_BANNED: _BANNED,
-        CLOSE_NOT_FOUND: "There is no such match, or it is private.",
+        CLOSE_NOT_FOUND: _("There is no such match, or it is private."),
         CLOSE_FLOODING: _FLOODING,
         CLOSE_TOO_LARGE: _TOO_LARGE,
         CLOSE_TOO_MANY_SOCKETS: _TOO_MANY_SOCKETS,
     },
     "room": {
-        CLOSE_NOT_ALLOWED: "You are no longer in this room.",
+        CLOSE_NOT_ALLOWED: _("You are no longer in this room."),
         CLOSE_SIGNED_OUT: _SIGNED_OUT,
         CLOSE_BANNED: _BANNED,
-        CLOSE_NOT_FOUND: "There is no such room, or you are not in it.",
+        CLOSE_NOT_FOUND: _("There is no such room, or you are not in it."),
         CLOSE_FLOODING: _FLOODING,
         CLOSE_TOO_LARGE: _TOO_LARGE,
         CLOSE_TOO_MANY_SOCKETS: _TOO_MANY_SOCKETS,
@@ -71,7 +73,7 @@ REFUSALS: dict[str, dict[int, str]] = {
         CLOSE_BANNED: _BANNED,
         CLOSE_FLOODING: _FLOODING,
         CLOSE_TOO_LARGE: _TOO_LARGE,
-        CLOSE_TOO_MANY_SOCKETS: ("Disconnected: too many Parlour pages are open at once, so the oldest "
-                                 "closed (and left the queue). Close some, then reload this page."),
+        CLOSE_TOO_MANY_SOCKETS: _("Disconnected: too many Parlour pages are open at once, so the oldest "
+                                  "closed (and left the queue). Close some, then reload this page."),
     },
 }

@@ -36,6 +36,7 @@ from axes.models import AccessAttempt, AccessFailureLog, AccessLog
 from django.db import transaction
 from django.dispatch import Signal
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts import sockets, tokens
 from accounts.models import DELETED_NAME, TOMBSTONE_PREFIX, Holiday, ReleasedName, User
@@ -63,11 +64,11 @@ def name_reserved(name: str, now: datetime | None = None) -> bool:
 def check_close_account(user, password: str) -> None:
     """Raises CloseError unless ``user`` is an open account and ``password`` is its password."""
     if user is None or not user.is_authenticated:
-        raise CloseError("Log in to close your account.")
+        raise CloseError(_("Log in to close your account."))
     if user.is_closed or not user.is_active:
-        raise CloseError("This account is already closed.")
+        raise CloseError(_("This account is already closed."))
     if not password or not user.check_password(password):
-        raise CloseError("That is not your password; nothing was changed.")
+        raise CloseError(_("That is not your password; nothing was changed."))
 
 
 def close_account(user, password: str, now: datetime | None = None) -> User:

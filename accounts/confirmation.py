@@ -21,6 +21,8 @@ from datetime import timedelta
 from django.conf import settings
 from django.core import signing
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 from accounts.models import User
 from core.errors import Refused
@@ -29,10 +31,10 @@ _SALT = "accounts.confirm-email"
 
 #: The refusal of ranked play, arenas and challenges to an account whose
 #: address is not confirmed (the page's banner has the "send it again" button).
-UNCONFIRMED = ("Confirm your e-mail address first: ranked play, arenas and challenges need it. "
-               "Click the link we mailed to {email}, or have it sent again from your account's e-mail "
-               "page. Matches against the computer and in rooms are open "
-               "meanwhile.")
+UNCONFIRMED = gettext_lazy(
+    "Confirm your e-mail address first: ranked play, arenas and challenges need it. "
+    "Click the link we mailed to %(email)s, or have it sent again from your account's e-mail "
+    "page. Matches against the computer and in rooms are open meanwhile.")
 
 
 class UnconfirmedEmail(Refused):
@@ -49,7 +51,7 @@ def check_confirmed(user) -> None:
     check of ranked play (live and turn-based queues), arenas and challenges.
     No query: the field is on the user row already loaded."""
     if user is not None and getattr(user, "is_authenticated", False) and not user.email_confirmed:
-        raise UnconfirmedEmail(UNCONFIRMED.format(email=user.email))
+        raise UnconfirmedEmail(UNCONFIRMED % {"email": user.email})
 
 
 def token(user_id: int, address: str) -> str:
@@ -64,17 +66,19 @@ def read_token(value: str) -> tuple[User, str]:
     try:
         data = signing.loads(value, salt=_SALT, max_age=timedelta(days=days))
     except signing.SignatureExpired:
-        raise BadConfirmationLink(
-            f"This confirmation link is more than {days} days old. Sign in and have a new one "
-            "sent from your e-mail page.") from None
+        raise BadConfirmationLink(ngettext(
+            "This confirmation link is more than %(days)d day old. Sign in and have a new one "
+            "sent from your e-mail page.",
+            "This confirmation link is more than %(days)d days old. Sign in and have a new one "
+            "sent from your e-mail page.", days) % {"days": days}) from None
     except signing.BadSignature:
-        raise BadConfirmationLink("This confirmation link is not one Parlour made (it may have been cut "
-                                  "or changed). Copy the whole link from the mail.") from None
+        raise BadConfirmationLink(_("This confirmation link is not one Parlour made (it may have been cut "
+                                    "or changed). Copy the whole link from the mail.")) from None
     if not isinstance(data, dict) or not isinstance(data.get("u"), int) or not isinstance(data.get("e"), str):
-        raise BadConfirmationLink("This confirmation link is not one Parlour made.")
+        raise BadConfirmationLink(_("This confirmation link is not one Parlour made."))
     user = User.objects.filter(pk=data["u"], is_active=True).first()
     if user is None:
-        raise BadConfirmationLink("The account this link was for no longer exists.")
+        raise BadConfirmationLink(_("The account this link was for no longer exists."))
     waiting_how(user, data["e"])
     if taken_by_another(data["e"], user.pk):
         raise _taken(data["e"])
@@ -82,9 +86,10 @@ def read_token(value: str) -> tuple[User, str]:
 
 
 def _taken(address: str) -> BadConfirmationLink:
-    return BadConfirmationLink(f"Another account confirmed {address} first, so it cannot be this "
-                               "account's too. If that account is yours, log in to it (or reset its "
-                               "password); else give this account another address.")
+    return BadConfirmationLink(_("Another account confirmed %(address)s first, so it cannot be this "
+                                 "account's too. If that account is yours, log in to it (or reset its "
+                                 "password); else give this account another address.")
+                               % {"address": address})
 
 
 def waiting_how(user: User, address: str) -> str:
@@ -92,12 +97,13 @@ def waiting_how(user: User, address: str) -> str:
     BadConfirmationLink when it does not (the link was used, or replaced)."""
     if user.email.lower() == address.lower():
         if user.email_confirmed:
-            raise BadConfirmationLink(f"{address} is confirmed already: this link has been used.")
+            raise BadConfirmationLink(_("%(address)s is confirmed already: this link has been used.")
+                                      % {"address": address})
         return "signup"
     if user.pending_email and user.pending_email.lower() == address.lower():
         return "change"
-    raise BadConfirmationLink("This link is no longer valid: the account's address changed after it "
-                              "was sent. Use the link in the newest mail.")
+    raise BadConfirmationLink(_("This link is no longer valid: the account's address changed after it "
+                                "was sent. Use the link in the newest mail."))
 
 
 def taken_by_another(address: str, user_id: int) -> bool:

@@ -23,9 +23,13 @@ from django.conf import settings
 from django.core import signing
 from django.core.mail import send_mail
 from django.dispatch import Signal
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
+from accounts import languages
 from accounts.models import DataExport, User
 from core.site_url import absolute
 
@@ -42,7 +46,12 @@ collect_data = Signal()
 
 
 class LinkError(ValueError):
-    """A download link that is not valid (forged or not this account's) or has expired."""
+    """A download link that is not valid (forged or not this account's) or has
+    expired; ``gone``: it was valid once (expired, or its file deleted)."""
+
+    def __init__(self, message: str, gone: bool = False):
+        super().__init__(message)
+        self.gone = gone
 
 
 def build(user: User, now: datetime | None = None) -> dict:
@@ -103,12 +112,11 @@ def make_export(user_id: int, now: datetime | None = None) -> DataExport | None:
     export = DataExport.objects.create(user=user, created_at=now, content=dumps(build(user, now)))
     DataExport.objects.filter(user=user).exclude(pk=export.pk).delete()
     if user.email and user.email_confirmed:  # mail goes to confirmed addresses only
-        send_mail(
-            "Your Parlour data",
-            f"Hello {user.username},\n\nThe file of your Parlour data is ready. Download it "
-            f"(logged in as {user.username}) within {LINK_DAYS} days:\n\n{link(export)}\n",
-            None, [user.email],
-        )
+        with languages.speaking(user):
+            subject = _("Your Parlour data")
+            body = render_to_string("accounts/mail/data.txt", {"user": user, "days": LINK_DAYS,
+                                                               "link": link(export)})
+        send_mail(subject, body, None, [user.email])
     return export
 
 
@@ -122,20 +130,23 @@ def read_link(token: str, user) -> DataExport:
     try:
         payload = signing.loads(token, salt=SALT, max_age=timedelta(days=LINK_DAYS))
     except signing.SignatureExpired:
-        raise LinkError(f"This link has expired (links work for {LINK_DAYS} days): "
-                        "ask for your data again.") from None
+        raise LinkError(ngettext("This link has expired (links work for %(days)d day): "
+                                 "ask for your data again.",
+                                 "This link has expired (links work for %(days)d days): "
+                                 "ask for your data again.", LINK_DAYS) % {"days": LINK_DAYS},
+                        gone=True) from None
     except signing.BadSignature:
-        raise LinkError("This link is not valid.") from None
+        raise LinkError(_("This link is not valid.")) from None
     if not isinstance(payload, dict) or payload.get("u") != user.pk:
-        raise LinkError("This link is not valid for the account you are logged in as.")
+        raise LinkError(_("This link is not valid for the account you are logged in as."))
     export = DataExport.objects.filter(pk=payload.get("x"), user=user).first()
     if export is None:
-        raise LinkError("This file is no longer kept: ask for your data again.")
+        raise LinkError(_("This file is no longer kept: ask for your data again."), gone=True)
     return export
 
 
 def clear_old_exports(now: datetime | None = None) -> int:
     """Delete the files whose links have expired (the daily housekeeping)."""
     cutoff = (now or timezone.now()) - timedelta(days=LINK_DAYS)
-    deleted, _ = DataExport.objects.filter(created_at__lt=cutoff).delete()
+    deleted = DataExport.objects.filter(created_at__lt=cutoff).delete()[0]
     return deleted

@@ -1,8 +1,10 @@
 from django import forms
 from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm, UserCreationForm
 from django.core import validators
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
-from accounts import closing
+from accounts import closing, languages
 from accounts.middleware import ban_message
 from accounts.models import User
 
@@ -17,8 +19,8 @@ class LoginForm(AuthenticationForm):
 
     error_messages = {
         **AuthenticationForm.error_messages,
-        "invalid_login": "That username and password do not match an account. "
-                         "Capitals count in the password, not in the username.",
+        "invalid_login": gettext_lazy("That username and password do not match an account. "
+                                      "Capitals count in the password, not in the username."),
     }
 
     def __init__(self, *args, **kwargs):
@@ -50,7 +52,8 @@ class SignUpForm(UserCreationForm):
     address tells its owner if another account confirmed it already.
     """
 
-    email = forms.EmailField(max_length=254, help_text="We mail you a link to confirm it.")
+    email = forms.EmailField(label=gettext_lazy("Email"), max_length=254,
+                             help_text=gettext_lazy("We mail you a link to confirm it."))
 
     class Meta(UserCreationForm.Meta):
         model = User
@@ -59,11 +62,12 @@ class SignUpForm(UserCreationForm):
     def clean_username(self):
         username = super().clean_username()
         if User.objects.filter(username__iexact=username).exists():
-            raise forms.ValidationError("That username is taken.", code="duplicate_username")
+            raise forms.ValidationError(_("That username is taken."), code="duplicate_username")
         if username and closing.name_reserved(username):
             raise forms.ValidationError(
-                f"That username belonged to an account closed less than {closing.RESERVED_DAYS} days ago, "
-                "or is kept for closed accounts: please choose another.", code="reserved_username")
+                _("That username belonged to an account closed less than %(days)d days ago, "
+                  "or is kept for closed accounts: please choose another.") % {"days": closing.RESERVED_DAYS},
+                code="reserved_username")
         return username
 
     def clean_email(self):
@@ -72,6 +76,9 @@ class SignUpForm(UserCreationForm):
     def save(self, commit=True):
         user = super().save(commit=False)
         user.email_confirmed = False
+        # The language the form was read in becomes the account's
+        # (docs/i18n.md "E-mail": its mail is written in it).
+        user.language = languages.current() or ""
         if commit:
             user.save()
         return user
@@ -82,8 +89,8 @@ class EmailChangeForm(forms.Form):
     open somewhere must not move the account's mail, and so its password
     resets, elsewhere). Never says whether another account has the address."""
 
-    email = forms.EmailField(label="New e-mail address", max_length=254)
-    password = forms.CharField(label="Your password", strip=False,
+    email = forms.EmailField(label=gettext_lazy("New e-mail address"), max_length=254)
+    password = forms.CharField(label=gettext_lazy("Your password"), strip=False,
                                widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}))
 
     def __init__(self, user, *args, **kwargs):
@@ -93,7 +100,7 @@ class EmailChangeForm(forms.Form):
     def clean_password(self):
         password = self.cleaned_data["password"]
         if not self.user.check_password(password):
-            raise forms.ValidationError("That is not your password.", code="password_incorrect")
+            raise forms.ValidationError(_("That is not your password."), code="password_incorrect")
         return password
 
 
@@ -101,12 +108,24 @@ class ConfirmedPasswordResetForm(PasswordResetForm):
     """Django's reset form, mailing only accounts whose address is confirmed
     (an unconfirmed address may be anyone's)."""
 
+    def __init__(self, *args, language: str | None = None, **kwargs):
+        self.language = language
+        super().__init__(*args, **kwargs)
+
     def get_users(self, email):
         return (user for user in super().get_users(email) if user.email_confirmed)
+
+    def send_mail(self, *args, **kwargs):
+        """Django's mail (subject and body rendered here) in the account's
+        language, else the form's (``language``: the request's), else English."""
+        context = args[2] if len(args) > 2 else kwargs["context"]
+        with languages.speaking(context["user"], self.language):
+            super().send_mail(*args, **kwargs)
 
 
 class HolidayForm(forms.Form):
     """The first and last day of a holiday (``accounts.holidays.book_holiday``)."""
 
-    starts_on = forms.DateField(label="First day", widget=forms.DateInput(attrs={"type": "date"}))
-    ends_on = forms.DateField(label="Last day", widget=forms.DateInput(attrs={"type": "date"}))
+    starts_on = forms.DateField(label=gettext_lazy("First day"),
+                                widget=forms.DateInput(attrs={"type": "date"}))
+    ends_on = forms.DateField(label=gettext_lazy("Last day"), widget=forms.DateInput(attrs={"type": "date"}))

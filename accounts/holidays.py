@@ -23,6 +23,9 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.dispatch import Signal
 from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from accounts import timezones
 from accounts.models import Holiday
@@ -76,26 +79,32 @@ def check_holiday(user, starts_on, ends_on, now: dt.datetime | None = None) -> N
     ``AHEAD_DAYS`` ahead, not overlapping another of their holidays, and
     within ``ALLOWANCE_DAYS`` for each calendar year it touches."""
     if not isinstance(starts_on, dt.date) or not isinstance(ends_on, dt.date):
-        raise HolidayError("Give the first and the last day of the holiday.")
+        raise HolidayError(_("Give the first and the last day of the holiday."))
     today = today_for(user, now)
     if starts_on < today:
-        raise HolidayError(f"A holiday cannot start in the past (today is {today:%-d %B %Y}).")
+        raise HolidayError(_("A holiday cannot start in the past (today is %(today)s).")
+                           % {"today": date_format(today, "j F Y")})
     if ends_on < starts_on:
-        raise HolidayError("A holiday cannot end before it starts.")
+        raise HolidayError(_("A holiday cannot end before it starts."))
     if starts_on > today + dt.timedelta(days=AHEAD_DAYS):
-        raise HolidayError(f"A holiday can be booked at most {AHEAD_DAYS} days ahead.")
+        raise HolidayError(ngettext("A holiday can be booked at most %(n)d day ahead.",
+                                    "A holiday can be booked at most %(n)d days ahead.", AHEAD_DAYS)
+                           % {"n": AHEAD_DAYS})
     taken = Holiday.objects.filter(user=user, ends_on__gte=dt.date(starts_on.year, 1, 1))
     used = Counter()
     for other in taken:
         if other.starts_on <= ends_on and starts_on <= other.ends_on:
-            raise HolidayError(f"That overlaps your holiday from {other.starts_on:%-d %B} "
-                               f"to {other.ends_on:%-d %B %Y}.")
+            raise HolidayError(_("That overlaps your holiday from %(first)s to %(last)s.") % {
+                "first": date_format(other.starts_on, "j F"), "last": date_format(other.ends_on, "j F Y")})
         used.update(days_by_year(other.starts_on, other.ends_on))
     for year, days in sorted(days_by_year(starts_on, ends_on).items()):
         left = ALLOWANCE_DAYS - used[year]
         if days > left:
-            raise HolidayError(f"You have {left} of {ALLOWANCE_DAYS} holiday days left in {year}; "
-                               f"this holiday needs {days}.")
+            raise HolidayError(ngettext("You have %(left)d of %(allowance)d holiday days left in %(year)d; "
+                                        "this holiday needs %(days)d.",
+                                        "You have %(left)d of %(allowance)d holiday days left in %(year)d; "
+                                        "this holiday needs %(days)d.", days)
+                               % {"left": left, "allowance": ALLOWANCE_DAYS, "year": year, "days": days})
 
 
 def book_holiday(user, starts_on: dt.date, ends_on: dt.date, now: dt.datetime | None = None) -> Holiday:
@@ -122,9 +131,9 @@ def cancel_holiday(user, holiday_id, now: dt.datetime | None = None) -> None:
     with transaction.atomic():
         holiday = Holiday.objects.select_for_update().filter(pk=_int(holiday_id), user=user).first()
         if holiday is None:
-            raise HolidayError("There is no such holiday of yours.")
+            raise HolidayError(_("There is no such holiday of yours."))
         if holiday.starts_at <= now:
-            raise HolidayError("That holiday has begun, so it cannot be cancelled.")
+            raise HolidayError(_("That holiday has begun, so it cannot be cancelled."))
         holiday.delete()
         _changed(user.pk)
 

@@ -30,11 +30,20 @@ def of(user) -> str:
     return valid(getattr(user, "language", None)) or settings.LANGUAGE_CODE
 
 
-def speaking(user) -> AbstractContextManager:
+def speaking(user, fallback: str | None = None) -> AbstractContextManager:
     """A context manager: ``user``'s language (``of``) active inside it, the
     one before restored after. For mail and anything rendered for one person
-    outside their request."""
-    return translation.override(of(user))
+    outside their request. ``fallback``: the language of the request that
+    caused it (e.g. the reset form's), used when ``user`` chose none; a code
+    that is not one of the site's is ignored."""
+    chosen = valid(getattr(user, "language", None))
+    return translation.override(chosen or valid(fallback) or settings.LANGUAGE_CODE)
+
+
+def current() -> str | None:
+    """The active language when it is one of the site's (a request's, to
+    hand on to what it queues: ``speaking``'s ``fallback``), else None."""
+    return valid(translation.get_language())
 
 
 class AccountLanguageMiddleware:

@@ -1,9 +1,14 @@
 """Ends the sessions of banned users (README "Moderation"); shows each
 person's times in their own time zone (README "Times")."""
 
+from datetime import UTC
+
 from django.contrib import messages
 from django.contrib.auth import logout
 from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from accounts import timezones
 from accounts.models import BAN_FOREVER
@@ -11,11 +16,12 @@ from accounts.models import BAN_FOREVER
 
 def ban_message(user) -> str:
     """What a banned person is told (log-in form, logged-out page)."""
+    reason = user.ban_reason or pgettext("ban reason", "not given")
     if user.banned_until >= BAN_FOREVER:
-        when = "This account is banned"
-    else:
-        when = f"This account is suspended until {user.banned_until:%d %B %Y, %H:%M} UTC"
-    return f"{when}. Reason: {user.ban_reason or 'not given'}."
+        return _("This account is banned. Reason: %(reason)s.") % {"reason": reason}
+    until = date_format(user.banned_until.astimezone(UTC), "d F Y, H:i")
+    return _("This account is suspended until %(until)s UTC. Reason: %(reason)s.") % {"until": until,
+                                                                                      "reason": reason}
 
 
 class BannedUserLogoutMiddleware:

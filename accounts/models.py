@@ -7,6 +7,7 @@ from django.contrib.auth.models import AbstractUser, UserManager
 from django.db import models
 from django.db.models.functions import Lower
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from accounts import elo
 
@@ -47,45 +48,47 @@ class User(AbstractUser):
     address is held against no one, and the first account to confirm it
     keeps it."""
 
-    email = models.EmailField("email address")
+    email = models.EmailField(_("email address"))
     # docs/features.md "Confirming your e-mail": True for accounts made by
     # createsuperuser, the admin and tests; a sign-up starts False. Set only by
     # accounts.confirmation (and the admin).
     email_confirmed = models.BooleanField(
-        "e-mail confirmed", default=True,
-        help_text="The owner of the address clicked its confirmation link (or a moderator made the account).",
+        _("e-mail confirmed"), default=True,
+        help_text=_("The owner of the address clicked its confirmation link "
+                    "(or a moderator made the account)."),
     )
     # A new address asked for by a confirmed account, kept here until its link
     # is clicked (the confirmed one still gets the mail until then).
-    pending_email = models.EmailField("new e-mail address, waiting for its confirmation", blank=True,
+    pending_email = models.EmailField(_("new e-mail address, waiting for its confirmation"), blank=True,
                                       editable=False)
     bio = models.CharField(max_length=280, blank=True)
     # Moderation (README "Moderation"): set only by moderation.actions.ban_user / unban_user.
     banned_until = models.DateTimeField(
         null=True, blank=True, editable=False,
-        help_text="Banned until this moment (9999-01-01: a permanent ban); empty: not banned.",
+        help_text=_("Banned until this moment (9999-01-01: a permanent ban); empty: not banned."),
     )
     ban_reason = models.CharField(max_length=500, blank=True, editable=False)
     # README "Times": set from the browser (accounts.views.set_time_zone).
     time_zone = models.CharField(
         max_length=64, blank=True, editable=False,
-        help_text="The IANA time zone this person's times are shown in (from their browser); empty: UTC.",
+        help_text=_("The IANA time zone this person's times are shown in (from their browser); empty: UTC."),
     )
 
     # docs/i18n.md: the language this person reads the site and their mail in,
     # one of settings.LANGUAGES; empty: not chosen yet (their browser's, and
     # for mail the site's default). Set by the language menu (accounts.languages).
     language = models.CharField(
-        "language", max_length=16, blank=True, editable=False,
-        help_text="The language this person chose for the site and their e-mail; empty: their browser's.",
+        _("language"), max_length=16, blank=True, editable=False,
+        help_text=_("The language this person chose for the site and their e-mail; empty: their browser's."),
     )
 
     # docs/api.md "Bot accounts": set only by accounts.tokens.make_bot (an
     # account with no rated match may become a bot, for good). A bot is marked
     # BOT wherever its name appears, never enters a ranked queue, and has its
     # own leaderboard.
-    is_bot = models.BooleanField("bot account", default=False, editable=False,
-                                 help_text="Plays through the API with a play-scoped token; never a person.")
+    is_bot = models.BooleanField(_("bot account"), default=False, editable=False,
+                                 help_text=_("Plays through the API with a play-scoped token; "
+                                             "never a person."))
 
     objects = ParlourUserManager()
 
@@ -94,8 +97,8 @@ class User(AbstractUser):
             models.UniqueConstraint(Lower("username"), name="user_username_ci_unique"),
             models.UniqueConstraint(Lower("email"), name="user_confirmed_email_ci_unique",
                                     condition=models.Q(email_confirmed=True) & ~models.Q(email=""),
-                                    violation_error_message="Another account has this e-mail address, "
-                                                            "confirmed."),
+                                    violation_error_message=_("Another account has this e-mail address, "
+                                                              "confirmed.")),
         ]
 
     def __str__(self):
@@ -134,7 +137,7 @@ class Rating(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings")
     kind = models.CharField(max_length=16)
     rating = models.FloatField(default=elo.INITIAL_RATING)
-    games = models.PositiveIntegerField("rated games played", default=0)
+    games = models.PositiveIntegerField(_("rated games played"), default=0)
     peak = models.FloatField(default=elo.INITIAL_RATING)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -227,7 +230,7 @@ class DataExport(models.Model):
 
     user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="data_exports")
     created_at = models.DateTimeField(db_index=True)
-    content = models.TextField(help_text="The JSON file.")
+    content = models.TextField(help_text=_("The JSON file."))
 
     def __str__(self):
         return f"data of {self.user_id} at {self.created_at:%Y-%m-%d %H:%M}"
@@ -245,9 +248,9 @@ class ApiToken(models.Model):
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens")
     name = models.CharField(max_length=40,
-                            help_text="The owner's name for it (e.g. the program that uses it).")
+                            help_text=_("The owner's name for it (e.g. the program that uses it)."))
     digest = models.CharField(max_length=64, unique=True, editable=False,
-                              help_text="SHA-256 of the token's text, hex.")
+                              help_text=_("SHA-256 of the token's text, hex."))
     # The token's first characters, shown in the settings so its owner can tell tokens apart.
     prefix = models.CharField(max_length=12, editable=False)
     scopes = models.CharField(max_length=40)

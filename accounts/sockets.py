@@ -35,22 +35,48 @@ daphne drops it (5 s), which a proxy counts as the web process failing.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
+from types import SimpleNamespace
 
 from asgiref.sync import async_to_sync
 from channels import auth as channels_auth
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from channels.sessions import CookieMiddleware, SessionMiddleware
+from django.conf import settings
 from django.db import transaction
+from django.http.cookie import parse_cookie
+from django.utils import translation
+from django.utils.translation import trans_real
 
-from accounts import blocks, socket_sessions
+from accounts import blocks, languages, socket_sessions
 from accounts.close_codes import CLOSE_BANNED, CLOSE_SIGNED_OUT, CLOSE_TRY_AGAIN
 from core import database
 from core.sockets.consumer import SocketConsumer
 from core.sockets.db_calls import retried
 
 log = logging.getLogger(__name__)
+
+
+def socket_language(scope) -> str:
+    """The language one socket reads: the signed-in user's account choice
+    (``User.language``), else Django's own choice for a request with the
+    handshake's cookies and Accept-Language header
+    (``trans_real.get_language_from_request``), else the default."""
+    user = scope.get("user")
+    if user is not None and getattr(user, "is_authenticated", False):
+        chosen = languages.valid(getattr(user, "language", None))
+        if chosen:
+            return chosen
+    headers = {name: value.decode("latin-1") for name, value in scope.get("headers", ())}
+    cookies = scope.get("cookies")
+    if cookies is None:  # not behind channels' CookieMiddleware (tests): the header's
+        cookies = parse_cookie(headers.get(b"cookie", ""))
+    accept = headers.get(b"accept-language", "")
+    shim = SimpleNamespace(COOKIES=cookies, META={"HTTP_ACCEPT_LANGUAGE": accept}, path_info="/")
+    return languages.valid(trans_real.get_language_from_request(shim)) or settings.LANGUAGE_CODE
+
 
 #: The event a ban sends; consumers handle it as ``user_banned``.
 BANNED_EVENT = "user.banned"
@@ -178,6 +204,18 @@ class ParlourConsumer(SocketConsumer):
     closes with 4013; a ban on the user's group closes with CLOSE_BANNED; the
     session's end (log-out, a password change elsewhere, the re-check) closes
     with CLOSE_SIGNED_OUT."""
+
+    @functools.cached_property
+    def language(self) -> str:
+        """The language this socket reads (``socket_language``), read once:
+        everything rendered for this socket alone (its snapshot, its error
+        frames) is rendered in it."""
+        return socket_language(self.scope)
+
+    def words(self, text) -> str:
+        """``text`` (a lazy translation, or a str) in this socket's language."""
+        with translation.override(self.language):
+            return str(text)
 
     #: The session this socket signed in with, once it is let in (None:
     #: anonymous, or not let in): its key, its group and its user's id.

@@ -16,8 +16,9 @@ from django.core.mail import EmailMessage
 from django.db import transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.translation import gettext as _
 
-from accounts import confirmation, data
+from accounts import confirmation, data, languages
 from accounts.forms import ConfirmedPasswordResetForm
 from accounts.housekeeping import clear_expired_sessions, clear_old_login_records
 from accounts.models import User
@@ -44,14 +45,16 @@ def housekeeping() -> None:
 
 @shared_task(ignore_result=True, autoretry_for=(smtplib.SMTPException, OSError), retry_backoff=60,
              retry_backoff_max=3600, retry_jitter=True, max_retries=8, soft_time_limit=60, time_limit=90)
-def send_address_mail(user_id: int, address: str) -> str:
+def send_address_mail(user_id: int, address: str, language: str | None = None) -> str:
     """Mail ``address``, which waits on ``user_id`` for its confirmation: the
     link, or, when another account confirmed the address already, "someone
     tried to sign up with (or move an account to) your address" and no link
     (the request that queued this said the same either way: no oracle).
     "sent", "taken" (that mail sent), or "skipped": the address no longer
     waits, or it had PARLOUR_ADDRESS_MAIL_RATE mails already. A mail server
-    that is down or answers 4xx makes Celery retry."""
+    that is down or answers 4xx makes Celery retry. Written in the account's
+    language, else ``language`` (the request's that queued it), else English
+    (docs/i18n.md "E-mail")."""
     user = User.objects.filter(pk=user_id, is_active=True).first()
     try:
         how = confirmation.waiting_how(user, address) if user is not None else None
@@ -65,14 +68,15 @@ def send_address_mail(user_id: int, address: str) -> str:
                "login_url": absolute(settings.SITE_URL, reverse("login")),
                "reset_url": absolute(settings.SITE_URL, reverse("password_reset")),
                "days": settings.PARLOUR_EMAIL_CONFIRM_DAYS}
-    if confirmation.taken_by_another(address, user_id):
-        outcome, subject, template = "taken", "Someone tried to use your address on Parlour", "taken"
-    else:
-        link = reverse("email_confirm", args=[confirmation.token(user_id, address)])
-        context["link"] = absolute(settings.SITE_URL, link)
-        outcome, subject, template = "sent", "Confirm your e-mail address on Parlour", "confirm"
-    EmailMessage(subject=subject, body=render_to_string(f"accounts/mail/{template}.txt", context),
-                 from_email=settings.DEFAULT_FROM_EMAIL, to=[address],
+    with languages.speaking(user, language):
+        if confirmation.taken_by_another(address, user_id):
+            outcome, subject, template = "taken", _("Someone tried to use your address on Parlour"), "taken"
+        else:
+            link = reverse("email_confirm", args=[confirmation.token(user_id, address)])
+            context["link"] = absolute(settings.SITE_URL, link)
+            outcome, subject, template = "sent", _("Confirm your e-mail address on Parlour"), "confirm"
+        body = render_to_string(f"accounts/mail/{template}.txt", context)
+    EmailMessage(subject=subject, body=body, from_email=settings.DEFAULT_FROM_EMAIL, to=[address],
                  headers={"Auto-Submitted": "auto-generated"}).send()
     log.info("address mail for user %s: %s", user_id, outcome)
     return outcome
@@ -84,7 +88,8 @@ def queue_address_mail(user: User) -> bool:
     address = confirmation.waiting_address(user)
     if not address:
         return False
-    args = (user.pk, address)
+    # The request's language goes along, for an account that chose none yet.
+    args = (user.pk, address, languages.current())
     # robust: a broker that cannot be reached loses this mail (logged), never the
     # account; "send the link again" remains.
     transaction.on_commit(lambda: send_address_mail.delay(*args), robust=True)
@@ -102,7 +107,8 @@ def export_data(user_id: int) -> None:
 
 
 @shared_task(ignore_result=True, soft_time_limit=60, time_limit=90)
-def send_password_reset(email: str, domain: str, use_https: bool, templates: dict) -> int:
+def send_password_reset(email: str, domain: str, use_https: bool, templates: dict,
+                        language: str | None = None) -> int:
     """Mail a reset link to each active account whose confirmed address is
     ``email`` (``ConfirmedPasswordResetForm``: none, usually one), with links
     to ``domain`` (the host the form was posted to). ``templates``: the
@@ -110,8 +116,9 @@ def send_password_reset(email: str, domain: str, use_https: bool, templates: dic
     ``html_email_template_name``. Returns how many accounts were mailed (the
     log says only that number). A mail server that fails is logged by
     Django's form ("Failed to send password reset email to <user id>") and
-    not retried: the person asks again."""
-    form = ConfirmedPasswordResetForm({"email": email})
+    not retried: the person asks again. Each mail is in its account's
+    language, else ``language`` (the reset form's), else English."""
+    form = ConfirmedPasswordResetForm({"email": email}, language=language)
     if not form.is_valid():
         return 0
     users = list(form.get_users(form.cleaned_data["email"]))

@@ -25,6 +25,7 @@ from datetime import timedelta
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts import sockets
 from accounts.models import ApiToken, Rating, User
@@ -63,21 +64,21 @@ def make_token(user: User, name: str, scopes) -> tuple[ApiToken, str]:
     ``MAX_TOKENS`` live tokens already."""
     name = (name or "").strip() if isinstance(name, str) else ""
     if not 1 <= len(name) <= 40:
-        raise TokenRefused("Give the token a name of 1 to 40 characters.", "token_name")
+        raise TokenRefused(_("Give the token a name of 1 to 40 characters."), "token_name")
     scopes = set(scopes or ())
     if not scopes or not scopes <= set(SCOPES):
-        raise TokenRefused("Choose the token's scopes: read, play, or both.", "token_scopes")
+        raise TokenRefused(_("Choose the token's scopes: read, play, or both."), "token_scopes")
     if "play" in scopes and not user.is_bot:
-        raise TokenRefused("Only a bot account's token may play: a person plays on the site.",
+        raise TokenRefused(_("Only a bot account's token may play: a person plays on the site."),
                            "play_needs_bot")
     if user.is_banned or user.is_closed or not user.is_active:
-        raise TokenRefused("This account cannot make tokens.", "account_closed")
+        raise TokenRefused(_("This account cannot make tokens."), "account_closed")
     text = TOKEN_PREFIX + secrets.token_urlsafe(32)
     with transaction.atomic():
         # Lock the owner's row so two requests cannot pass MAX_TOKENS together.
         User.objects.select_for_update().filter(pk=user.pk).first()
         if ApiToken.objects.filter(user=user, revoked_at=None).count() >= MAX_TOKENS:
-            raise TokenRefused(f"An account may hold {MAX_TOKENS} tokens: revoke one first.",
+            raise TokenRefused(_("An account may hold %(n)d tokens: revoke one first.") % {"n": MAX_TOKENS},
                                "too_many_tokens")
         token = ApiToken.objects.create(
             user=user, name=name, digest=digest(text), prefix=text[: len(TOKEN_PREFIX) + 6],
@@ -93,11 +94,11 @@ def revoke(user: User, token_id) -> ApiToken:
     try:
         token_id = int(token_id)
     except (TypeError, ValueError):
-        raise TokenRefused("There is no such token.", "no_token") from None
+        raise TokenRefused(_("There is no such token."), "no_token") from None
     with transaction.atomic():
         token = ApiToken.objects.select_for_update().filter(pk=token_id, user=user).first()
         if token is None:
-            raise TokenRefused("There is no such token.", "no_token")
+            raise TokenRefused(_("There is no such token."), "no_token")
         if token.revoked_at is None:
             token.revoked_at = timezone.now()
             token.save(update_fields=["revoked_at"])
@@ -150,9 +151,9 @@ def make_bot(user: User) -> User:
     with transaction.atomic():
         locked = User.objects.select_for_update().get(pk=user.pk)
         if locked.is_bot:
-            raise TokenRefused("This account is a bot already.", "already_bot")
+            raise TokenRefused(_("This account is a bot already."), "already_bot")
         if not can_become_bot(locked):
-            raise TokenRefused("An account that has played a rated match cannot become a bot.",
+            raise TokenRefused(_("An account that has played a rated match cannot become a bot."),
                                "rated_account")
         User.objects.filter(pk=user.pk).update(is_bot=True)
     user.is_bot = True

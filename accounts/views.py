@@ -23,9 +23,11 @@ from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
-from accounts import sockets, tasks, timezones
+from accounts import languages, sockets, tasks, timezones
 from accounts.forms import ConfirmedPasswordResetForm, SignUpForm
 from accounts.models import User
 from core import ratelimits
@@ -34,10 +36,25 @@ from core.proxy import client_ip
 log = logging.getLogger(__name__)
 
 
-def rate_limited(request, what: str, status: int = 429):
-    """The page that says ``what`` ("sign-ups", "password reset emails") is
-    over its limit for now (HTTP 429)."""
-    return render(request, "accounts/rate_limited.html", {"what": what}, status=status)
+#: What the rate-limited page says, one whole sentence per limit (word order differs by language).
+TOO_MANY = {
+    "signup-failed": gettext_lazy("There have been too many sign-up attempts from your network for now, so "
+                                  "nothing was done. Wait an hour, then try again."),
+    "signup": gettext_lazy("There have been too many new accounts from your network for now, so nothing "
+                           "was done. Wait an hour, then try again."),
+    "reset-ip": gettext_lazy("There have been too many password reset emails from your network for now, "
+                             "so nothing was done. Wait an hour, then try again."),
+    "reset-email": gettext_lazy("There have been too many password reset emails to that address for now, "
+                                "so nothing was done. Wait an hour, then try again."),
+    "email-change": gettext_lazy("There have been too many e-mail changes and confirmation links for your "
+                                 "account for now, so nothing was done. Wait an hour, then try again."),
+}
+
+
+def rate_limited(request, limit: str, status: int = 429):
+    """The page that says ``limit`` (a key of ``TOO_MANY``: "signup",
+    "reset-ip", ...) is over its limit for now (HTTP 429)."""
+    return render(request, "accounts/rate_limited.html", {"what": TOO_MANY[limit]}, status=status)
 
 
 @require_http_methods(["GET", "POST"])
@@ -60,14 +77,14 @@ def signup(request):
     # not even checked. An email another account has is no error at all.
     address = client_ip(request) or "?"
     if not ratelimits.allows(settings.PARLOUR_SIGNUP_FAILED_RATE, "signup-failed", address):
-        return rate_limited(request, "sign-up attempts from your network")
+        return rate_limited(request, "signup-failed")
     if form.is_valid():
         # Counted only for a sign-up that would create an account: typos cost nothing here.
         if not ratelimits.hit(settings.PARLOUR_SIGNUP_RATE, "signup", address):
             # Refused, so it created nothing: it counts as a failed attempt too,
             # or a full sign-up limit would answer "no account has this username" for free.
             ratelimits.hit(settings.PARLOUR_SIGNUP_FAILED_RATE, "signup-failed", address)
-            return rate_limited(request, "new accounts from your network")
+            return rate_limited(request, "signup")
         try:
             with transaction.atomic():
                 user = form.save()
@@ -75,18 +92,18 @@ def signup(request):
         except IntegrityError:
             # Two sign-ups with the same name at the same instant: the unique
             # constraint settles it, and the loser gets the form's error.
-            form.add_error("username", "That username is taken.")
+            form.add_error("username", _("That username is taken."))
         else:
             # The same answer whether or not another account has the address
             # (no oracle): the mail to it tells its owner.
             login(request, user, backend="accounts.backends.ParlourBackend")
-            messages.success(request, f"Welcome to Parlour, {user.username}!")
+            messages.success(request, _("Welcome to Parlour, %(name)s!") % {"name": user.username})
             sent = reverse("email_sent")
             return redirect(f"{sent}?{urlencode({'next': going})}" if going else sent)
     # Counted before the errors are shown: of attempts racing past the check
     # above, those the count refuses show nothing.
     if not ratelimits.hit(settings.PARLOUR_SIGNUP_FAILED_RATE, "signup-failed", address):
-        return rate_limited(request, "sign-up attempts from your network")
+        return rate_limited(request, "signup-failed")
     return render(request, "accounts/signup.html", {"form": form, "next": going}, status=400)
 
 
@@ -114,9 +131,9 @@ class PasswordResetView(auth_views.PasswordResetView):
         email = form.cleaned_data["email"].strip().lower()
         address = client_ip(self.request) or "?"
         if not ratelimits.hit(settings.PARLOUR_PASSWORD_RESET_RATE, "reset-ip", address):
-            return rate_limited(self.request, "password reset emails from your network")
+            return rate_limited(self.request, "reset-ip")
         if not ratelimits.hit(settings.PARLOUR_PASSWORD_RESET_EMAIL_RATE, "reset-email", email):
-            return rate_limited(self.request, "password reset emails to that address")
+            return rate_limited(self.request, "reset-email")
         # The accounts are looked up and mailed by a worker (accounts.tasks), not
         # here: the answer takes the same time whether or not an account has the
         # address. A broker that cannot be reached loses this mail (logged);
@@ -126,7 +143,7 @@ class PasswordResetView(auth_views.PasswordResetView):
                      "html_email_template_name": self.html_email_template_name}
         try:
             tasks.send_password_reset.delay(form.cleaned_data["email"], self.request.get_host(),
-                                            self.request.is_secure(), templates)
+                                            self.request.is_secure(), templates, languages.current())
         except Exception:  # noqa: BLE001 - the answer says the same; the log says why
             log.exception("password reset mail not queued")
         return redirect(self.get_success_url())
@@ -164,7 +181,7 @@ def set_time_zone(request):
     from the one the page was rendered in."""
     zone = timezones.valid_zone(request.POST.get("time_zone"))
     if zone is None:
-        return HttpResponse("Not a time zone.", status=400, content_type="text/plain")
+        return HttpResponse(_("Not a time zone."), status=400, content_type="text/plain")
     if request.user.is_authenticated and request.user.time_zone != zone:
         User.objects.filter(pk=request.user.pk).update(time_zone=zone)
     response = HttpResponse(status=204)

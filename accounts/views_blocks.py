@@ -6,6 +6,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from accounts import blocks, sockets
@@ -26,10 +27,10 @@ def blocked_page(request):
         try:
             if "unblock" in request.POST:
                 target = blocks.do_unblock(user, request.POST["unblock"])
-                messages.success(request, f"You unblocked {target.username}.")
+                messages.success(request, _("You unblocked %(name)s.") % {"name": target.username})
             else:
                 block = blocks.do_block(user, request.POST.get("block"))
-                messages.success(request, f"You blocked {block.blocked.username}.")
+                messages.success(request, _("You blocked %(name)s.") % {"name": block.blocked.username})
         except blocks.BlockRefused as e:
             error = e.message
         else:

@@ -7,6 +7,8 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_safe
 
 from accounts import closing, data
@@ -27,7 +29,7 @@ def close_page(request):
             error = str(e)
         else:
             logout(request)
-            messages.success(request, "Your account is closed. Thank you for playing.")
+            messages.success(request, _("Your account is closed. Thank you for playing."))
             return redirect("home")
     return render(request, "accounts/close.html", {"error": error, "reserved_days": closing.RESERVED_DAYS},
                   status=400 if error else 200)
@@ -42,8 +44,12 @@ def data_page(request):
         user = request.user
         if data.is_large(user):
             export_data.delay(user.pk)
-            messages.success(request, f"Your file is being made: a link to it will be mailed to {user.email} "
-                                      f"and will work for {data.LINK_DAYS} days.")
+            messages.success(request, ngettext(
+                "Your file is being made: a link to it will be mailed to %(email)s "
+                "and will work for %(days)d day.",
+                "Your file is being made: a link to it will be mailed to %(email)s "
+                "and will work for %(days)d days.",
+                data.LINK_DAYS) % {"email": user.email, "days": data.LINK_DAYS})
             return redirect("data_page")
         return _file(data.dumps(data.build(user)))
     return render(request, "accounts/data.html", {"link_days": data.LINK_DAYS,
@@ -58,7 +64,7 @@ def data_download(request, token):
     try:
         export = data.read_link(token, request.user)
     except data.LinkError as e:
-        status = 410 if "expired" in str(e) or "no longer" in str(e) else 404
+        status = 410 if e.gone else 404
         return render(request, "accounts/data_link.html", {"error": str(e)}, status=status)
     return _file(export.content, export.created_at)
 

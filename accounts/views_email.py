@@ -13,6 +13,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from accounts import confirmation, tasks
@@ -39,20 +40,21 @@ def email_change(request):
                            else None)
     if request.method == "POST":
         if not ratelimits.hit(settings.PARLOUR_EMAIL_CHANGE_RATE, "email-change", user.pk):
-            return rate_limited(request, "e-mail changes and confirmation links for your account")
+            return rate_limited(request, "email-change")
         if "resend" in request.POST:
             if tasks.queue_address_mail(user):
-                messages.success(request, f"We sent a new link to {confirmation.waiting_address(user)}.")
+                messages.success(request, _("We sent a new link to %(address)s.")
+                                 % {"address": confirmation.waiting_address(user)})
             else:
-                messages.info(request, "Your address is confirmed: there is nothing to send.")
+                messages.info(request, _("Your address is confirmed: there is nothing to send."))
             return redirect("email_change")
         if form.is_valid():
             if confirmation.do_change_email(user, form.cleaned_data["email"]):
                 tasks.queue_address_mail(user)
-                messages.success(request, f"We sent a link to {confirmation.waiting_address(user)}: "
-                                          "the address is yours once you click it.")
+                messages.success(request, _("We sent a link to %(address)s: the address is yours once you "
+                                            "click it.") % {"address": confirmation.waiting_address(user)})
             else:
-                messages.info(request, "That is your address already.")
+                messages.info(request, _("That is your address already."))
             return redirect("email_change")
     return render(request, "accounts/email.html",
                   {"form": form, "waiting": confirmation.waiting_address(user)},

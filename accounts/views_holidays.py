@@ -5,6 +5,8 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from accounts import holidays
@@ -25,14 +27,15 @@ def holidays_page(request):
         try:
             if "cancel" in request.POST:
                 holidays.cancel_holiday(user, request.POST["cancel"])
-                messages.success(request, "Holiday cancelled.")
+                messages.success(request, _("Holiday cancelled."))
                 return redirect("holidays")
             form = HolidayForm(request.POST)
             if form.is_valid():
                 data = form.cleaned_data
                 holiday = holidays.book_holiday(user, data["starts_on"], data["ends_on"])
-                messages.success(request, f"Holiday booked: {holiday.starts_on:%-d %B} to "
-                                          f"{holiday.ends_on:%-d %B %Y}.")
+                messages.success(request, _("Holiday booked: %(first)s to %(last)s.") % {
+                    "first": date_format(holiday.starts_on, "j F"),
+                    "last": date_format(holiday.ends_on, "j F Y")})
                 return redirect("holidays")
         except holidays.HolidayError as e:
             error = e.message

@@ -12,13 +12,15 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 from django.utils.cache import add_never_cache_headers
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from accounts import tokens
 from accounts.models import ApiToken
 
 #: What a GET on a POST-only address answers (405, the page with this line).
-USE_THE_BUTTONS = "That address only takes the page's buttons: nothing was changed."
+USE_THE_BUTTONS = gettext_lazy("That address only takes the page's buttons: nothing was changed.")
 
 
 def _page(request, *, error=None, name="", scopes=(), status=200):
@@ -64,8 +66,8 @@ def token_revoke(request):
         token = tokens.revoke(request.user, request.POST.get("token"))
     except tokens.TokenRefused as e:
         return _page(request, error=e.message, status=400)
-    messages.success(request, f"Token “{token.name}” ({token.prefix}…) revoked: programs using it are "
-                              "refused from now on.")
+    messages.success(request, _("Token “%(name)s” (%(prefix)s…) revoked: programs using it are refused "
+                                "from now on.") % {"name": token.name, "prefix": token.prefix})
     return redirect("api_tokens")
 
 
@@ -80,15 +82,15 @@ def become_bot(request):
     error = None
     if request.method == "POST":
         if not user.check_password(request.POST.get("password", "")):
-            error = "That is not your password; nothing was changed."
+            error = _("That is not your password; nothing was changed.")
         else:
             try:
                 tokens.make_bot(user)
             except tokens.TokenRefused as e:
                 error = e.message
             else:
-                messages.success(request, "Your account is a bot account now: make it a token with the "
-                                          "play scope.")
+                messages.success(request, _("Your account is a bot account now: make it a token with the "
+                                            "play scope."))
                 return redirect("api_tokens")
     return render(request, "accounts/become_bot.html",
                   {"error": error, "can_become_bot": tokens.can_become_bot(user)},

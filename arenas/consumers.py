@@ -20,6 +20,11 @@ below the first page's places the page cannot count it itself.
 Close codes (accounts/close_codes.py): 4002 signed out, 4003 banned
 (accounts.sockets); 4004 no such arena; 4008 too many messages, 4009 a frame
 over 4 KB; 4029 over the socket cap (core.sockets.caps).
+
+Language (docs/i18n.md, "Lobby and arenas"): read once at connect from the
+handshake as a request's would be (``matchmaking.languages.of_scope``); the
+socket joins the arena's group of that language (push.py renders its
+frames in every language) and renders its own frames in it.
 """
 
 from __future__ import annotations
@@ -30,13 +35,14 @@ from datetime import timedelta
 from urllib.parse import parse_qs
 
 from django.template.loader import render_to_string
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from accounts import sockets
 from accounts.close_codes import CLOSE_NOT_FOUND
 from arenas import push, standings
 from arenas.models import Arena, ArenaPlayer
 from games.models import Match
+from matchmaking.languages import of_scope
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +53,7 @@ OWN_ROW_SECONDS = 2.0
 
 class ArenaConsumer(sockets.ParlourConsumer):
     arena_id: int | None = None
+    language = "en"
     page = 1
     own: tuple[int, int] | None = None  # (player id, place) of the viewer's own row
     _own_task: asyncio.Task | None = None
@@ -61,10 +68,11 @@ class ArenaConsumer(sockets.ParlourConsumer):
             return
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         self.page = standings.page_number((query.get("page") or [None])[0])
+        self.language = of_scope(self.scope)
         await self.take_slot()
         # The groups first, then the snapshot: a push made in between is
         # delivered after it (never lost between the two).
-        groups = [push.arena_group(self.arena_id)]
+        groups = [push.arena_group(self.arena_id, self.language)]
         if self._signed_in():
             groups.append(push.arena_user_group(self.arena_id, self.user.pk))
         await self.join(*groups)
@@ -72,7 +80,7 @@ class ArenaConsumer(sockets.ParlourConsumer):
             await self.close(CLOSE_NOT_FOUND)
 
     async def _send_snapshot(self, fresh: bool = False) -> bool:
-        got = await self.db(_snapshot, self.arena_id, self.user, self.page, fresh)
+        got = await self.db(_speaking, self.language, _snapshot, self.arena_id, self.user, self.page, fresh)
         if got is None:
             return False
         frames, self.own = got
@@ -101,13 +109,14 @@ class ArenaConsumer(sockets.ParlourConsumer):
         if not table or self.page == 1:
             html = event["html"]
             if event.get("phase"):  # the header and, in the same frame, this viewer's own block
-                html += await self.db(_me_html, self.arena_id, self.user)
+                html += await self.db(_speaking, self.language, _me_html, self.arena_id, self.user)
             await self.send(text_data=html)
         elif not self._signed_in():
             return
         mine = self._signed_in() and self.user.pk in event.get("users", ())
         if mine:
-            await self.send(text_data=await self.db(_me_html, self.arena_id, self.user))
+            html = await self.db(_speaking, self.language, _me_html, self.arena_id, self.user)
+            await self.send(text_data=html)
         if table and self.page == 1 and self._signed_in():
             self._follow_own(event.get("places", ()))
 
@@ -128,13 +137,19 @@ class ArenaConsumer(sockets.ParlourConsumer):
         await asyncio.sleep(OWN_ROW_SECONDS)
         player_id, known = self.own
         try:
-            got = await self.db(_own_row, self.arena_id, player_id, known)
+            got = await self.db(_speaking, self.language, _own_row, self.arena_id, player_id, known)
         except Exception as e:  # noqa: BLE001 - the next push or reconnect brings it back
             log.warning("ws arena %s: own row not refreshed: %s", self.arena_id, e)
             return
         if got is not None and got[1]:
             self.own = (player_id, got[0])
             await self.send(text_data=got[1])
+
+
+def _speaking(language: str, fn, *args):
+    """``fn(*args)`` with ``language`` active (in the database thread it runs in)."""
+    with translation.override(language):
+        return fn(*args)
 
 
 #: Seconds after its start during which a player's arena match is still

@@ -14,6 +14,8 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from games import sites
 from games.models import GameKindField, Match
@@ -21,7 +23,7 @@ from games.models import GameKindField, Match
 
 def _check_seats(value):
     if value not in (2, 3, 4):
-        raise ValidationError("A table has 2, 3 or 4 seats.")
+        raise ValidationError(_("A table has 2, 3 or 4 seats."))
 
 
 def _fixed_turn_seconds(kind: str) -> int | None:
@@ -35,19 +37,19 @@ class ArenaSettings(models.Model):
     """What an arena and a schedule both hold."""
 
     name = models.CharField(max_length=80)
-    kind = GameKindField(verbose_name="game")
+    kind = GameKindField(verbose_name=_("game"))
     seats = models.PositiveSmallIntegerField(default=2, validators=[_check_seats],
-                                             help_text="Seats per table: 2, 3 or 4.")
-    turn_seconds = models.PositiveIntegerField(default=30, help_text="Seconds per decision (10 to 300).")
-    minutes = models.PositiveIntegerField(default=30, help_text="How long it runs, in minutes (5 to 720).")
-    rated = models.BooleanField(default=True, help_text="Its matches change ratings, as ranked ones do.")
+                                             help_text=_("Seats per table: 2, 3 or 4."))
+    turn_seconds = models.PositiveIntegerField(default=30, help_text=_("Seconds per decision (10 to 300)."))
+    minutes = models.PositiveIntegerField(default=30, help_text=_("How long it runs, in minutes (5 to 720)."))
+    rated = models.BooleanField(default=True, help_text=_("Its matches change ratings, as ranked ones do."))
     rated_from_players = models.PositiveSmallIntegerField(
-        default=4, help_text="Matches are rated only once at least this many players have joined.")
+        default=4, help_text=_("Matches are rated only once at least this many players have joined."))
     rated_meetings = models.PositiveSmallIntegerField(
-        default=3, help_text="The same two players meet in rated play at most this many times per arena; "
-                             "later meetings are played unrated.")
+        default=3, help_text=_("The same two players meet in rated play at most this many times per arena; "
+                             "later meetings are played unrated."))
     max_players = models.PositiveIntegerField(null=True, blank=True,
-                                              help_text="Empty: no limit.")
+                                              help_text=_("Empty: no limit."))
 
     class Meta:
         abstract = True
@@ -62,12 +64,14 @@ class ArenaSettings(models.Model):
             except KeyError:
                 counts = ()
             if counts and self.seats not in counts:
-                errors["seats"] = f"This game is played by {', '.join(map(str, counts))} players."
+                errors["seats"] = (_("This game is played by %(counts)s players.")
+                                   % {"counts": ", ".join(map(str, counts))})
         fixed = _fixed_turn_seconds(self.kind)
         if fixed and self.turn_seconds != fixed:
-            errors["turn_seconds"] = f"{sites.name(self.kind)} always has {fixed} s turns."
+            errors["turn_seconds"] = _("%(game)s always has %(seconds)s s turns.") % {
+                "game": sites.name(self.kind), "seconds": fixed}
         elif not 10 <= self.turn_seconds <= 300:
-            errors["turn_seconds"] = "Between 10 and 300 seconds."
+            errors["turn_seconds"] = _("Between 10 and 300 seconds.")
         if not 5 <= self.minutes <= 720:
             errors["minutes"] = "Between 5 and 720 minutes."
         if errors:
@@ -79,7 +83,7 @@ class ArenaSchedule(ArenaSettings):
     (the wave creates each one ``PARLOUR_ARENA_ANNOUNCE_MINUTES`` ahead)."""
 
     first_start = models.DateTimeField()
-    every_minutes = models.PositiveIntegerField(default=60, help_text="60: hourly; 1440: daily.")
+    every_minutes = models.PositiveIntegerField(default=60, help_text=_("60: hourly; 1440: daily."))
     active = models.BooleanField(default=True)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
                                    on_delete=models.SET_NULL, related_name="+")
@@ -90,8 +94,8 @@ class ArenaSchedule(ArenaSettings):
     def clean(self):
         super().clean()
         if self.every_minutes < self.minutes:
-            raise ValidationError({"every_minutes": "At least the arena's own length: two of one "
-                                                    "schedule never run at once."})
+            raise ValidationError({"every_minutes": _("At least the arena's own length: two of one "
+                                                      "schedule never run at once.")})
 
 
 class Arena(ArenaSettings):
@@ -99,12 +103,12 @@ class Arena(ArenaSettings):
                                  related_name="arenas")
     starts_at = models.DateTimeField()
     opened_at = models.DateTimeField(null=True, blank=True,
-                                     help_text="When the wave first found it running and told its pages.")
+                                     help_text=_("When the wave first found it running and told its pages."))
     closed_at = models.DateTimeField(null=True, blank=True,
-                                     help_text="When the wave closed it: no pairing after this.")
+                                     help_text=_("When the wave closed it: no pairing after this."))
     finished_at = models.DateTimeField(null=True, blank=True,
-                                       help_text="When its last match ended after the close: "
-                                                 "the podium is final.")
+                                       help_text=_("When its last match ended after the close: "
+                                                 "the podium is final."))
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -135,10 +139,10 @@ class Arena(ArenaSettings):
 
 class ArenaPlayer(models.Model):
     class Status(models.TextChoices):
-        ACTIVE = "active", "Playing"
-        PAUSED = "paused", "Paused"
-        WITHDRAWN = "withdrawn", "Withdrawn"
-        DISQUALIFIED = "disqualified", "Disqualified"
+        ACTIVE = "active", pgettext_lazy("arena player", "Playing")
+        PAUSED = "paused", pgettext_lazy("arena player", "Paused")
+        WITHDRAWN = "withdrawn", pgettext_lazy("arena player", "Withdrawn")
+        DISQUALIFIED = "disqualified", pgettext_lazy("arena player", "Disqualified")
 
     arena = models.ForeignKey(Arena, on_delete=models.CASCADE, related_name="players")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="arena_entries")
@@ -146,20 +150,22 @@ class ArenaPlayer(models.Model):
     paused_reason = models.CharField(max_length=80, blank=True)
     joined_at = models.DateTimeField()
     free_since = models.DateTimeField(null=True, blank=True,
-                                      help_text="When they last became free to be paired; "
-                                                "empty while in a match.")
-    rating = models.FloatField(help_text="Their rating in this game (rating points), refreshed as they play.")
+                                      help_text=_("When they last became free to be paired; "
+                                                "empty while in a match."))
+    rating = models.FloatField(
+        help_text=_("Their rating in this game (rating points), refreshed as they play."))
     points = models.IntegerField(default=0)
     wins = models.PositiveIntegerField(default=0)
-    on_fire = models.BooleanField(default=False, help_text="Two wins in a row: the next win scores double.")
-    reached_at = models.DateTimeField(null=True, blank=True, help_text="When they reached their points.")
+    on_fire = models.BooleanField(default=False,
+                                  help_text=_("Two wins in a row: the next win scores double."))
+    reached_at = models.DateTimeField(null=True, blank=True, help_text=_("When they reached their points."))
     sequence = models.CharField(max_length=400, blank=True,
-                                help_text="Each scored match's points, in order (voided ones left out).")
+                                help_text=_("Each scored match's points, in order (voided ones left out)."))
     last_opponents = models.JSONField(default=list, blank=True,
-                                      help_text="User ids of their last arena match's opponents.")
+                                      help_text=_("User ids of their last arena match's opponents."))
     final_rank = models.PositiveIntegerField(null=True, blank=True,
-                                             help_text="Their place once the arena finished (1 = first); "
-                                                       "empty before, and for a disqualified player.")
+                                             help_text=_("Their place once the arena finished (1 = first); "
+                                                       "empty before, and for a disqualified player."))
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["arena", "user"], name="arena_player_once")]
@@ -191,10 +197,10 @@ class ArenaResult(models.Model):
     player = models.ForeignKey(ArenaPlayer, on_delete=models.CASCADE, related_name="results")
     rank = models.PositiveSmallIntegerField()
     seats = models.PositiveSmallIntegerField()
-    shared = models.PositiveSmallIntegerField(default=1, help_text="How many hold this rank.")
-    forfeit = models.BooleanField(default=False, help_text="Left or idled out: no points, streak broken.")
-    void = models.BooleanField(default=False, help_text="Voided by a moderator: counts for nothing.")
-    points = models.IntegerField(default=0, help_text="What it scored (0 when void).")
+    shared = models.PositiveSmallIntegerField(default=1, help_text=_("How many hold this rank."))
+    forfeit = models.BooleanField(default=False, help_text=_("Left or idled out: no points, streak broken."))
+    void = models.BooleanField(default=False, help_text=_("Voided by a moderator: counts for nothing."))
+    points = models.IntegerField(default=0, help_text=_("What it scored (0 when void)."))
     ended_at = models.DateTimeField()
 
     class Meta:

@@ -14,22 +14,38 @@ consumer (consumers.py) needs to decide what its own socket gets:
 ``places`` (``[player id, user id, place]`` of each pushed row), ``users``
 (the users whose own entry changed: their sockets add their own block) and
 ``phase`` (True: the arena changed phase; every socket adds its own block).
+
+Languages (docs/i18n.md, "Lobby and arenas"): anyone may watch an arena,
+signed in or not, so the pusher cannot know which languages its sockets
+read. The group frames are rendered once in each of the site's languages
+(the data looked up once) and sent to the arena's group of that language,
+which each socket joins (``matchmaking.languages.of_scope``); a player's
+own frames are rendered in their account's language.
 """
 
 from __future__ import annotations
 
 from asgiref.sync import async_to_sync
+from django.conf import settings
 from django.template.loader import render_to_string
+from django.utils import translation
 
 from core.push import send_all
+from matchmaking.languages import by_language
 
 EVENT = "arena.frame"  # consumers handle it as ``arena_frame``
 PARTS = "arenas/arena.html#"
 
 
-def arena_group(arena_id: int) -> str:
-    """The group of every socket watching arena ``arena_id``."""
-    return f"arena.{int(arena_id)}"
+def arena_group(arena_id: int, language: str = settings.LANGUAGE_CODE) -> str:
+    """The group of every socket watching arena ``arena_id`` in ``language``."""
+    suffix = "" if language == settings.LANGUAGE_CODE else f".lang.{language}"
+    return f"arena.{int(arena_id)}{suffix}"
+
+
+def site_languages() -> list[str]:
+    """Every language an arena's group frames are rendered in (settings.LANGUAGES)."""
+    return [code for code, _name in settings.LANGUAGES]
 
 
 def arena_user_group(arena_id: int, user_id: int) -> str:
@@ -46,12 +62,14 @@ def redirect_frame(public_id: str) -> str:
     return render_to_string(PARTS + "redirect", {"public_id": public_id, "oob": True})
 
 
-def header_frame(arena) -> str:
+def header_frame(arena, context: dict | None = None) -> str:
+    """The arena's header; ``context``: ``standings.header_context`` (looked up when None)."""
     from django.utils import timezone
 
     from arenas import standings
 
-    context = standings.header_context(arena, timezone.now())
+    if context is None:
+        context = standings.header_context(arena, timezone.now())
     return render_to_string(PARTS + "header", {"oob": True, **context})
 
 
@@ -69,17 +87,32 @@ def me_frame(context: dict) -> str:
 
 def rows_events(arena, player_ids, *, header: bool = False) -> list[dict]:
     """The group messages for the changed rows of ``player_ids`` (and, with
-    ``header``, the header and the line under the table), unsent."""
+    ``header``, the header and the line under the table), unsent, in the
+    active language."""
+    return _render_rows_events(arena, _rows_data(arena, player_ids, header))
+
+
+def _rows_data(arena, player_ids, header: bool) -> dict:
+    """What ``rows_events`` renders, looked up once for every language."""
+    from django.utils import timezone
+
     from arenas import standings
 
+    data = {"rows": standings.some_rows(arena, player_ids)}
+    if header:
+        data["header"] = standings.header_context(arena, timezone.now())
+        data["foot"] = standings.foot_context(standings.count(arena))
+    return data
+
+
+def _render_rows_events(arena, data: dict) -> list[dict]:
     # Separate messages: table rows parse only in a fragment that starts with
     # one (the HTML parser drops a <tr> that follows a <section>).
     events = []
-    if header:
-        events.append({"html": header_frame(arena)})
-        foot = standings.foot_context(standings.count(arena))
-        events.append({"html": foot_frame(arena, foot), "table": True})
-    rows = standings.some_rows(arena, player_ids)
+    if "header" in data:
+        events.append({"html": header_frame(arena, data["header"])})
+        events.append({"html": foot_frame(arena, data["foot"]), "table": True})
+    rows = data["rows"]
     if rows:
         events.append({"html": rows_frame(rows), "table": True,
                        "places": [[r.player.pk, r.player.user_id, r.pos] for r in rows],
@@ -91,17 +124,28 @@ def standings_rows(arena_id: int, player_ids=None, *, header: bool = False) -> N
     """Push the rows of ``player_ids`` (None: the arena changed phase, see
     ``arena_changed``; ``header``: the header and the count under the table
     too) to the arena's watchers. Their own blocks follow from their sockets."""
+    from django.utils import timezone
+
+    from arenas import standings
     from arenas.models import Arena
 
     arena = Arena.objects.filter(pk=arena_id).first()
     if arena is None:
         return
+    messages = []
     if player_ids is None:
-        events = [{"html": header_frame(arena), "phase": True}]
+        context = standings.header_context(arena, timezone.now())
+        for language in site_languages():
+            with translation.override(language):
+                messages.append((arena_group(arena_id, language),
+                                 {"html": header_frame(arena, context), "phase": True}))
     else:
-        events = rows_events(arena, player_ids, header=header)
-    if events:
-        async_to_sync(_send_all)([(arena_group(arena_id), e) for e in events])
+        data = _rows_data(arena, player_ids, header)
+        for language in site_languages():
+            with translation.override(language):
+                messages += [(arena_group(arena_id, language), e) for e in _render_rows_events(arena, data)]
+    if messages:
+        async_to_sync(_send_all)(messages)
 
 
 def arena_changed(arena_id: int) -> None:
@@ -113,9 +157,13 @@ def arena_changed(arena_id: int) -> None:
 
 
 def paired(arena_id: int, user_ids: list[int], public_id: str) -> None:
-    """Send each paired player's arena pages to match ``public_id``."""
-    html = redirect_frame(public_id)
-    async_to_sync(_send_all)([(arena_user_group(arena_id, u), {"html": html}) for u in user_ids])
+    """Send each paired player's arena pages to match ``public_id`` (in each one's language)."""
+    messages = []
+    for language, users in by_language(user_ids).items():
+        with translation.override(language):
+            html = redirect_frame(public_id)
+        messages += [(arena_user_group(arena_id, u), {"html": html}) for u in users]
+    async_to_sync(_send_all)(messages)
 
 
 async def _send_all(messages: list[tuple[str, dict]]) -> None:

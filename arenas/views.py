@@ -9,6 +9,8 @@ from django.db.models import Count
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_POST, require_safe
 
 from arenas import actions, standings
@@ -20,7 +22,7 @@ from core.errors import Refused
 #: (core.ratelimits; README "Arenas"): more is a flood, refused with a
 #: message and no change.
 ENTRY_RATE = "20/minute"
-FLOODED = "Too many changes to your arena entries; wait a minute and try again."
+FLOODED = gettext_noop("Too many changes to your arena entries; wait a minute and try again.")
 
 @require_safe
 def arena_list(request):
@@ -44,7 +46,7 @@ def _arena(arena_id) -> Arena:
     try:
         return actions.find_arena(arena_id)
     except Refused:
-        raise Http404("There is no such arena.") from None
+        raise Http404(_("There is no such arena.")) from None
 
 
 @require_safe
@@ -60,7 +62,7 @@ def arena_page(request, arena_id):
     try:
         table = standings.table_context(arena, standings.page_number(request.GET.get("page")), me)
     except ValueError:
-        raise Http404("There is no such page of standings.") from None
+        raise Http404(_("There is no such page of standings.")) from None
     playing = None
     if me is not None:
         mine = table["own"] or next((r for r in table["rows"] if r.player.pk == me.pk), None)
@@ -74,7 +76,7 @@ def arena_page(request, arena_id):
 def _act(request, arena_id, action):
     arena = _arena(arena_id)  # 404 first: a bad id is not a change
     if not ratelimits.hit(ENTRY_RATE, "arena-entry", request.user.pk):
-        messages.error(request, FLOODED)
+        messages.error(request, _(FLOODED))
         return redirect("arena", arena_id=arena.pk)
     try:
         action(request.user, arena.pk)

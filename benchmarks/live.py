@@ -2,7 +2,7 @@
 
 Run: ``.venv/bin/python -m benchmarks.live [--quick] [--matches N] [--rate R]
 [--paced-seconds S] [--saturate-seconds S] [--layouts daphne:1,uvicorn:2]
-[--database sqlite|postgres] [--peer]`` (``make bench-live``; ``make
+[--database sqlite|postgres] [--languages en,hi,es,de] [--peer]`` (``make bench-live``; ``make
 bench-live-cluster`` runs ``--database postgres --layouts
 daphne:1,daphne:2,uvicorn:1,uvicorn:2``; ``make bench-peer`` runs
 ``--peer``).
@@ -49,6 +49,15 @@ synchronous parts (live_breakdown.py) runs once, after the first layout.
 Last, the same client code and pacing drive a bare ``websockets`` broadcast
 server (live_ceiling.py): the ceiling a Python WebSocket server reaches on
 this machine.
+
+Languages
+---------
+With ``--languages`` (a comma list of the site's language codes) seat i of
+every match is a person who chose the i-th language (in turn) on their
+account, so each seat's sockets, its match socket and its user socket, read
+it: ``--languages en,hi,es,de`` is a match whose four seats use four
+languages, each change rendered once per language (docs/i18n.md "Live
+play"). Without it every account chose none and every socket reads English.
 
 Peer
 ----
@@ -248,11 +257,38 @@ def layout_label(kind: str, processes: int) -> str:
     return f"{kind}:{processes}"
 
 
-def make_groups(matches: int) -> list[list[tuple[object, str]]]:
-    """Fresh logged-in users (a new name prefix) in groups of four: one group per match."""
+def make_groups(matches: int, languages: list[str] | None = None) -> list[list[tuple[object, str]]]:
+    """Fresh logged-in users (a new name prefix) in groups of four: one group
+    per match; with ``languages``, the i-th user of each group chose the i-th
+    of them (in turn) on their account."""
     prefix = f"b{secrets.token_hex(3)}_"
     players = make_players(4 * matches, prefix)
+    if languages:
+        set_languages(players, languages)
     return [players[i:i + 4] for i in range(0, len(players), 4)]
+
+
+def parse_languages(text: str) -> list[str]:
+    """"en,hi,es,de" -> ["en", "hi", "es", "de"]; argparse error on bad input
+    (the codes are checked against the site's languages once Django is set up)."""
+    codes = [c.strip() for c in text.split(",")]
+    if not all(c.isalpha() and c.islower() for c in codes):
+        raise argparse.ArgumentTypeError(f"{text!r}: a comma list of language codes, e.g. en,hi,es,de")
+    return codes
+
+
+def set_languages(players: list[tuple[object, str]], languages: list[str]) -> None:
+    """Player i (each four a match's seats) chose ``languages[i % 4 % len]`` on their account."""
+    from accounts import languages as site_languages
+    from accounts.models import User
+
+    unknown = [c for c in languages if not site_languages.valid(c)]
+    if unknown:
+        raise SystemExit(f"--languages: {', '.join(unknown)} not among the site's languages "
+                         f"({', '.join(sorted(site_languages.CODES))})")
+    for code in set(languages):
+        ids = [u.pk for i, (u, _s) in enumerate(players) if languages[i % 4 % len(languages)] == code]
+        User.objects.filter(pk__in=ids).update(language="" if code == "en" else code)
 
 
 def run_layout(args, kind: str, processes: int, env: dict, extra_cpu: dict,
@@ -362,7 +398,7 @@ def run_parlour(args) -> dict:
         for i, (kind, processes) in enumerate(args.layouts):
             label = layout_label(kind, processes)
             print(f"Layout {label} ({i + 1} of {len(args.layouts)}) ...", flush=True)
-            groups = make_groups(args.matches + 1)
+            groups = make_groups(args.matches + 1, args.languages)
             result["runs"].append(run_layout(args, kind, processes, env, extra_cpu, groups))
             if i == 0 and not args.no_breakdown:
                 from benchmarks.live_breakdown import breakdown
@@ -470,6 +506,10 @@ def parse_args(argv=None):
                         help="last, run boardgame.io under the same load (installed into var/peer with npm "
                              "ci) and print Parlour's first layout beside it; with --database postgres "
                              "also boardgame.io on that PostgreSQL (bgio-postgres), before it stops")
+    parser.add_argument("--languages", type=parse_languages, default=None,
+                        help="comma list of language codes: seat i of every match chose the i-th on "
+                             "its account (e.g. en,hi,es,de: four seats, four languages); default: "
+                             "none chosen, every socket English")
     parser.add_argument("--quick", action="store_true",
                         help="smoke run: 20 matches, 10 s windows, 2 s warm-up")
     args = parser.parse_args(argv)
@@ -484,6 +524,8 @@ def main(argv=None) -> int:
     start = time.perf_counter()
     print(f"bench-live {datetime.datetime.now().isoformat(timespec='seconds')} "
           f"({' '.join(sys.argv[1:]) or 'defaults'})", flush=True)
+    if args.languages:
+        print(f"Seat languages: {', '.join(args.languages)} (seat i reads the i-th, in turn)", flush=True)
     try:
         if args.peer:
             live_peer.install()  # before Parlour's run: a missing npm fails at once

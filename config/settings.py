@@ -93,6 +93,7 @@ MIDDLEWARE = [
     "accounts.middleware.BannedUserLogoutMiddleware",
     "accounts.middleware.TimeZoneMiddleware",
     "accounts.languages.AccountLanguageMiddleware",
+    "api.middleware.EnglishApiMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",

@@ -31,6 +31,8 @@ import logging
 from collections.abc import Callable
 from contextlib import suppress
 
+from django.utils.translation import gettext as _
+
 log = logging.getLogger(__name__)
 
 
@@ -46,11 +48,11 @@ class ConnectionLost(Exception):
     def __init__(self, outcome_known: bool):
         super().__init__("lost the database connection" + ("" if outcome_known else " at or after a commit"))
         self.outcome_known = outcome_known
-        self.message = (
-            "The server lost its connection to the database, so nothing was changed. Try again."
+        self.message = (  # in the language active where it is raised (the request's, the socket's)
+            _("The server lost its connection to the database, so nothing was changed. Try again.")
             if outcome_known else
-            "The server lost its connection to the database while saving; "
-            "the page shows whether it was saved."
+            _("The server lost its connection to the database while saving; "
+              "the page shows whether it was saved.")
         )
 
 

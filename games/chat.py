@@ -10,6 +10,7 @@ limit in games.consumers). Chat is live only: nothing is stored.
 from __future__ import annotations
 
 from django.template.loader import render_to_string
+from django.utils.translation import gettext, gettext_lazy, gettext_noop
 from limits import parse as parse_rate
 from limits.aio.storage import MemoryStorage
 from limits.aio.strategies import MovingWindowRateLimiter
@@ -17,13 +18,15 @@ from limits.aio.strategies import MovingWindowRateLimiter
 from core.errors import Refused
 
 #: id -> text, in the order the chat panel offers them: phrases, then emoji.
+#: In English, as the API gives them (docs/api.md); people read them in their
+#: language (``preset_text``, ``PHRASES``).
 PRESETS: dict[str, str] = {
-    "good_luck": "Good luck",
-    "nice_move": "Nice move",
-    "well_played": "Well played",
-    "oops": "Oops",
-    "thanks": "Thanks",
-    "good_game": "Good game",
+    "good_luck": gettext_noop("Good luck"),
+    "nice_move": gettext_noop("Nice move"),
+    "well_played": gettext_noop("Well played"),
+    "oops": gettext_noop("Oops"),
+    "thanks": gettext_noop("Thanks"),
+    "good_game": gettext_noop("Good game"),
     "smile": "😀",
     "laugh": "😂",
     "wow": "😮",
@@ -37,9 +40,17 @@ PRESETS: dict[str, str] = {
     "dice": "🎲",
     "wave": "👋",
 }
-PHRASES = [(k, v) for k, v in PRESETS.items() if k.isascii() and v.isascii()]
-#: (id, emoji, spoken label) of the emoji presets.
-EMOJI = [(k, v, k.replace("_", " ")) for k, v in PRESETS.items() if not v.isascii()]
+#: What screen readers say for each emoji preset.
+_EMOJI_LABELS = {
+    "smile": gettext_noop("smile"), "laugh": gettext_noop("laugh"), "wow": gettext_noop("wow"),
+    "sad": gettext_noop("sad"), "thumbs_up": gettext_noop("thumbs up"), "clap": gettext_noop("clap"),
+    "party": gettext_noop("party"), "fire": gettext_noop("fire"), "heart": gettext_noop("heart"),
+    "thinking": gettext_noop("thinking"), "dice": gettext_noop("dice"), "wave": gettext_noop("wave"),
+}
+#: (id, text in the active language) of the phrase presets.
+PHRASES = [(k, gettext_lazy(v)) for k, v in PRESETS.items() if k not in _EMOJI_LABELS]
+#: (id, emoji, spoken label in the active language) of the emoji presets.
+EMOJI = [(k, v, gettext_lazy(_EMOJI_LABELS[k])) for k, v in PRESETS.items() if k in _EMOJI_LABELS]
 
 #: At most this many chat messages per person (any room or match), moving window.
 CHAT_RATE = "5/10second"
@@ -52,11 +63,13 @@ class ChatRefused(Refused, ValueError):
 
 
 def preset_text(message_id) -> str:
-    """The text of preset ``message_id``; raises ChatRefused for anything
-    that is not exactly one of the ids in PRESETS (free text included)."""
+    """The text of preset ``message_id`` in the active language; raises
+    ChatRefused for anything that is not exactly one of the ids in PRESETS
+    (free text included)."""
     if not isinstance(message_id, str) or message_id not in PRESETS:
-        raise ChatRefused("Only the preset messages can be sent.")
-    return PRESETS[message_id]
+        raise ChatRefused(gettext("Only the preset messages can be sent."))
+    text = PRESETS[message_id]
+    return text if message_id in _EMOJI_LABELS else gettext(text)
 
 
 async def check_chat(user, message_id) -> str:
@@ -64,10 +77,10 @@ async def check_chat(user, message_id) -> str:
     against CHAT_RATE; returns its text. Raises ChatRefused (nothing counted
     for a message that is not a preset)."""
     if user is None or not getattr(user, "is_authenticated", False):
-        raise ChatRefused("Log in to chat.")
+        raise ChatRefused(gettext("Log in to chat."))
     text = preset_text(message_id)
     if not await _limiter.hit(parse_rate(CHAT_RATE), "chat", str(user.pk)):
-        raise ChatRefused("You are sending messages too fast; wait a few seconds.")
+        raise ChatRefused(gettext("You are sending messages too fast; wait a few seconds."))
     return text
 
 

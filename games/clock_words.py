@@ -4,10 +4,14 @@ A turn-based decision takes days, so its clock reads in days and hours, not
 as a seconds countdown: "2 days 5 h", "3 h 20 min", "12 min", "40 s".
 static/js/clock_words.js says the same in the browser (its tests:
 static/js/tests/clock_words.test.mjs), so a page that counts down never
-changes its wording from the server's.
+changes its wording from the server's. Written in the active language
+(static/js/clock_words.js: the page's).
 """
 
 from __future__ import annotations
+
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games.time_controls import DAY
 
@@ -23,14 +27,17 @@ def left(seconds: float) -> str:
     total = max(0, -int(-seconds // 1))  # rounded up
     if total >= DAY:
         days, hours = total // DAY, total % DAY // HOUR
-        text = "1 day" if days == 1 else f"{days} days"
-        return f"{text} {hours} h" if hours else text
+        text = ngettext("%(days)s day", "%(days)s days", days) % {"days": days}
+        # Translators: a clock's time left: days (already written: "2 days"), then hours.
+        return _("%(days)s %(hours)s h") % {"days": text, "hours": hours} if hours else text
     if total >= HOUR:
         hours, minutes = total // HOUR, total % HOUR // MINUTE
-        return f"{hours} h {minutes} min" if minutes else f"{hours} h"
+        if minutes:
+            return _("%(hours)s h %(minutes)s min") % {"hours": hours, "minutes": minutes}
+        return _("%(hours)s h") % {"hours": hours}
     if total >= MINUTE:
-        return f"{total // MINUTE} min"
-    return f"{total} s"
+        return _("%(minutes)s min") % {"minutes": total // MINUTE}
+    return _("%(seconds)s s") % {"seconds": total}
 
 
 def left_ms(deadline_ms: int, now_ms: int) -> str:

@@ -40,13 +40,15 @@ from concurrent.futures import ThreadPoolExecutor
 
 from django.conf import settings
 from django.db import DatabaseError, close_old_connections
+from django.utils import translation
+from django.utils.translation import gettext_lazy as _
 
 from accounts import blocks, sockets
 from accounts.close_codes import CLOSE_BANNED, CLOSE_NOT_FOUND
 from core import database
 from core.errors import Refused
 from core.sockets.loop_tasks import PerLoop
-from games import actions, chat, push
+from games import actions, chat, live_languages, push
 from games.frames import contexts, render, wire
 from games.models import Match
 
@@ -107,13 +109,26 @@ class MatchConsumer(sockets.ParlourConsumer):
             await self.close(CLOSE_BANNED)
             return
         await self.take_slot()
+        # Every socket joins the match's group and its seat's (the default
+        # language's frames; in another language, the list of languages a
+        # change rendered, and rematch panels), and one reading another
+        # language also those groups in its language (docs/i18n.md "Live play").
         groups = [push.match_group(self.public_id)]
         if self.seat_index is not None:
             groups.append(push.seat_group(self.public_id, self.seat_index))
+        if self.language != live_languages.DEFAULT:
+            groups += [push.language_group(g, self.language) for g in groups]
+            self.counted = live_languages.keys_of(self.language, self.seat_index)
+            await live_languages.joined(self.public_id, self.counted)
         async with self.holding():  # frames of later versions follow the snapshot
             await self.join(*groups)
             await self.send_snapshot()
         heartbeats.add(self)
+
+    #: What this socket counts in its match's languages (games.live_languages.keys_of).
+    counted: list[str] = []
+    #: The last version this socket asked a snapshot for, its language missed (``match_frame``).
+    healed = -1
 
     last_sent = 0.0  # event loop time of the last frame sent (Heartbeats)
 
@@ -123,6 +138,9 @@ class MatchConsumer(sockets.ParlourConsumer):
 
     async def disconnect(self, code):
         heartbeats.discard(self)
+        if self.counted:
+            counted, self.counted = self.counted, []
+            await live_languages.left(self.public_id, counted)
         await super().disconnect(code)
 
     def message_type(self, data: dict):
@@ -138,16 +156,16 @@ class MatchConsumer(sockets.ParlourConsumer):
 
     async def on_move(self, data):
         if self.seat_index is None:
-            await self.send_error("You are watching this match; only its players can move.")
+            await self.send_error(self.words(_("You are watching this match; only its players can move.")))
             return
         notation, version = data.get("moves", data.get("move")), data.get("version")
         if isinstance(notation, list) and not all(isinstance(n, str) for n in notation):
             notation = None
         if not isinstance(notation, (str, list)) or isinstance(version, bool) \
                 or not isinstance(version, (str, int)):
-            await self.send_error("A move needs a move and a version.")
+            await self.send_error(self.words(_("A move needs a move and a version.")))
             return
-        error, frames = await _play_in_pool(self.public_id, self.user, notation, version)
+        error, frames = await _play_in_pool(self.public_id, self.user, notation, version, self.language)
         await push.send_collected(frames)
         if error is not None:
             message, resend = error
@@ -166,37 +184,72 @@ class MatchConsumer(sockets.ParlourConsumer):
         rate-limited per person; shown to everyone watching the match."""
         message_id = data.get("id")
         if self.seat_index is None:
-            await self.send_error("Only the players of this match can chat.")
+            await self.send_error(self.words(_("Only the players of this match can chat.")))
             return
         try:
-            await chat.check_chat(self.user, message_id)
+            with translation.override(self.language):
+                await chat.check_chat(self.user, message_id)
         except Refused as e:
             await self.send_error(e.message)
             return
-        await push.send_chat(self.public_id, chat.chat_line(self.user.username, message_id), self.user.pk,
-                             message_id, self.user.username)
+        # One line per language reading the match (one small Redis read; chat is rare).
+        others = {}
+        for language in live_languages.public_languages(await live_languages.read(self.public_id))[1:]:
+            with translation.override(language):
+                others[language] = chat.chat_line(self.user.username, message_id)
+        with translation.override(live_languages.DEFAULT):
+            line = chat.chat_line(self.user.username, message_id)
+        await push.send_chat(self.public_id, line, self.user.pk, message_id, self.user.username, others)
 
     async def match_frame(self, event):
+        if self.language != live_languages.DEFAULT and event.get("lang") != self.language \
+                and event.get("version") is not None:
+            await self._check_language(event)  # a frame in the default language: ours came too?
+            return
         # This seat gets the change's public frame inside its own message (push.match_changed).
         if self.seat_index is not None and self.seat_index in event.get("seats", ()):
             return
         await self.send(text_data=event["html"])
 
+    async def _check_language(self, event) -> None:
+        """A frame of the default language reached this socket, which reads
+        another: its own came too when the change rendered for its keys
+        (``"langs"``); else the pusher did not know of it yet (it reads the
+        languages every games.live_languages.CACHE_SECONDS), and this
+        socket asks for a snapshot, once per version."""
+        langs = event.get("langs", ())
+        if all(k in langs for k in live_languages.keys_of(self.language, self.seat_index)):
+            return
+        version = event["version"]
+        if version > self.healed:
+            self.healed = version
+            await self.send_snapshot()
+
     async def match_chat(self, event):
-        """A chat line: shown unless its sender is one this user blocked (``hides``)."""
-        if not self.hides(event):
-            await self.send(text_data=event["html"])
+        """A chat line: shown unless its sender is one this user blocked
+        (``hides``), in this socket's language (rendered here if the line's
+        sender did not know of it)."""
+        if self.hides(event):
+            return
+        html = event["html"]
+        if self.language != live_languages.DEFAULT:
+            html = event.get("langs", {}).get(self.language)
+            if html is None:
+                with translation.override(self.language):
+                    html = chat.chat_line(event.get("name", ""), event.get("id"))
+        await self.send(text_data=html)
 
     async def send_error(self, message: str) -> None:
         try:
             version = await self.db(_version, self.public_id)
         except (DatabaseError, database.ConnectionLost):
             version = 0  # the page shows an error frame whatever version it names
-        await self.send(text_data=render.error_frame(message, version))
+        with translation.override(self.language):
+            await self.send(text_data=render.error_frame(str(message), version))
 
     async def send_snapshot(self) -> None:
         async with self.holding():
-            for message in await self.db(_snapshot, self.public_id, self.seat_index):
+            for message in await self.db(_snapshot, self.public_id, self.seat_index, self.language):
                 await self.send(text_data=message)
 
 
@@ -225,7 +278,7 @@ def _admit(public_id: str, user) -> tuple[int | None | bool, frozenset[int]]:
     return access, blocks.blocked_ids(user.pk)
 
 
-def _play(public_id: str, user, notation: str, version):
+def _play(public_id: str, user, notation: str, version, language: str = live_languages.DEFAULT):
     """Play the move. Returns (error, frames): error is None when accepted, else
     (message, send the current position); frames are the pushes the move made,
     for the consumer to send from the event loop.
@@ -234,12 +287,13 @@ def _play(public_id: str, user, notation: str, version):
     once more, whole, on a fresh connection; lost again, or lost during the
     commit (it may have been saved), it is refused and the sender gets the
     current position (README "Decisions")."""
-    try:
-        return database.retry_if_connection_lost(
-            functools.partial(_play_once, public_id, user, notation, version))
-    except database.ConnectionLost as e:
-        log.warning("ws %s: a move was not played: %s (%s)", public_id, e, e.__cause__)
-        return (e.message, True), []
+    with translation.override(language):  # its refusals are in the sender's language
+        try:
+            return database.retry_if_connection_lost(
+                functools.partial(_play_once, public_id, user, notation, version))
+        except database.ConnectionLost as e:
+            log.warning("ws %s: a move was not played: %s (%s)", public_id, e, e.__cause__)
+            return (str(e.message), True), []
 
 
 def _play_once(public_id: str, user, notation: str, version):
@@ -248,10 +302,10 @@ def _play_once(public_id: str, user, notation: str, version):
         try:
             actions.play_move(public_id, user, notation, version)
         except actions.StaleVersion as e:
-            return (e.message, True), frames
+            return (str(e.message), True), frames
         except Refused as e:
             log.info("ws %s: refused a move: %s", public_id, e.code)
-            return (e.message, False), frames
+            return (str(e.message), False), frames
     return None, frames
 
 
@@ -285,10 +339,15 @@ def _version(public_id: str) -> int:
     return Match.objects.filter(public_id=public_id).values_list("version", flat=True).first() or 0
 
 
-def _snapshot(public_id: str, seat_index: int | None) -> list[str]:
+def _snapshot(public_id: str, seat_index: int | None, language: str = live_languages.DEFAULT) -> list[str]:
     """The full current view for one socket, as its WebSocket messages
     (``wire.pack``: usually one): the public frame, and its seat's
-    controls. [] when the match is gone."""
+    controls, in ``language``. [] when the match is gone."""
+    with translation.override(language):
+        return _snapshot_of(public_id, seat_index)
+
+
+def _snapshot_of(public_id: str, seat_index: int | None) -> list[str]:
     match = Match.objects.filter(public_id=public_id).first()
     if match is None:
         return []

@@ -271,7 +271,8 @@ class Seat(models.Model):
         if self.user_id:
             return self.user.display_name  # "deleted player" for a closed account
         # The seat number tells several computers apart in the move list.
-        return f"Computer {self.index + 1} ({self.get_computer_level_display()})"
+        return _("Computer %(number)s (%(level)s)") % {
+            "number": self.index + 1, "level": self.get_computer_level_display()}
 
 
 class Move(models.Model):

@@ -15,9 +15,10 @@ from contextlib import contextmanager
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.utils import translation
 
 from core.push import send_all
-from games import marks, your_matches
+from games import live_languages, marks, your_matches
 from games.engine import get_rules
 from games.frames import contexts, render, wire
 from games.models import Match, Move
@@ -39,6 +40,13 @@ def match_group(public_id: str) -> str:
 def seat_group(public_id: str, index: int) -> str:
     """The group of the sockets of the user in seat ``index``."""
     return f"match.{public_id}.seat.{index}"
+
+
+def language_group(group: str, language: str) -> str:
+    """The group of the sockets of ``group`` (``match_group`` or
+    ``seat_group``) that read ``language``; ``group`` itself for the default
+    (docs/i18n.md "Live play")."""
+    return group if language == live_languages.DEFAULT else f"{group}.{language}"
 
 
 _collector = threading.local()
@@ -74,40 +82,76 @@ def match_changed(match: Match, seats, new_moves, state, seat_indices, before=No
     the last move's marks (games.marks); None: they are read from the record."""
     seats = list(seats)
     last = marks.from_change(match.kind, before, new_moves, state) if before is not None else None
-    ctx = contexts.public_context(match, seats, state, last_move=last)
-    public = render.public_update(ctx, new_moves, before)
-    messages = [(match_group(match.public_id), public)]
-    served = []
-    for seat in seats:
-        if seat.user_id and seat.index in seat_indices:
-            packed = wire.pack([public, render.seat_frame(match, seat, state)])
+    keys = live_languages.present(match.public_id, seats)
+    messages, served, to_move = [], {}, None
+    for language in live_languages.public_languages(keys):
+        with translation.override(language):
+            ctx = contexts.public_context(match, seats, state, last_move=last)
+            public = render.public_update(ctx, new_moves, before)
+        if to_move is None:
+            to_move = ctx["to_move"]
+        messages.append(_message(match_group(match.public_id), public, language))
+        served[language] = []
+        for seat in seats:
+            if not (seat.user_id and seat.index in seat_indices
+                    and language in live_languages.seat_languages(seat, keys)):
+                continue
+            with translation.override(language):
+                packed = wire.pack([public, render.seat_frame(match, seat, state)])
             if len(packed) == 1:
-                served.append(seat.index)  # its sockets skip the public message
-            messages.append((seat_group(match.public_id, seat.index), packed[-1]))
+                served[language].append(seat.index)  # its sockets skip the public message
+            messages.append(_message(seat_group(match.public_id, seat.index), packed[-1], language))
     # Each human member's "Your matches" row and, when a decision passed to
-    # a seat, its "your turn" note, in the same round trip (games/your_matches.py).
-    extra = your_matches.change_events(match, seats, state, before, ctx["to_move"])
-    _dispatch(messages, match.version, served, extra)
+    # a seat, its "your turn" note, in the same round trip (games/your_matches.py),
+    # each in its member's language.
+    extra = your_matches.change_events(match, seats, state, before, to_move)
+    if not keys:  # the default language alone: the messages and events as before languages
+        served = served[live_languages.DEFAULT]
+    _dispatch(messages, match.version, served, extra, keys)
 
 
-def _events(messages: list[tuple[str, str]], version: int, served: list[int],
-            extra: list[tuple[str, dict]] = ()) -> list[tuple[str, dict]]:
-    """(group, channel-layer event) for each (group, html); the first, the
-    match group's, lists the ``served`` seats (consumers of those seats skip
-    it). ``extra``: events for other sockets (the user sockets), sent after."""
-    events = [(group, {"type": EVENT, "version": version, "html": html}) for group, html in messages]
-    if events and served:
-        events[0][1]["seats"] = list(served)
+def _message(group: str, html: str, language: str) -> tuple:
+    """(group, html) in the default language, else (its language's group, html, language)."""
+    if language == live_languages.DEFAULT:
+        return group, html
+    return language_group(group, language), html, language
+
+
+def _events(messages: list[tuple], version: int, served,
+            extra: list[tuple[str, dict]] = (), keys=frozenset()) -> list[tuple[str, dict]]:
+    """(group, channel-layer event) for each (group, html[, language]); the
+    first of each language, its public group's, lists the seats served in
+    that language (``served``: language -> seat indices, or a list for the
+    default; consumers of those seats skip it). A frame in another language
+    than the default names it (``"lang"``); when a change renders for other
+    languages, each default-language frame lists the ``keys`` it rendered for
+    (``"langs"``: a socket whose key is missing asks for a snapshot).
+    ``extra``: events for other sockets (the user sockets), sent after."""
+    if not isinstance(served, dict):
+        served = {live_languages.DEFAULT: served}
+    events, first = [], set()
+    for group, html, *rest in messages:
+        language = rest[0] if rest else live_languages.DEFAULT
+        event = {"type": EVENT, "version": version, "html": html}
+        if language != live_languages.DEFAULT:
+            event["lang"] = language
+        elif keys:
+            event["langs"] = sorted(keys)
+        if language not in first:
+            first.add(language)
+            if served.get(language):
+                event["seats"] = list(served[language])
+        events.append((group, event))
     return events + list(extra)
 
 
-def _dispatch(messages: list[tuple[str, str]], version: int, served: list[int],
-              extra: list[tuple[str, dict]] = ()) -> None:
+def _dispatch(messages: list[tuple], version: int, served,
+              extra: list[tuple[str, dict]] = (), keys=frozenset()) -> None:
     pending = getattr(_collector, "messages", None)
     if pending is not None:
-        pending.extend(_events(messages, version, served, extra))
+        pending.extend(_events(messages, version, served, extra, keys))
     else:
-        async_to_sync(_send_change)(messages, version, served, extra)
+        async_to_sync(_send_change)(messages, version, served, extra, keys)
 
 
 #: Send what ``collect`` gathered, a list of (group, event), from the event
@@ -130,29 +174,38 @@ def match_updated(public_id: str, version: int) -> None:
     match_changed(match, seats, new_moves, state, {s.index for s in seats})
 
 
-async def send_chat(public_id: str, html: str, sender_id: int, preset: str = "", name: str = "") -> None:
-    """One preset chat line (games.chat, already rendered once) to everyone
-    watching the match; each socket whose user blocked ``sender_id`` drops it
-    (``MatchConsumer.match_chat``). ``preset`` (its id in games.chat.PRESETS)
+async def send_chat(public_id: str, html: str, sender_id: int, preset: str = "", name: str = "",
+                    others: dict[str, str] | None = None) -> None:
+    """One preset chat line (games.chat, already rendered once per language)
+    to everyone watching the match; each socket whose user blocked
+    ``sender_id`` drops it (``MatchConsumer.match_chat``). ``html``: the line
+    in the default language; ``others``: language -> the line in it, for the
+    languages the match's sockets read (a socket whose language is missing
+    renders the line itself). ``preset`` (its id in games.chat.PRESETS)
     and ``name`` (the sender's) are for the API's match streams, which send
-    chat as data (docs/api.md); sockets ignore them. Chat is not stored, so
+    chat as data (docs/api.md), and for those sockets. Chat is not stored, so
     there is no commit to wait for."""
     event = {"type": CHAT_EVENT, "html": html, "from": sender_id, "id": preset, "name": name}
+    if others:
+        event["langs"] = others
     await get_channel_layer().group_send(match_group(public_id), event)
 
 
-async def _send_change(messages: list[tuple[str, str]], version: int, served: list[int],
-                       extra: list[tuple[str, dict]]) -> None:
+async def _send_change(messages: list[tuple], version: int, served,
+                       extra: list[tuple[str, dict]], keys=frozenset()) -> None:
     """The match's frames (``_send_all``), then the user sockets' events."""
-    await _send_all(messages, version, served)
+    if keys:
+        await _send_all(messages, version, served, keys)
+    else:
+        await _send_all(messages, version, served)
     if extra:
         await notify.send_events(list(extra))
 
 
-async def _send_all(messages: list[tuple[str, str]], version: int, served: list[int] = ()) -> None:
+async def _send_all(messages: list[tuple], version: int, served=(), keys=frozenset()) -> None:
     """The match's frames, (group, html) each, as ``version``'s events
     (``_events``: the match group's lists the ``served`` seats), through the
     shared ``core.push.send_all``: the versions and ``served`` are built here,
     and the sending is the one every push module shares, called directly (no
     extra work per move)."""
-    await send_all(_events(messages, version, served))
+    await send_all(_events(messages, version, served, (), keys))

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from django import forms
 from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy
 
 from games.engine import UnknownGameError, listed_games
 from games.folders import game_module
@@ -102,7 +103,7 @@ class GameSite:
     option_lines: Callable[[dict], list[str]] = _no_option_lines
     themes: tuple[Theme, ...] = ()
     move_phrase: str = "move a piece"
-    chance_title: str = "Fair dice"
+    chance_title: str = gettext_lazy("Fair dice")
     chance_step: str = "roll"
     scripts: tuple[str, ...] = ()
     has_dice: bool = True
@@ -159,6 +160,7 @@ def turn_seconds(kind: str) -> int:
 
 def and_list(words: list[str]) -> str:
     """"Ludo", "Ludo and Rondo", "Ludo, Roundabout and Rondo"."""
+    words = [str(w) for w in words]  # a game's name may be a lazy translation (its site.py)
     return " and ".join(filter(None, [", ".join(words[:-1]), words[-1]])) if words else ""
 
 

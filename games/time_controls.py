@@ -18,6 +18,8 @@ Nothing else marks a match turn-based: ``is_turn_based(match.turn_seconds)``
 from __future__ import annotations
 
 from django.db.models import Q
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 #: Seconds in a day: a turn-based decision is a whole number of them.
 DAY = 86_400
@@ -40,18 +42,19 @@ def is_turn_based(turn_seconds: int) -> bool:
 
 
 def label(turn_seconds: int) -> str:
-    """The time control in words: "60 s" (live), "1 day", "3 days" per decision."""
+    """The time control in words: "60 s" (live), "1 day", "3 days" per decision
+    (in the active language)."""
     if not is_turn_based(turn_seconds):
-        return f"{turn_seconds} s"
+        return _("%(seconds)s s") % {"seconds": turn_seconds}
     days, rest = divmod(turn_seconds, DAY)
     if rest:
-        return f"{turn_seconds / DAY:.1f} days"
-    return "1 day" if days == 1 else f"{days} days"
+        return _("%(days)s days") % {"days": f"{turn_seconds / DAY:.1f}"}
+    return ngettext("%(days)s day", "%(days)s days", days) % {"days": days}
 
 
 def kind_label(turn_seconds: int) -> str:
     """"live" or "turn-based": the time control's name in the history, the
-    leaderboards' filters and the export."""
+    leaderboards' filters and the export (a value code reads: not translated)."""
     return "turn-based" if is_turn_based(turn_seconds) else "live"
 
 
@@ -75,4 +78,6 @@ def parse(value) -> int:
 
 def choices() -> list[tuple[int, str]]:
     """Every time control a form offers, as (turn_seconds, label) pairs, live first."""
-    return [(s, f"{s} seconds") for s in LIVE_SECONDS] + [(s, label(s)) for s in TURN_BASED_SECONDS]
+    live = [(s, ngettext("%(seconds)s second", "%(seconds)s seconds", s) % {"seconds": s})
+            for s in LIVE_SECONDS]
+    return live + [(s, label(s)) for s in TURN_BASED_SECONDS]

@@ -12,6 +12,10 @@ seats are never mailed), in an active turn-based match. Found from the
 active matches (the ``status`` indexes) and the seat's unique
 (match, index); what was mailed is ``notifications.models.MatchMail``, by
 primary key. Nothing here runs per move.
+
+Each mail's subject and its matches' words (time left, deadline, result) are
+written in its recipient's language (``accounts.languages.speaking``,
+docs/i18n.md "E-mail"); ``notifications.mail`` renders the body in it too.
 """
 
 from __future__ import annotations
@@ -20,10 +24,14 @@ from collections import defaultdict
 from datetime import datetime, timedelta
 
 from django.conf import settings
+from django.contrib.humanize.templatetags.humanize import ordinal
 from django.db import transaction
 from django.db.models import Exists, F, OuterRef, Q, Subquery
+from django.utils import dateformat
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext, pgettext_lazy
 
-from accounts import holidays
+from accounts import holidays, languages
 from accounts.models import User
 from accounts.timezones import get_zone
 from core.site_url import absolute
@@ -52,18 +60,27 @@ def _mailed(field: str) -> Exists:
 
 
 def left_words(seconds: float) -> str:
-    """Time left in words: "2 days, 3 hours", "5 hours", "40 minutes", "less than a minute"."""
+    """Time left in words, in the active language: "2 days, 3 hours", "5 hours",
+    "40 minutes", "less than a minute"."""
     minutes = int(max(0, seconds) // 60)
     days, minutes = divmod(minutes, 24 * 60)
     hours, minutes = divmod(minutes, 60)
-    parts = [f"{n} {unit}{'' if n == 1 else 's'}" for n, unit in ((days, "day"), (hours, "hour")) if n]
+    parts = []
+    if days:
+        parts.append(ngettext("%(n)d day", "%(n)d days", days) % {"n": days})
+    if hours:
+        parts.append(ngettext("%(n)d hour", "%(n)d hours", hours) % {"n": hours})
     if not parts and minutes:
-        parts = [f"{minutes} minute{'' if minutes == 1 else 's'}"]
-    return ", ".join(parts) or "less than a minute"
+        parts = [ngettext("%(n)d minute", "%(n)d minutes", minutes) % {"n": minutes}]
+    if len(parts) == 2:
+        # Translators: time left in a turn-based match, e.g. "2 days, 3 hours".
+        return _("%(days)s, %(hours)s") % {"days": parts[0], "hours": parts[1]}
+    return parts[0] if parts else _("less than a minute")
 
 
 def _opponents(seats: list[Seat], user_id: int) -> str:
-    return ", ".join(s.display_name for s in seats if s.user_id != user_id) or "nobody"
+    # Translators: the list of opponents is empty (everyone else left).
+    return ", ".join(s.display_name for s in seats if s.user_id != user_id) or pgettext("opponents", "nobody")
 
 
 def _item(match: Match, seats: list[Seat], user, now: datetime) -> dict:
@@ -76,7 +93,8 @@ def _item(match: Match, seats: list[Seat], user, now: datetime) -> dict:
     if match.deadline:
         local = match.deadline.astimezone(get_zone(user.time_zone or "UTC"))
         item["left"] = left_words((match.deadline - now).total_seconds())
-        item["until"] = f"{local:%A %-d %B, %H:%M} ({user.time_zone or 'UTC'})"
+        # Day and month names in the active language (Django's date format).
+        item["until"] = f"{dateformat.format(local, 'l j F, H:i')} ({user.time_zone or 'UTC'})"
     return item
 
 
@@ -98,7 +116,7 @@ def _mark(field: str, matches) -> None:
 
 #: What a mail needs of a match, a seat and a user (not the match's state).
 _MATCH_FIELDS = ("public_id", "kind", "turn_seconds", "deadline", "ply_count", "seat_to_move")
-_USER_FIELDS = ("username", "email", "time_zone")
+_USER_FIELDS = ("username", "email", "time_zone", "language")
 
 
 def waiting_decisions() -> list[tuple[int, int, int, bool]]:
@@ -155,9 +173,11 @@ def send_digests(now: datetime) -> int:
         _mark("digest_ply", [m for mine in by_user.values() for m in mine])
         mail.mark_digest(by_user, now)
         for user_id, mine in by_user.items():
-            items = [_item(m, seats[m.pk], users[user_id], now) for m in mine]
-            subject = (f"Your turn: {items[0]['game']} with {items[0]['opponents']}" if len(items) == 1
-                       else f"Your turn in {len(items)} matches")
+            with languages.speaking(users[user_id]):
+                items = [_item(m, seats[m.pk], users[user_id], now) for m in mine]
+                subject = (_("Your turn: %(game)s with %(opponents)s") % items[0] if len(items) == 1
+                           else ngettext("Your turn in %(n)d match", "Your turn in %(n)d matches",
+                                         len(items)) % {"n": len(items)})
             queue_mail(user_id, "your_turn", subject, "notifications/mail/your_turn.txt", {"matches": items})
     return len(by_user)
 
@@ -189,24 +209,69 @@ def send_reminders(now: datetime) -> int:
     with transaction.atomic():
         _mark("reminder_ply", [r.match for r in rows])
         for user_id, mine in by_user.items():
-            items = [_item(r.match, seats[r.match_id], r.user, now) for r in mine]
-            subject = (f"Reminder: {items[0]['left']} left in {items[0]['game']} with {items[0]['opponents']}"
-                       if len(items) == 1 else f"Reminder: {len(items)} matches are running out of time")
+            with languages.speaking(mine[0].user):
+                items = [_item(r.match, seats[r.match_id], r.user, now) for r in mine]
+                subject = (_("Reminder: %(left)s left in %(game)s with %(opponents)s") % items[0]
+                           if len(items) == 1 else
+                           ngettext("Reminder: %(n)d match is running out of time",
+                                    "Reminder: %(n)d matches are running out of time", len(items))
+                           % {"n": len(items)})
             queue_mail(user_id, "reminders", subject, "notifications/mail/reminder.txt", {"matches": items})
     return len(by_user)
 
 
+#: Why a match ended without a result, as its result mail says it (English:
+#: the reason's name with spaces).
+_END_REASONS = {
+    "no_humans_left": pgettext_lazy("match end reason", "no humans left"),
+    "moderator": pgettext_lazy("match end reason", "moderator"),
+    "aborted": pgettext_lazy("match end reason", "aborted"),
+    "stalled": pgettext_lazy("match end reason", "stalled"),
+    "turn_limit": pgettext_lazy("match end reason", "turn limit"),
+}
+
+
 def _result_line(match: Match, seat: Seat, players: int) -> str:
+    """The result for ``seat``'s player, a sentence in the active language."""
     if match.status != Match.Status.FINISHED:
-        return "The match ended without a result."
+        return _("The match ended without a result.")
     if seat.rank == 1:
-        return "You won."
+        return _("You won.")
     if seat.rank and players == 2:
-        return "You lost."
+        return _("You lost.")
     if seat.rank:
-        suffix = {1: "st", 2: "nd", 3: "rd"}.get(seat.rank if seat.rank < 20 else seat.rank % 10, "th")
-        return f"You finished {seat.rank}{suffix} of {players}."
-    return "The match is over."
+        return _ordinal_place(seat.rank, players)
+    return _("The match is over.")
+
+
+def _result_subject(match: Match, seat: Seat, players: int, item: dict) -> str:
+    """The result mail's subject, in the active language."""
+    if match.status != Match.Status.FINISHED:
+        head = _("The match ended without a result")
+    elif seat.rank == 1:
+        head = _("You won")
+    elif seat.rank and players == 2:
+        head = _("You lost")
+    elif seat.rank:
+        head = _ordinal_place(seat.rank, players).rstrip(".।")
+    else:
+        head = _("The match is over")
+    # Translators: a result mail's subject, e.g. "You won: Ludo with bob, cleo".
+    return _("%(result)s: %(game)s with %(opponents)s") % {"result": head, **item}
+
+
+def _ordinal_place(rank: int, players: int) -> str:
+    """"You finished 2nd of 4.": one sentence per place a match of up to
+    four seats has (each language writes its places its own way), and a
+    general one with Django's ordinal."""
+    if rank == 2:
+        return _("You finished 2nd of %(players)d.") % {"players": players}
+    if rank == 3:
+        return _("You finished 3rd of %(players)d.") % {"players": players}
+    if rank == 4:
+        return _("You finished 4th of %(players)d.") % {"players": players}
+    # Translators: "place" is an ordinal from Django's humanize ("5th", "5.").
+    return _("You finished %(place)s of %(players)d.") % {"place": ordinal(rank), "players": players}
 
 
 def on_match_ended(sender, match: Match, seats: list[Seat], **kwargs) -> None:
@@ -218,13 +283,18 @@ def on_match_ended(sender, match: Match, seats: list[Seat], **kwargs) -> None:
     MatchMail.objects.filter(match_id=match.pk).delete()
     standings = [{"rank": s.rank, "name": s.display_name, "left": s.status != Seat.Status.PLAYING}
                  for s in sorted(seats, key=lambda s: (s.rank or 99, s.index))]
-    reason = (match.end_reason or "").replace("_", " ")
+    # The players' languages in one query (the seats' users are loaded with few columns).
+    spoken = dict(User.objects.filter(pk__in=[s.user_id for s in seats if s.user_id])
+                  .values_list("pk", "language"))
     for seat in seats:
         if not seat.user_id:
             continue
-        item = {"game": sites.name(match.kind), "opponents": _opponents(seats, seat.user_id),
-                "url": absolute(settings.SITE_URL, match_url(match.public_id))}
-        queue_mail(seat.user_id, "results", f"{_result_line(match, seat, len(seats))[:-1]}: "
-                   f"{item['game']} with {item['opponents']}", "notifications/mail/result.txt",
-                   {"match": item, "result": _result_line(match, seat, len(seats)), "standings": standings,
+        with languages.speaking(None, spoken.get(seat.user_id)):  # their chosen language, else English
+            reason = str(_END_REASONS.get(match.end_reason, (match.end_reason or "").replace("_", " ")))
+            item = {"game": sites.name(match.kind), "opponents": _opponents(seats, seat.user_id),
+                    "url": absolute(settings.SITE_URL, match_url(match.public_id))}
+            subject = _result_subject(match, seat, len(seats), item)
+            result = _result_line(match, seat, len(seats))
+        queue_mail(seat.user_id, "results", subject, "notifications/mail/result.txt",
+                   {"match": item, "result": result, "standings": standings,
                     "reason": reason, "finished": match.status == Match.Status.FINISHED})

@@ -33,8 +33,12 @@ from collections import OrderedDict
 
 from django.db.models import Case, F, JSONField, When
 from django.urls import reverse
+from django.utils import translation
 from django.utils.html import format_html
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
+from accounts import languages
 from games import clock_words, sites, time_controls
 from games.engine import get_rules
 from games.models import Match, Seat
@@ -71,6 +75,13 @@ def _others(seats, viewer_id: int) -> str:
     return ", ".join(s.display_name for s in sorted(seats, key=lambda s: s.index) if s.user_id != viewer_id)
 
 
+def _with(match: Match, seats, viewer_id: int) -> str:
+    """The row's link text: "Ludo with bob, Computer 3 (Easy)"."""
+    # Translators: a row of "Your matches": the game's name, then the other players' names.
+    return _("%(game)s with %(others)s") % {
+        "game": sites.name(match.kind), "others": _others(seats, viewer_id) or _("nobody yet")}
+
+
 def row_html(match: Match, seats, viewer_id: int, to_move: int | None, now_ms: int | None = None) -> str:
     """The row of ``match`` for the member ``viewer_id``: a link to the match
     ("Ludo with bob, Computer 3 (Easy)"), whether it is the viewer's turn
@@ -91,24 +102,25 @@ def row_html(match: Match, seats, viewer_id: int, to_move: int | None, now_ms: i
     mover = by_index.get(to_move) if isinstance(to_move, int) else None
     mine = False
     if match.status == Match.Status.PAUSED:
-        turn = "Paused"
+        turn = pgettext("match", "Paused")
     elif match.status == Match.Status.WAITING or mover is None:
-        turn = "Starting"
+        turn = pgettext("match", "Starting")
     elif mover.user_id == viewer_id:
-        turn, mine = "Your turn", True
+        turn, mine = _("Your turn"), True
     else:
         others = [s for s in seats if s.user_id != viewer_id]
-        turn = f"Waiting for {others[0].display_name}" if len(others) == 1 else "Waiting for the others"
+        turn = (_("Waiting for %(name)s") % {"name": others[0].display_name} if len(others) == 1
+                else _("Waiting for the others"))
     clock = ""
     if match.status == Match.Status.ACTIVE and match.deadline and mine:
         deadline_ms = int(match.deadline.timestamp() * 1000)
         left = max(0, -(-(deadline_ms - now_ms) // 1000))
-        clock = format_html(' <time class="ym-clock" data-deadline-ms="{}" datetime="PT{}S">{} s left</time>',
-                            deadline_ms, left, left)
+        clock = format_html(' <time class="ym-clock" data-deadline-ms="{}" datetime="PT{}S">{}</time>',
+                            deadline_ms, left, _("%(seconds)s s left") % {"seconds": left})
     return format_html(
-        '<li id="ym-{}" class="ym-row{}"><a href="{}">{} with {}</a> <span class="ym-turn">{}</span>{}</li>',
-        match.public_id, " ym-mine" if mine else "", match_url(match.public_id), sites.name(match.kind),
-        _others(seats, viewer_id) or "nobody yet", turn, clock)
+        '<li id="ym-{}" class="ym-row{}"><a href="{}">{}</a> <span class="ym-turn">{}</span>{}</li>',
+        match.public_id, " ym-mine" if mine else "", match_url(match.public_id),
+        _with(match, seats, viewer_id), turn, clock)
 
 
 def turn_based_row(match: Match, seats, viewer_id: int, to_move: int | None, now_ms: int) -> str:
@@ -127,27 +139,29 @@ def turn_based_row(match: Match, seats, viewer_id: int, to_move: int | None, now
         sort = int(match.deadline.timestamp() * 1000)
         left = max(0, -(-(sort - now_ms) // 1000))
         clock = format_html(
-            ' · <time class="ym-clock" data-deadline-ms="{}" data-words datetime="PT{}S">{} left</time>',
-            sort, left, clock_words.left(left))
+            ' · <time class="ym-clock" data-deadline-ms="{}" data-words datetime="PT{}S">{}</time>',
+            # Translators: the time left on a turn-based clock, e.g. "2 days 5 h left".
+            sort, left, _("%(time)s left") % {"time": clock_words.left(left)})
     return format_html(
-        '<li id="ym-{}" class="ym-row ym-tb{}" data-group="{}" data-sort="{}"><a href="{}">{} with {}</a> '
-        '<span class="ym-meta"><span class="ym-turn">{}</span>{} · <span class="ym-control">{} a move</span>'
+        '<li id="ym-{}" class="ym-row ym-tb{}" data-group="{}" data-sort="{}"><a href="{}">{}</a> '
+        '<span class="ym-meta"><span class="ym-turn">{}</span>{} · <span class="ym-control">{}</span>'
         '</span></li>',
         match.public_id, " ym-mine" if mine else "", TURN if mine else WAIT, sort, match_url(match.public_id),
-        sites.name(match.kind), _others(seats, viewer_id) or "nobody yet", turn, clock,
-        time_controls.label(match.turn_seconds))
+        _with(match, seats, viewer_id), turn, clock,
+        # Translators: a turn-based time control, e.g. "3 days a move".
+        _("%(control)s a move") % {"control": time_controls.label(match.turn_seconds)})
 
 
 def _turn_based_turn(match: Match, seats, viewer_id: int, to_move: int | None) -> tuple[str, bool]:
     """What a turn-based row says of the turn, and whether it is the viewer's."""
     mover = next((s for s in seats if s.index == to_move), None) if isinstance(to_move, int) else None
     if match.status == Match.Status.PAUSED:
-        return "Paused", False
+        return pgettext("match", "Paused"), False
     if match.status == Match.Status.WAITING or mover is None:
-        return "Starting", False
+        return pgettext("match", "Starting"), False
     if mover.user_id == viewer_id and mover.status == Seat.Status.PLAYING:
-        return "Your turn", True
-    return f"Waiting for {mover.display_name}", False
+        return _("Your turn"), True
+    return _("Waiting for %(name)s") % {"name": mover.display_name}, False
 
 
 def live_matches(user) -> list[tuple[Match, list[Seat]]]:
@@ -204,8 +218,10 @@ def panel_rows(user) -> dict[str, list[str]]:
 def panel_html(user) -> str:
     """Every row of ``user``'s "Your matches" (``panel_rows``, group after
     group), joined with no space between (an empty list is ``""``;
-    static/js/notify.js files each row in its group)."""
-    return "".join("".join(rows) for rows in panel_rows(user).values())
+    static/js/notify.js files each row in its group), in ``user``'s
+    language (``accounts.languages.of``), as their pushed rows are."""
+    with languages.speaking(user):
+        return "".join("".join(rows) for rows in panel_rows(user).values())
 
 
 def your_turn_count(user_id: int) -> int:
@@ -274,7 +290,10 @@ def change_events(match: Match, seats, state, before, to_move=None) -> list[tupl
         if not s.user_id:
             continue
         playing = live and s.status == Seat.Status.PLAYING
-        html = row_html(match, seats, s.user_id, to_move, now_ms) if playing else ""
+        html = ""
+        if playing:
+            with translation.override(languages.of(s.user)):  # each member's row in their language
+                html = row_html(match, seats, s.user_id, to_move, now_ms)
         if not _unchanged(match, s.user_id, html):
             ended = was == s.index and (to_move != s.index or not playing)
             events.append(notify.row_event(s.user_id, PANEL, match.public_id, html, turn_over=ended))
@@ -283,9 +302,11 @@ def change_events(match: Match, seats, state, before, to_move=None) -> list[tupl
             and rules.to_move(before) != to_move:
         mover = next((s for s in seats if s.index == to_move), None)
         if mover is not None and mover.user_id and mover.status == Seat.Status.PLAYING:
+            with translation.override(languages.of(mover.user)):
+                text = _("Your turn in %(game)s with %(others)s") % {
+                    "game": sites.name(match.kind), "others": _others(seats, mover.user_id)}
             events.append(notify.note_event(
-                mover.user_id, "your_turn",
-                f"Your turn in {sites.name(match.kind)} with {_others(seats, mover.user_id)}",
+                mover.user_id, "your_turn", text,
                 match_url(match.public_id), match=match.public_id,
                 key=f"turn:{match.public_id}:{match.version}", deadline=match.deadline,
                 words=match.turn_based))

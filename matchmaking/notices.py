@@ -14,9 +14,12 @@ from __future__ import annotations
 import logging
 
 from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext as _
 
 from games import sites
 from games.models import Match
+from matchmaking import languages
 from matchmaking.models import Challenge
 from notifications import notify
 
@@ -30,9 +33,13 @@ def rematch_offered(user_ids: list[int], match_id: int, offered_by: str) -> None
     if match is None:
         return
     href = reverse("match", args=[match["public_id"]])
-    text = f"{offered_by} offers a rematch of your {sites.name(match['kind'])} match"
-    notify.send_quietly([notify.note_event(u, "rematch", text, href, match=match["public_id"])
-                         for u in user_ids])
+    events = []
+    for code, users in languages.by_language(user_ids).items():  # each in their own language
+        with translation.override(code):
+            text = _("%(name)s offers a rematch of your %(game)s match") % {
+                "name": offered_by, "game": sites.name(match["kind"])}
+        events += [notify.note_event(u, "rematch", text, href, match=match["public_id"]) for u in users]
+    notify.send_quietly(events)
 
 
 def challenge_received(user_id: int, challenge_id: int) -> None:
@@ -41,12 +48,8 @@ def challenge_received(user_id: int, challenge_id: int) -> None:
     challenge = Challenge.objects.filter(pk=challenge_id).select_related("challenger").first()
     if challenge is None:
         return
-    if challenge.turn_based:
-        terms = f"turn-based, {challenge.time_control} per decision"
-    else:
-        terms = f"{challenge.time_control} turns"
-    terms += ", rated" if challenge.rated else ", casual"
-    text = f"{challenge.challenger.username} challenges you to {sites.name(challenge.kind)} ({terms})"
+    with translation.override(languages.of_users([user_id])[user_id]):
+        text = _challenge_text(challenge)
     href, key = reverse("challenge", args=[challenge.pk]), f"challenge:{challenge.pk}"
     # It stays until dismissed, with the time left to answer when live: a
     # challenge is open for minutes, and a note that faded after seconds was
@@ -63,15 +66,43 @@ def challenge_answered(user_id: int, challenge_id: int) -> None:
     challenge = Challenge.objects.filter(pk=challenge_id).select_related("challenged", "match").first()
     if challenge is None or challenge.status in (Challenge.Status.OPEN, Challenge.Status.CANCELLED):
         return
-    who = challenge.challenged.username
-    game = f"{'rated' if challenge.rated else 'casual'} {sites.name(challenge.kind)}"
     href, match = reverse("challenge", args=[challenge.pk]), None
     if challenge.status == Challenge.Status.ACCEPTED and challenge.match is not None:
-        text, match = f"{who} accepted your {game} challenge: the match has begun", challenge.match.public_id
+        match = challenge.match.public_id
         href = reverse("match", args=[match])
-    elif challenge.status == Challenge.Status.DECLINED:
-        text = f"{who} declined your {game} challenge"
-    else:
-        text = f"Your {game} challenge to {who} lapsed"
+    with translation.override(languages.of_users([user_id])[user_id]):
+        text = _answer_text(challenge)
     notify.send_quietly([notify.note_event(user_id, "challenge", text, href, match=match,
                                            key=f"challenge:{challenge.pk}:{challenge.status}")])
+
+
+def _challenge_text(challenge: Challenge) -> str:
+    """The note of a challenge received, in the active language."""
+    values = {"name": challenge.challenger.username, "game": sites.name(challenge.kind),
+              "control": challenge.time_control}
+    if challenge.turn_based:
+        if challenge.rated:
+            return _("%(name)s challenges you to %(game)s (turn-based, %(control)s per decision, "
+                     "rated)") % values
+        return _("%(name)s challenges you to %(game)s (turn-based, %(control)s per decision, "
+                 "casual)") % values
+    if challenge.rated:
+        return _("%(name)s challenges you to %(game)s (%(control)s turns, rated)") % values
+    return _("%(name)s challenges you to %(game)s (%(control)s turns, casual)") % values
+
+
+def _answer_text(challenge: Challenge) -> str:
+    """The note of a challenge accepted, declined or lapsed, in the active language."""
+    values = {"name": challenge.challenged.username, "game": sites.name(challenge.kind)}
+    accepted = challenge.status == Challenge.Status.ACCEPTED and challenge.match is not None
+    if challenge.rated:
+        if accepted:
+            return _("%(name)s accepted your rated %(game)s challenge: the match has begun") % values
+        if challenge.status == Challenge.Status.DECLINED:
+            return _("%(name)s declined your rated %(game)s challenge") % values
+        return _("Your rated %(game)s challenge to %(name)s lapsed") % values
+    if accepted:
+        return _("%(name)s accepted your casual %(game)s challenge: the match has begun") % values
+    if challenge.status == Challenge.Status.DECLINED:
+        return _("%(name)s declined your casual %(game)s challenge") % values
+    return _("Your casual %(game)s challenge to %(name)s lapsed") % values

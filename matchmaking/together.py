@@ -15,6 +15,8 @@ import math
 from django.contrib.auth import get_user_model
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop, ngettext
 
 from core import tasks
 from core.errors import Refused
@@ -40,11 +42,17 @@ def offer_seconds(match: Match) -> int:
 
 def duration_words(seconds: float) -> str:
     """A time span in words, in its largest unit, rounded up: "30 seconds",
-    "5 minutes", "23 hours", "1 day"."""
+    "5 minutes", "23 hours", "1 day" (in the active language)."""
     units = (("day", time_controls.DAY), ("hour", 3600), ("minute", 60), ("second", 1))
     unit, size = next((u, n) for u, n in units if seconds >= n or n == 1)
     count = max(1, math.ceil(seconds / size))
-    return f"{count} {unit}{'s' if count != 1 else ''}"
+    if unit == "day":
+        return ngettext("%(n)s day", "%(n)s days", count) % {"n": count}
+    if unit == "hour":
+        return ngettext("%(n)s hour", "%(n)s hours", count) % {"n": count}
+    if unit == "minute":
+        return ngettext("%(n)s minute", "%(n)s minutes", count) % {"n": count}
+    return ngettext("%(n)s second", "%(n)s seconds", count) % {"n": count}
 
 
 def in_live_rated_or_arena_match(user, *, but: Match | None = None) -> bool:
@@ -79,20 +87,34 @@ def check_seatable(users, turn_seconds: int, *, you=None, but: Match | None = No
         return
     busy = [u for u in users if in_live_rated_or_arena_match(u, but=but)]
     if you is not None and any(u.pk == you.pk for u in busy):
-        raise match_actions.NotAllowed("You are playing a rated or arena match; finish it first.")
+        raise match_actions.NotAllowed(_("You are playing a rated or arena match; finish it first."))
     if busy:
-        raise match_actions.NotAllowed(f"{', '.join(u.username for u in busy)} is playing a rated or "
-                                       "arena match; try again when it ends.")
+        raise match_actions.NotAllowed(
+            ngettext("%(names)s is playing a rated or arena match; try again when it ends.",
+                     "%(names)s are playing rated or arena matches; try again when they end.", len(busy))
+            % {"names": ", ".join(u.username for u in busy)})
 
 
-def _or_list(numbers) -> str:
+def _or_list(numbers, last_or: str) -> str:
     words = [str(n) for n in numbers]
-    return f"{', '.join(words[:-1])} or {words[-1]}"
+    return last_or % {"first": ", ".join(words[:-1]), "last": words[-1]}
 
 
-#: What a bad time control is told (``time_control``).
-TIME_CONTROL_REFUSED = (f"The time control is {_or_list(time_controls.LIVE_SECONDS)} seconds (live) or "
-                        f"{_or_list(time_controls.TURN_BASED_DAYS)} days (turn-based) per decision.")
+_TIME_CONTROL_REFUSED = gettext_noop("The time control is %(live)s seconds (live) or %(days)s days "
+                                     "(turn-based) per decision.")
+#: What a bad time control is told (``time_control``), in English (the API; ``time_control_refused``
+#: in the active language).
+TIME_CONTROL_REFUSED = _TIME_CONTROL_REFUSED % {
+    "live": _or_list(time_controls.LIVE_SECONDS, "%(first)s or %(last)s"),
+    "days": _or_list(time_controls.TURN_BASED_DAYS, "%(first)s or %(last)s")}
+
+
+def time_control_refused() -> str:
+    """TIME_CONTROL_REFUSED in the active language."""
+    # Translators: joins the last two numbers of a list, "30, 60 or 120".
+    last_or = _("%(first)s or %(last)s")
+    return _(_TIME_CONTROL_REFUSED) % {"live": _or_list(time_controls.LIVE_SECONDS, last_or),
+                                       "days": _or_list(time_controls.TURN_BASED_DAYS, last_or)}
 
 
 def time_control(kind: str, value, error: type[Refused]) -> int:
@@ -109,7 +131,7 @@ def time_control(kind: str, value, error: type[Refused]) -> int:
         try:
             seconds = time_controls.parse(value)
         except ValueError:
-            raise error(TIME_CONTROL_REFUSED) from None
+            raise error(time_control_refused()) from None
     fixed = sites.get_site(kind).fixed_turn_seconds
     if fixed is not None and not time_controls.is_turn_based(seconds):
         return fixed
@@ -117,8 +139,9 @@ def time_control(kind: str, value, error: type[Refused]) -> int:
 
 
 #: What the choice of a time control means (the room and challenge forms).
-TIME_CONTROL_HELP = ("Live: played in one sitting, seconds per decision. Turn-based: days per decision; "
-                     "you come back when it is your turn, and may play many such matches at once.")
+TIME_CONTROL_HELP = gettext_noop("Live: played in one sitting, seconds per decision. Turn-based: days per "
+                                 "decision; you come back when it is your turn, and may play many such "
+                                 "matches at once.")
 
 
 def time_control_choices() -> list[tuple[str, list[tuple[int, str]]]]:
@@ -126,8 +149,8 @@ def time_control_choices() -> list[tuple[str, list[tuple[int, str]]]]:
     select's optgroups: [("Live", [(30, "30 seconds"), ...]), ("Turn-based",
     [(86400, "1 day"), ...])], values in seconds (``Match.turn_seconds``)."""
     offered = time_controls.choices()
-    return [("Live", [(s, text) for s, text in offered if not time_controls.is_turn_based(s)]),
-            ("Turn-based", [(s, text) for s, text in offered if time_controls.is_turn_based(s)])]
+    return [(_("Live"), [(s, text) for s, text in offered if not time_controls.is_turn_based(s)]),
+            (_("Turn-based"), [(s, text) for s, text in offered if time_controls.is_turn_based(s)])]
 
 
 def claim(user_ids) -> None:

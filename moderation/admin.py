@@ -18,7 +18,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
 from accounts.admin import UserAdmin
 from accounts.admin_tools import ReadOnlyAdmin
@@ -193,7 +193,7 @@ class ReportAdmin(ReadOnlyAdmin):
     actions = ["mark_reviewing", "mark_actioned", "mark_dismissed", "reopen"]
     ordering = ("-created_at",)
 
-    @admin.display(description=gettext_lazy("match"))
+    @admin.display(description=pgettext_lazy("admin column", "match"))
     def match_link(self, obj):
         url = reverse("admin:games_match_change", args=[obj.match_id])
         return format_html('<a href="{}">{}</a>', url, obj.match.public_id)

@@ -1,9 +1,10 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy
 
 
 class NotificationsConfig(AppConfig):
     name = "notifications"
-    verbose_name = "Notifications"
+    verbose_name = gettext_lazy("Notifications")
 
     def ready(self):
         # Here, not at the top: these import models, which exist only once apps are loaded.

@@ -23,7 +23,10 @@ from django.db.models import Exists, OuterRef, Q
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
+from accounts import languages
 from accounts.models import User
 from core.site_url import absolute
 from notifications.models import KINDS, MailSettings
@@ -92,17 +95,20 @@ def read_unsubscribe_token(token: str) -> tuple[User, str]:
         data = signing.loads(token, salt=_SALT,
                              max_age=timedelta(days=settings.PARLOUR_UNSUBSCRIBE_DAYS))
     except signing.SignatureExpired:
-        raise BadUnsubscribeLink(
-            f"This unsubscribe link is more than {settings.PARLOUR_UNSUBSCRIBE_DAYS} days old. "
-            "Use the link in a newer mail, or sign in and change your mail settings.") from None
+        days = settings.PARLOUR_UNSUBSCRIBE_DAYS
+        raise BadUnsubscribeLink(ngettext(
+            "This unsubscribe link is more than %(days)d day old. Use the link in a newer mail, or sign in "
+            "and change your mail settings.",
+            "This unsubscribe link is more than %(days)d days old. Use the link in a newer mail, or sign in "
+            "and change your mail settings.", days) % {"days": days}) from None
     except signing.BadSignature:
-        raise BadUnsubscribeLink("This unsubscribe link is not one Parlour made (it may have been cut "
-                                 "or changed). Copy the whole link from the mail.") from None
+        raise BadUnsubscribeLink(_("This unsubscribe link is not one Parlour made (it may have been cut "
+                                   "or changed). Copy the whole link from the mail.")) from None
     if not isinstance(data, dict) or data.get("k") not in KINDS or not isinstance(data.get("u"), int):
-        raise BadUnsubscribeLink("This unsubscribe link is not one Parlour made.")
+        raise BadUnsubscribeLink(_("This unsubscribe link is not one Parlour made."))
     user = User.objects.filter(pk=data["u"]).first()
     if user is None:
-        raise BadUnsubscribeLink("The account this link was for no longer exists.")
+        raise BadUnsubscribeLink(_("The account this link was for no longer exists."))
     return user, data["k"]
 
 
@@ -114,7 +120,7 @@ def switch_off(user: User, kind: str) -> bool:
     """Switch ``kind`` off for ``user``; True when it was on."""
     if kind not in KINDS:
         raise ValueError(f"unknown mail kind {kind!r}")
-    mail_settings, _ = MailSettings.objects.get_or_create(user=user)
+    mail_settings = MailSettings.objects.get_or_create(user=user)[0]
     if not getattr(mail_settings, kind):
         return False
     MailSettings.objects.filter(user=user).update(**{kind: False})
@@ -135,13 +141,14 @@ class PlayerMail(EmailMultiAlternatives):
 
 def message(user: User, kind: str, subject: str, template: str, context: dict) -> PlayerMail:
     """The mail of ``kind`` to ``user``: ``template`` (a plain-text
-    template) rendered with ``context`` plus ``user``, ``unsubscribe_url``
+    template) rendered in ``user``'s language with ``context`` plus ``user``, ``unsubscribe_url``
     ``kind_label`` and ``settings_url``; headers ``List-Unsubscribe`` (the link, a POST to
     which unsubscribes: RFC 8058) and ``List-Unsubscribe-Post``."""
     link = unsubscribe_url(user.pk, kind)
-    body = render_to_string(template, {
-        **context, "user": user, "kind": kind, "kind_label": KINDS[kind], "unsubscribe_url": link,
-        "settings_url": absolute(settings.SITE_URL, reverse("mail_settings"))})
+    with languages.speaking(user):  # docs/i18n.md "E-mail": the recipient's language
+        body = render_to_string(template, {
+            **context, "user": user, "kind": kind, "kind_label": KINDS[kind], "unsubscribe_url": link,
+            "settings_url": absolute(settings.SITE_URL, reverse("mail_settings"))})
     return PlayerMail(
         subject=subject, body=body, from_email=settings.DEFAULT_FROM_EMAIL, to=[user.email],
         headers={"List-Unsubscribe": f"<{link}>", "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",

@@ -4,20 +4,21 @@ so a match is named here by its id, without a foreign key."""
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 #: The kinds of mail a player can switch off, each a field of ``MailSettings``:
 #: kind -> what the settings page, the unsubscribe page and the mail call it.
 KINDS = {
-    "your_turn": "Your turn",
-    "reminders": "Reminders",
-    "results": "Results",
+    "your_turn": _("Your turn"),
+    "reminders": _("Reminders"),
+    "results": _("Results"),
 }
 #: What each kind is, as the settings page and the unsubscribe page say it.
 KIND_HELP = {
-    "your_turn": "When a turn-based match waits for your move: at most one mail an hour, listing "
-                 "every match that waits for you.",
-    "reminders": "When a decision of yours has less than a quarter of its time left, once per decision.",
-    "results": "When a turn-based match of yours ends.",
+    "your_turn": _("When a turn-based match waits for your move: at most one mail an hour, listing "
+                   "every match that waits for you."),
+    "reminders": _("When a decision of yours has less than a quarter of its time left, once per decision."),
+    "results": _("When a turn-based match of yours ends."),
 }
 
 
@@ -27,11 +28,11 @@ class MailSettings(models.Model):
 
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True,
                                 related_name="mail_settings")
-    your_turn = models.BooleanField("your turn", default=True)
+    your_turn = models.BooleanField(_("your turn"), default=True)
     reminders = models.BooleanField(default=True)
     results = models.BooleanField(default=True)
     last_digest_at = models.DateTimeField(null=True, blank=True,
-                                          help_text="When the last \"your turn\" digest was queued.")
+                                          help_text=_("When the last \"your turn\" digest was queued."))
     # An SMTP 5xx refused this address: nothing is mailed while the account's
     # address is still this one (a change of address mails again).
     bounced_address = models.EmailField(blank=True)
@@ -39,7 +40,7 @@ class MailSettings(models.Model):
     bounce_reason = models.CharField(max_length=300, blank=True)
 
     class Meta:
-        verbose_name_plural = "mail settings"
+        verbose_name_plural = _("mail settings")
 
     def __str__(self):
         return f"mail settings of {self.user_id}"

@@ -15,6 +15,7 @@ from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
@@ -39,7 +40,7 @@ def mail_settings(request):
     form = MailSettingsForm(request.POST if request.method == "POST" else None, instance=instance)
     if request.method == "POST" and form.is_valid():
         form.save()
-        messages.success(request, "Your mail settings are saved.")
+        messages.success(request, _("Your mail settings are saved."))
         return redirect("mail_settings")
     return render(request, "notifications/mail_settings.html", {
         "form": form, "bounced": instance.bounced(request.user.email), "mail_settings": instance},
@@ -56,8 +57,8 @@ def unsubscribe(request, token: str):
         return render(request, "notifications/unsubscribe.html", {"error": str(e)}, status=400)
     if request.user.is_authenticated and request.user.pk != user.pk:
         return render(request, "notifications/unsubscribe.html", {
-            "error": "This unsubscribe link is for another account than the one signed in here, so "
-                     "nothing was changed. Sign out to use it, or change your own mail settings."},
+            "error": _("This unsubscribe link is for another account than the one signed in here, so "
+                       "nothing was changed. Sign out to use it, or change your own mail settings.")},
             status=400)
     context = {"kind": kind, "kind_label": KINDS[kind], "kind_help": KIND_HELP[kind], "address": user.email}
     if request.method == "POST":

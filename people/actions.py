@@ -5,6 +5,7 @@ not followed changes nothing and is no error."""
 from __future__ import annotations
 
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
 
 from accounts.models import User
 from core.errors import Refused
@@ -23,21 +24,22 @@ def _target(username: str) -> User:
     try:
         return User.objects.get_by_natural_key(username)
     except User.DoesNotExist:
-        raise FollowRefused("There is no player with that name.") from None
+        raise FollowRefused(_("There is no player with that name.")) from None
 
 
 def follow(user: User, username: str) -> User:
     """``user`` follows the active account named ``username`` (any case)."""
     target = _target(username)
     if target.pk == user.pk:
-        raise FollowRefused("You cannot follow yourself.")
+        raise FollowRefused(_("You cannot follow yourself."))
     if not target.is_active:
-        raise FollowRefused("That account is closed.")
+        raise FollowRefused(_("That account is closed."))
     with transaction.atomic():
         if Follow.objects.filter(follower=user, followed=target).exists():
             return target
         if Follow.objects.filter(follower=user).count() >= MAX_FOLLOWING:
-            raise FollowRefused(f"You follow {MAX_FOLLOWING} players already: unfollow one first.")
+            raise FollowRefused(_("You follow %(n)d players already: unfollow one first.")
+                                % {"n": MAX_FOLLOWING})
         try:
             with transaction.atomic():
                 Follow.objects.create(follower=user, followed=target)
@@ -50,7 +52,7 @@ def unfollow(user: User, username: str) -> User:
     """``user`` no longer follows ``username`` (closed accounts included).
     Raises ``FollowRefused`` when ``user`` did not follow them (nothing to undo)."""
     target = _target(username)
-    removed, _ = Follow.objects.filter(follower=user, followed=target).delete()
+    removed = Follow.objects.filter(follower=user, followed=target).delete()[0]
     if not removed:
-        raise FollowRefused(f"You were not following {target.display_name}.")
+        raise FollowRefused(_("You were not following %(name)s.") % {"name": target.display_name})
     return target

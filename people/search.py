@@ -24,6 +24,7 @@ from django import forms
 from django.db import connection
 from django.db.models import Func
 from django.db.models.functions import Collate, Lower
+from django.utils.translation import gettext_lazy
 
 from accounts.models import User
 
@@ -35,8 +36,9 @@ MAX_QUERY = User._meta.get_field("username").max_length
 
 class SearchForm(forms.Form):
     q = forms.CharField(max_length=MAX_QUERY, required=True, strip=True, error_messages={
-        "required": "Type the start of a player's name.",
-        "max_length": f"A name is at most {MAX_QUERY} characters: type its start.",
+        "required": gettext_lazy("Type the start of a player's name."),
+        # Django's MaxLengthValidator fills in limit_value (MAX_QUERY).
+        "max_length": gettext_lazy("A name is at most %(limit_value)d characters: type its start."),
     })
     after = forms.CharField(max_length=MAX_QUERY, required=False, strip=False)
 

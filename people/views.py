@@ -7,6 +7,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
 from accounts.models import User
@@ -44,7 +45,7 @@ def follow(request, username):
     except actions.FollowRefused as e:
         messages.error(request, e.message)
         return _back_to_profile(request, username)
-    messages.success(request, f"You follow {target.username}.")
+    messages.success(request, _("You follow %(name)s.") % {"name": target.username})
     return _back_to_profile(request, target.username)
 
 
@@ -56,7 +57,7 @@ def unfollow(request, username):
     except actions.FollowRefused as e:
         messages.error(request, e.message)
         return _back_to_profile(request, username)
-    messages.success(request, f"You no longer follow {target.username}.")
+    messages.success(request, _("You no longer follow %(name)s.") % {"name": target.username})
     return _back_to_profile(request, target.username)
 
 

@@ -5,12 +5,19 @@ Reads ``user.is_bot`` only: the caller's user row is already loaded, so the
 mark costs no query."""
 
 from django import template
-from django.utils.safestring import mark_safe
+from django.utils.html import format_html
+from django.utils.translation import gettext as _
 
 register = template.Library()
 
-#: The mark: its text is read out as is; the title says what it means.
+#: The mark: its text is read out as is; the title says what it means (in
+#: English; ``badge()`` is the same in the active language).
 BADGE = '<span class="bot-badge" title="Bot account">BOT</span>'
+
+
+def badge() -> str:
+    """``BADGE`` with its title in the active language ("BOT" stays: a mark)."""
+    return format_html('<span class="bot-badge" title="{}">BOT</span>', _("Bot account"))
 
 
 def is_bot(user) -> bool:
@@ -22,7 +29,7 @@ def is_bot(user) -> bool:
 @register.simple_tag
 def bot_badge(user) -> str:
     """``BADGE`` for a bot account (or ``True``), "" otherwise."""
-    return mark_safe(BADGE) if is_bot(user) else ""
+    return badge() if is_bot(user) else ""
 
 
 @register.filter

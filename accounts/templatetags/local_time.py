@@ -10,13 +10,14 @@ static/js/times.js rewrites the text in the browser's own zone.
 from datetime import UTC
 
 from django import template
-from django.utils import timezone
+from django.utils import dateformat, timezone
 from django.utils.html import format_html
 
 register = template.Library()
 
-#: style -> strftime format; static/js/times.js has the same three, from Intl.
-FORMATS = {"date": "%-d %b %Y", "datetime": "%-d %b %Y, %H:%M", "time": "%H:%M"}
+#: style -> Django date format (month names in the active language: "2 Dec 2026",
+#: "2 Dez. 2026"); static/js/times.js has the same three, from Intl.
+FORMATS = {"date": "j M Y", "datetime": "j M Y, H:i", "time": "H:i"}
 
 
 @register.simple_tag
@@ -30,4 +31,4 @@ def local_time(value, style: str = "datetime", utc: bool = False):
     moment = value.astimezone(UTC) if utc else timezone.localtime(value)
     stamp = value.astimezone(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
     return format_html('<time datetime="{}" data-local="{}">{}{}</time>', stamp, style,
-                       moment.strftime(FORMATS[style]), " UTC" if utc else "")
+                       dateformat.format(moment, FORMATS[style]), " UTC" if utc else "")

@@ -9,6 +9,7 @@ import logging
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from arenas import push
 from arenas.actions.errors import ArenaError
@@ -26,10 +27,10 @@ def find_arena(arena_id) -> Arena:
     try:
         pk = int(arena_id)
     except (TypeError, ValueError):
-        raise ArenaError("There is no such arena.") from None
+        raise ArenaError(_("There is no such arena.")) from None
     arena = Arena.objects.filter(pk=pk).first()
     if arena is None:
-        raise ArenaError("There is no such arena.")
+        raise ArenaError(_("There is no such arena."))
     return arena
 
 
@@ -37,11 +38,11 @@ def entry(user, arena_id) -> ArenaPlayer:
     """``user``'s entry in the arena, locked. Raises ArenaError (signed out,
     no such arena, not in it)."""
     if user is None or not user.is_authenticated:
-        raise ArenaError("Sign in first.")
+        raise ArenaError(_("Sign in first."))
     arena = find_arena(arena_id)
     player = ArenaPlayer.objects.select_for_update().filter(arena=arena, user=user).first()
     if player is None:
-        raise ArenaError("You are not in this arena.")
+        raise ArenaError(_("You are not in this arena."))
     return player
 
 
@@ -49,7 +50,7 @@ def require_not_over(arena: Arena) -> None:
     """An entry changes only while the arena takes entries: after its close
     the standings stay as they ended (a finished row never turns "withdrawn")."""
     if arena.phase(timezone.now()) in ("closing", "finished"):
-        raise ArenaError("This arena has ended.")
+        raise ArenaError(_("This arena has ended."))
 
 
 def after_change(arena: Arena, *, players, pair: bool = False, header: bool = False) -> None:

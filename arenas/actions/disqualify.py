@@ -4,6 +4,7 @@ audit-logs them): disqualifying a player, voiding a match's results."""
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from arenas.actions import common
 from arenas.actions.errors import ArenaError
@@ -20,9 +21,9 @@ def disqualify(player_id: int) -> ArenaPlayer:
     with transaction.atomic():
         player = ArenaPlayer.objects.select_for_update().filter(pk=player_id).first()
         if player is None:
-            raise ArenaError("There is no such arena player.")
+            raise ArenaError(_("There is no such arena player."))
         if player.status == ArenaPlayer.Status.DISQUALIFIED:
-            raise ArenaError(f"{player.user} is already disqualified.")
+            raise ArenaError(_("%(name)s is already disqualified.") % {"name": player.user})
         player.status = ArenaPlayer.Status.DISQUALIFIED
         rescore(player)
         player.save()

@@ -11,7 +11,8 @@ from datetime import datetime
 from django.db import transaction
 from django.db.models import Count
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 
 from accounts import blocks
 from arenas import pairing, push
@@ -19,7 +20,7 @@ from arenas.models import Arena, ArenaMatch, ArenaPlayer
 from games import actions as game_actions
 from games import sites
 from games.models import Match, Seat
-from matchmaking import together
+from matchmaking import languages, together
 from matchmaking.queue import actions as queue_actions
 from notifications import notify
 
@@ -135,10 +136,12 @@ def _start_table(arena: Arena, players: list[ArenaPlayer], rated_now: bool, met:
     player_ids = [p.pk for p in players]
     transaction.on_commit(lambda: push.paired(arena_id, user_ids, public_id))
     transaction.on_commit(lambda: push.standings_rows(arena_id, player_ids))
-    href, game = reverse("match", args=[public_id]), sites.name(arena.kind)
-    for user_id in user_ids:
-        notify.notify(user_id, "match_found", f"Your {game} arena match is ready ({arena.name})", href,
-                      match=public_id, key=f"found:{public_id}")
+    href = reverse("match", args=[public_id])
+    for user_id, code in languages.of_users(user_ids).items():
+        with translation.override(code):
+            text = _("Your %(game)s arena match is ready (%(arena)s)") % {
+                "game": sites.name(arena.kind), "arena": arena.name}
+        notify.notify(user_id, "match_found", text, href, match=public_id, key=f"found:{public_id}")
     log.info("arena %s: paired %s players into %s match %s", arena.pk, len(players),
              "a rated" if rated else "an unrated", public_id)
     return match

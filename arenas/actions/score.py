@@ -8,6 +8,7 @@ from datetime import datetime
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from accounts.models import Rating
 from arenas import push, scoring
@@ -96,8 +97,9 @@ def _free_after(player: ArenaPlayer, seat: Seat, seated: list[Seat], now: dateti
     player.last_opponents = [o.user_id for o in seated if o.user_id != seat.user_id]
     if seat.status != Seat.Status.PLAYING and player.status == ArenaPlayer.Status.ACTIVE:
         player.status = ArenaPlayer.Status.PAUSED
-        player.paused_reason = ("you left your last match" if seat.status == Seat.Status.LEFT
-                                else "you missed too many turns in your last match")
+        # Stored in English, shown translated (templates/arenas/arena.html).
+        player.paused_reason = (gettext_noop("you left your last match") if seat.status == Seat.Status.LEFT
+                                else gettext_noop("you missed too many turns in your last match"))
     player.save()
 
 

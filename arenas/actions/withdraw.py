@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from arenas.actions import common
 from arenas.actions.errors import ArenaError
@@ -15,7 +16,7 @@ def withdraw(user, arena_id) -> ArenaPlayer:
     with transaction.atomic():
         player = common.entry(user, arena_id)
         if player.status == ArenaPlayer.Status.DISQUALIFIED:
-            raise ArenaError("You were disqualified from this arena.")
+            raise ArenaError(_("You were disqualified from this arena."))
         common.require_not_over(player.arena)
         player.status, player.paused_reason = ArenaPlayer.Status.WITHDRAWN, ""
         player.save(update_fields=["status", "paused_reason"])
@@ -28,7 +29,7 @@ def pause(user, arena_id, reason: str = "") -> ArenaPlayer:
     with transaction.atomic():
         player = common.entry(user, arena_id)
         if player.status != ArenaPlayer.Status.ACTIVE:
-            raise ArenaError("You are not playing in this arena now.")
+            raise ArenaError(_("You are not playing in this arena now."))
         common.require_not_over(player.arena)
         player.status, player.paused_reason = ArenaPlayer.Status.PAUSED, reason[:80]
         player.save(update_fields=["status", "paused_reason"])
@@ -41,7 +42,7 @@ def resume(user, arena_id) -> ArenaPlayer:
     with transaction.atomic():
         player = common.entry(user, arena_id)
         if player.status != ArenaPlayer.Status.PAUSED:
-            raise ArenaError("You are not paused in this arena.")
+            raise ArenaError(_("You are not paused in this arena."))
         common.require_not_over(player.arena)
         player.status, player.paused_reason = ArenaPlayer.Status.ACTIVE, ""
         player.save(update_fields=["status", "paused_reason"])

@@ -45,6 +45,7 @@ from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.utils.translation import gettext_lazy as _
 
 from core import database, request_ids
 from core.sockets.caps import slots, socket_owner
@@ -105,10 +106,11 @@ class SocketConsumer(AsyncWebsocketConsumer):
                                 "override receive instead")
 
     #: What a refused frame is told (``receive``): not JSON; JSON but not
-    #: an object; an object of no type this consumer handles.
-    not_json_message = "That message is not valid JSON."
-    not_object_message = "Messages are JSON objects."
-    unknown_message = "Unknown message."
+    #: an object; an object of no type this consumer handles. Lazy: in the
+    #: language the consumer's ``send_error`` renders in.
+    not_json_message = _("That message is not valid JSON.")
+    not_object_message = _("Messages are JSON objects.")
+    unknown_message = _("Unknown message.")
 
     groups_joined: list[str] | tuple = ()
     #: Group event types whose handlers only send a frame (no database, no
@@ -195,7 +197,7 @@ class SocketConsumer(AsyncWebsocketConsumer):
             log.warning("ws %s: %s while handling %s", self.scope.get("path", "?"), e, message["type"])
             if message["type"] == "websocket.receive" and not self.refused:
                 try:
-                    await self.send_error(e.message)
+                    await self.send_error(self.words(e.message))
                     return
                 except database.ConnectionLost:
                     pass
@@ -219,17 +221,23 @@ class SocketConsumer(AsyncWebsocketConsumer):
         try:
             data = json.loads(text_data if text_data is not None else bytes_data)
         except (TypeError, ValueError):
-            await self.send_error(self.not_json_message)
+            await self.send_error(self.words(self.not_json_message))
             return
         if not isinstance(data, dict):
-            await self.send_error(self.not_object_message)
+            await self.send_error(self.words(self.not_object_message))
             return
         kind = self.message_type(data)
         handler = getattr(self, f"on_{kind}", None) if isinstance(kind, str) else None
         if handler is None:
-            await self.send_error(self.unknown_message)
+            await self.send_error(self.words(self.unknown_message))
             return
         await handler(data)
+
+    def words(self, text) -> str:
+        """``text`` (a lazy translation, or a str) as this socket reads it:
+        here in the active language; ``accounts.sockets.ParlourConsumer``
+        says it in the socket's own."""
+        return str(text)
 
     def message_type(self, data: dict):
         """The type a received JSON object names: its ``"type"`` field (any

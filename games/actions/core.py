@@ -12,6 +12,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from core import prepared
 from games import push
@@ -43,29 +44,29 @@ def lock(public_id: str) -> Match:
     """The match row, locked (PostgreSQL) for this transaction; raises MatchNotFound."""
     rows = _LOCK.fetch(str(public_id)[:16])
     if not rows:
-        raise MatchNotFound("There is no such match.")
+        raise MatchNotFound(_("There is no such match."))
     return rows[0]
 
 
 def user_seat(match: Match, user, seats=None) -> Seat:
     """``user``'s seat (from ``seats`` when already loaded); raises NoSeat (a NotAllowed)."""
     if user is None or not getattr(user, "is_authenticated", False):
-        raise NoSeat("Log in to play.")
+        raise NoSeat(_("Log in to play."))
     if seats is not None:
         seat = next((s for s in seats if s.user_id == user.pk), None)
     else:
         seat = match.seats.filter(user_id=user.pk).select_related("user").first()
     if seat is None:
-        raise NoSeat("You have no seat in this match.")
+        raise NoSeat(_("You have no seat in this match."))
     return seat
 
 
 def require_live(match: Match) -> None:
     """Raises NotAllowed unless ``match`` is being played (not paused, not over)."""
     if match.status == Match.Status.PAUSED:
-        raise NotAllowed("The match is paused.")
+        raise NotAllowed(_("The match is paused."))
     if match.status != Match.Status.ACTIVE:
-        raise NotAllowed("The match is not being played.")
+        raise NotAllowed(_("The match is not being played."))
 
 
 def allowance() -> timedelta:
@@ -135,7 +136,7 @@ class Change:
         except EngineError as e:
             raise BadMove(str(e)) from None  # it names the text (Rules.parse_move)
         if move not in self.rules.legal_moves(self.state):
-            raise BadMove(f"{move} is not a legal move now.")
+            raise BadMove(_("%(move)s is not a legal move now.") % {"move": move})
         return move
 
     def apply(self, move, actor: str, seat: int | None, chance_index: int | None = None) -> None:

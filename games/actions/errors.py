@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
+
 from core.errors import Refused
 
 
@@ -21,8 +23,8 @@ class StaleVersion(ActionError):
 
     def __init__(self, current: int):
         super().__init__(
-            f"Your page is out of date: the match has moved on (it is at version {current}); "
-            "here is the current position."
+            _("Your page is out of date: the match has moved on (it is at version %(version)s); "
+              "here is the current position.") % {"version": current}
         )
         self.current = current
 
@@ -67,4 +69,4 @@ class TooLate(ActionError):
     code = "too_late"
 
     def __init__(self):
-        super().__init__("Too late: your time ran out before this move arrived, so it was not played.")
+        super().__init__(_("Too late: your time ran out before this move arrived, so it was not played."))

@@ -5,6 +5,7 @@ a match with no human left is aborted."""
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from games.actions.advance import advance
 from games.actions.core import Change, lock, require_live, user_seat
@@ -49,7 +50,7 @@ def leave_match(public_id: str, user) -> Match:
         if match.status != Match.Status.PAUSED:
             require_live(match)
         if seat.status != Seat.Status.PLAYING:
-            raise NotAllowed("You have already left this match.")
+            raise NotAllowed(_("You have already left this match."))
         change = Change(match)
         remove_seat(change, seat.index, Seat.Status.LEFT)
         if match.status == Match.Status.PAUSED and change.rules.is_over(change.state):

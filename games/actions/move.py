@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games import uptime
 from games.actions.advance import advance
@@ -51,19 +52,19 @@ def _play_move(public_id: str, user, notation, version: int) -> Match:
         seat = user_seat(match, user, change.seats.values())
         require_live(match)
         if seat.status != Seat.Status.PLAYING:
-            raise NotAllowed("You have left this match.")
+            raise NotAllowed(_("You have left this match."))
         if seat.user.is_banned:  # README "Moderation": banned players send no moves
-            raise NotAllowed("Your account is banned, so you cannot play.")
+            raise NotAllowed(_("Your account is banned, so you cannot play."))
         notations = notation if isinstance(notation, list) else [notation]
         if not 1 <= len(notations) <= MAX_PLIES_PER_ACTION:
-            raise BadMove(f"Send between 1 and {MAX_PLIES_PER_ACTION} moves at once.")
+            raise BadMove(_("Send between 1 and %(most)s moves at once.") % {"most": MAX_PLIES_PER_ACTION})
         if change.to_move == seat.index and _too_late(match):
             raise TooLate()
         for i, text in enumerate(notations):
             if change.to_move != seat.index:
                 if i:
-                    raise BadMove("Those moves cannot all be played in one go.")
-                raise NotYourTurn("It is not your turn.")
+                    raise BadMove(_("Those moves cannot all be played in one go."))
+                raise NotYourTurn(_("It is not your turn."))
             change.apply(change.parse_legal(text), Move.Actor.SEAT, seat.index)
         change.seat(seat.index).missed_turns = 0
         advance(change)

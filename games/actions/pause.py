@@ -7,6 +7,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from core import ratelimits
 from games import scheduling
@@ -30,11 +31,11 @@ def pause_match(public_id: str, user, version: int | str | None) -> Match:
         if version != match.version:
             raise StaleVersion(match.version)
         if match.host_id is None or user is None or match.host_id != user.pk:
-            raise NotAllowed("Only the host can pause this match.")
+            raise NotAllowed(_("Only the host can pause this match."))
         if match.status != Match.Status.ACTIVE:
-            raise NotAllowed("Only a live match can be paused.")
+            raise NotAllowed(_("Only a live match can be paused."))
         if not ratelimits.hit(PAUSE_RATE, "pause", match.public_id, user.pk):
-            raise NotAllowed("You have paused this match often lately; wait a few minutes.")
+            raise NotAllowed(_("You have paused this match often lately; wait a few minutes."))
         change = Change(match)
         now = timezone.now()
         if match.deadline is None:
@@ -64,9 +65,9 @@ def resume_match(public_id: str, user, version: int | str | None, *, auto: bool 
         if version != match.version:
             raise StaleVersion(match.version)
         if not auto and (match.host_id is None or user is None or match.host_id != user.pk):
-            raise NotAllowed("Only the host can resume this match.")
+            raise NotAllowed(_("Only the host can resume this match."))
         if match.status != Match.Status.PAUSED:
-            raise NotAllowed("This match is not paused.")
+            raise NotAllowed(_("This match is not paused."))
         change = Change(match)
         match.status = Match.Status.ACTIVE
         remaining = match.paused_remaining

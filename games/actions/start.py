@@ -11,6 +11,8 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Count, Exists, OuterRef, Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games import signals, sites, time_controls
 from games.actions.advance import advance
@@ -111,12 +113,18 @@ def check_turn_based_limit(users, *, you=None) -> None:
         if playing < limit:
             continue
         if you is not None and user.pk == you.pk:
-            who, then = "You are", "Finish or leave one of them (Your matches) to start another."
+            message = ngettext(
+                "You are in %(playing)s turn-based match; one player may be in at most %(limit)s at once. "
+                "Finish or leave one of them (Your matches) to start another.",
+                "You are in %(playing)s turn-based matches; one player may be in at most %(limit)s at once. "
+                "Finish or leave one of them (Your matches) to start another.", playing)
         else:
-            who, then = f"{user.username} is", "The match can start when one of them ends."
-        raise TooManyTurnBasedMatches(
-            f"{who} in {playing} turn-based match{'es' if playing != 1 else ''}; "
-            f"one player may be in at most {limit} at once. {then}")
+            message = ngettext(
+                "%(name)s is in %(playing)s turn-based match; one player may be in at most %(limit)s "
+                "at once. The match can start when one of them ends.",
+                "%(name)s is in %(playing)s turn-based matches; one player may be in at most %(limit)s "
+                "at once. The match can start when one of them ends.", playing)
+        raise TooManyTurnBasedMatches(message % {"name": user.username, "playing": playing, "limit": limit})
 
 
 def computer_matches(user_id: int) -> int:
@@ -138,10 +146,12 @@ def check_computer_matches(user) -> None:
     limit = settings.PARLOUR_COMPUTER_MATCHES_PER_USER
     playing = computer_matches(user.pk)
     if playing >= limit:
-        raise TooManyComputerMatches(
-            f"You are playing {playing} match{'es' if playing != 1 else ''} against computers already, "
-            f"the most one player may play at once ({limit}). Finish or leave one of them "
-            "(Your matches) to start another.")
+        raise TooManyComputerMatches(ngettext(
+            "You are playing %(playing)s match against computers already, the most one player may play "
+            "at once (%(limit)s). Finish or leave one of them (Your matches) to start another.",
+            "You are playing %(playing)s matches against computers already, the most one player may play "
+            "at once (%(limit)s). Finish or leave one of them (Your matches) to start another.",
+            playing) % {"playing": playing, "limit": limit})
 
 
 def start_computer_match(user, kind: str, levels: list[str], *, computer_speed: str = "normal",
@@ -248,7 +258,7 @@ def start_match(public_id: str) -> Match:
     with transaction.atomic():
         match = lock(public_id)
         if match.status != Match.Status.WAITING:
-            raise NotAllowed("This match has already started.")
+            raise NotAllowed(_("This match has already started."))
         change = Change(match)
         match.status = Match.Status.ACTIVE
         match.started_at = timezone.now()

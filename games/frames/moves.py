@@ -7,6 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from django.utils.translation import get_language
+
 from games.engine import EngineError, get_rules
 from games.frames.cache import Kept
 from games.models import Match, Move
@@ -56,7 +58,7 @@ def _shown_turns(groups, colours: dict) -> list[Turn]:
 
 
 _TAILS_KEPT = 512  # matches whose move list a process keeps
-_tails = Kept(_TAILS_KEPT)  # match_key -> _Tail
+_tails = Kept(_TAILS_KEPT)  # (match_key, language) -> _Tail: the lines are written in the language
 
 
 def match_key(match: Match) -> tuple:
@@ -66,7 +68,7 @@ def match_key(match: Match) -> tuple:
 
 
 def _tail_get(match: Match) -> _Tail | None:
-    return _tails.get(match_key(match))
+    return _tails.get((match_key(match), get_language()))
 
 
 def _not_behind(kept: _Tail, tail: _Tail) -> bool:
@@ -75,7 +77,7 @@ def _not_behind(kept: _Tail, tail: _Tail) -> bool:
 
 
 def _tail_put(match: Match, tail: _Tail) -> None:
-    _tails.put(match_key(match), tail, _not_behind)
+    _tails.put((match_key(match), get_language()), tail, _not_behind)
 
 
 def _extend(tail: _Tail | None, lines, last, state, labels: dict) -> _Tail:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from django.http import HttpResponse
 from django.template.loader import render_to_string
+from django.utils.translation import get_language
 
 from games.engine import get_rules
 from games.frames import moves, wire
@@ -53,9 +54,11 @@ def public_update(ctx: dict, new_moves, before=None) -> str:
     """The public update of the change that made ``ctx["match"].version``:
     only the parts of the page that changed since the version before, when
     this process sent that one, else the whole frame (games.frames.wire).
-    ``new_moves`` and ``before`` as for ``public_frame``."""
+    ``new_moves`` and ``before`` as for ``public_frame``. In the active
+    language: the last frame sent is kept per match and language."""
     match = ctx["match"]
-    return wire.update(moves.match_key(match), match.version, _marked_frame(ctx, new_moves, before))
+    return wire.update(moves.match_key(match) + (get_language(),), match.version,
+                       _marked_frame(ctx, new_moves, before))
 
 
 def seat_frame(match: Match, seat, state=None, request=None, page: bool = False) -> str:

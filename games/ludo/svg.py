@@ -26,6 +26,8 @@ from __future__ import annotations
 from functools import cache
 
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from games.frames.wire import part
 from games.ludo.engine.board import (
@@ -61,14 +63,14 @@ _RED_HOME_SLOTS = ((6.33, 6.85), (6.33, 8.15), (6.33, 7.5), (6.9, 7.5))
 
 def _turn_square(x: int, y: int, quarters: int) -> tuple[int, int]:
     """Grid square (x, y) turned ``quarters`` quarter turns clockwise about the centre."""
-    for _ in range(quarters):
+    for _turn in range(quarters):
         x, y = GRID - 1 - y, x
     return x, y
 
 
 def _turn_point(x: float, y: float, quarters: int) -> tuple[float, float]:
     """Point (x, y) in grid units turned ``quarters`` quarter turns clockwise about the centre."""
-    for _ in range(quarters):
+    for _turn in range(quarters):
         x, y = GRID - y, x
     return round(x, 2), round(y, 2)
 
@@ -205,20 +207,36 @@ def _part(key: str, inner: str, attrs: str = "") -> str:
     return f'<g id="{key}"{attrs}>{part(key, inner, svg=True)}</g>'
 
 
+#: The seat colours' names in the board's words (the engine's COLOUR_NAMES, capitalised).
+_COLOUR_WORDS = {"red": ("seat colour", "Red"), "green": ("seat colour", "Green"),
+                 "yellow": ("seat colour", "Yellow"), "blue": ("seat colour", "Blue")}
+
+
+def colour_word(colour: str) -> str:
+    """A seat colour's name ("red") in the active language, capitalised ("Red", "Rot")."""
+    return pgettext(*_COLOUR_WORDS[colour])
+
+
 def _describe_seat(name: str, status: str, places: dict) -> str:
+    """A seat's words for the board's accessible name, in the active language:
+    "Red: 1 home, piece 0 on cell 14 (safe), 2 in base"."""
     if status == "left":
-        return f"{name}: left the match"
+        return _("%(seat)s: left the match") % {"seat": name}
     parts = []
     home = len(places["home"])
     if home:
-        parts.append("all 4 home" if home == PIECES_PER_SEAT else f"{home} home")
+        parts.append(_("all 4 home") if home == PIECES_PER_SEAT else _("%(n)d home") % {"n": home})
     for i, step in places["lane"]:
-        parts.append(f"piece {i} in home lane at step {step} of 5")
+        parts.append(_("piece %(piece)d in home lane at step %(step)d of 5") % {"piece": i, "step": step})
     for i, cell in places["ring"]:
-        parts.append(f"piece {i} on cell {cell}{' (safe)' if cell in SAFE_CELLS else ''}")
+        if cell in SAFE_CELLS:
+            parts.append(_("piece %(piece)d on cell %(cell)d (safe)") % {"piece": i, "cell": cell})
+        else:
+            parts.append(_("piece %(piece)d on cell %(cell)d") % {"piece": i, "cell": cell})
     if places["base"]:
-        parts.append(f"{len(places['base'])} in base")
-    return f"{name}: " + ", ".join(parts)
+        parts.append(_("%(n)d in base") % {"n": len(places["base"])})
+    # Translators: the separator of a seat's list of piece positions ("1 home, piece 0 on cell 14").
+    return _("%(seat)s: %(places)s") % {"seat": name, "places": pgettext("list separator", ", ").join(parts)}
 
 
 def board_context(view: dict) -> dict:
@@ -313,7 +331,7 @@ def board_context(view: dict) -> dict:
                 else:
                     places["lane"].append((i, p - LANE_FIRST + 1))
             pieces.append(piece)
-        texts.append(_describe_seat(name.capitalize(), status, places))
+        texts.append(_describe_seat(colour_word(name), status, places))
         seat_keys.append(f"lb-sum-{seat['seat']:d}")
     stacks = []
     for (sx, sy), group in at_square.items():
@@ -356,7 +374,8 @@ def board_context(view: dict) -> dict:
     ), ' class="lb-counts over-layer" aria-hidden="true"'))
     # Who is to play is not in it: the status beside the board says so, and the
     # title then changes only when a piece moves (an update sends it again).
-    summary = "; ".join(texts) + "."
+    # Translators: the separator between seats' words in the board's summary ("Red: …; Green: …").
+    summary = pgettext("seat list separator", "; ").join(texts) + "."
     # The board's accessible name is its title and a hidden paragraph a seat
     # (aria-labelledby), each a part: a move sends its seat's words, not all.
     # The words are the engine's constants and numbers: nothing to escape.

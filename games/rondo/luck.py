@@ -7,7 +7,10 @@ numbers")."""
 
 from __future__ import annotations
 
+from django.utils.translation import pgettext_lazy
+
 from games.luck import Column, LuckRules
+from games.rondo.words import colour_cap
 
 COLOURS = ("yellow", "red", "purple", "blue", "green")
 
@@ -21,13 +24,13 @@ def _step(state, move):
 
 
 def _columns(counts: list[int], expected: list[float]) -> list[Column]:
-    return [Column(colour, colour.capitalize(), counts[i], expected[i]) for i, colour in enumerate(COLOURS)]
+    return [Column(colour, colour_cap(colour), counts[i], expected[i]) for i, colour in enumerate(COLOURS)]
 
 
 LUCK = LuckRules(
     faces=COLOURS,
     step=_step,
     columns=_columns,
-    unit="tile",
-    units="tiles",
+    unit=pgettext_lazy("rondo dice in numbers", "tile"),
+    units=pgettext_lazy("rondo dice in numbers", "tiles"),
 )

@@ -12,11 +12,14 @@ colour, because the public view does not hold them.
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 
 from django.template.loader import render_to_string
+from django.utils.translation import get_language, ngettext, pgettext
+from django.utils.translation import gettext as _
 
 from games.engine import get_rules
+from games.rondo.words import colour, colour_cap
 
 #: Half the board's width in pitch units plus a margin (spaces lie within 6.0).
 EXTENT = 6.9
@@ -44,7 +47,8 @@ _UNDER = [[_num(k * STACK_STEP - 0.34) for k in range(n, 0, -1)] for n in range(
 
 @cache
 def static_board(side: str) -> dict:
-    """Spaces, edges and the static SVG markup of one side (cached per process)."""
+    """Spaces and edges of one side (cached per process), and ``"context"``:
+    what ``board.html#static`` draws of them (``static_markup``)."""
     board = get_rules("rondo").board(side)
     spaces = []
     for i, sid in enumerate(board.ids):
@@ -75,8 +79,14 @@ def static_board(side: str) -> dict:
         edges.append({"a": "C", "b": sid, "kind": "radial", "x1": "0", "y1": "0", "x2": s["x"], "y2": s["y"]})
     ctx = {"spaces": spaces, "edges": edges, "radius": RADIUS, "extent": _num(EXTENT),
            "plate": _num(PLATE), "plate2": _num(2 * PLATE)}
-    markup = render_to_string("games/rondo/board.html#static", ctx)
-    return {"spaces": spaces, "by_id": by_id, "edges": edges, "markup": markup}
+    return {"spaces": spaces, "by_id": by_id, "edges": edges, "context": ctx}
+
+
+@cache
+def static_markup(side: str, language: str | None) -> str:
+    """The static SVG markup of one side (its spaces' titles in ``language``, the
+    active one: ``get_language()``), rendered once per process and language."""
+    return render_to_string("games/rondo/board.html#static", static_board(side)["context"])
 
 
 def board_context(view: dict) -> dict:
@@ -106,16 +116,14 @@ def board_context(view: dict) -> dict:
     """
     static = static_board(view["side"])
     by_id = static["by_id"]
+    language = get_language()
     chain = view["chain"]
     tiles = []
     for sid, t in view["tiles"].items():
         s = by_id[sid]
-        colour = t["tile_colour"]
+        tile_colour = t["tile_colour"]
         count = t["tiles"]
-        if t["face_down"]:
-            words = f"{sid}: a tile face down, a bridge" + (f" ({colour})" if colour else "")
-        else:
-            words = f"{sid}: {count} {colour} tile{'s' if count > 1 else ''} face up"
+        words = _tile_words(language, sid, t["face_down"], tile_colour, count)
         tiles.append(
             {
                 "space": sid,
@@ -125,8 +133,8 @@ def board_context(view: dict) -> dict:
                 "count": count,
                 "under": _UNDER[max(1, min(count, STACK_SHOWN + 1)) - 1],
                 "words": words,
-                "colour": colour,
-                "letter": LETTERS.get(colour, "") if colour else "",
+                "colour": tile_colour,
+                "letter": LETTERS.get(tile_colour, "") if tile_colour else "",
                 "owner": t["owner"],
                 "in_chain": sid in chain,
             }
@@ -149,17 +157,15 @@ def board_context(view: dict) -> dict:
                 "rack": None if rack is None else [{"colour": c, "letter": LETTERS[c]} for c in rack],
             }
         )
-        texts.append(f"{s['colour'].capitalize()} {s['score']} points, {s['rack_size']} tiles")
+        texts.append(_("%(seat)s %(score)d points, %(rack)d tiles") % {
+            "seat": colour_cap(s["colour"]), "score": s["score"], "rack": s["rack_size"]})
     face_down = sum(1 for t in tiles if t["face_down"])
-    summary = "; ".join(texts) + f". {view['bag']} tiles in the bag; {len(tiles)} spaces covered"
-    summary += f" ({face_down} face down)." if face_down else "."
-    if view["ending"] and not over:
-        summary += " Final round."
+    summary = _summary(texts, view["bag"], len(tiles), face_down, view["ending"] and not over)
     return {
         "side": view["side"],
         "extent": _num(EXTENT),
         "size": _num(2 * EXTENT),
-        "static": static["markup"],
+        "static": static_markup(view["side"], language),
         "one_change": view["one_change"],
         "tiles": tiles,
         "slots": slots,
@@ -171,6 +177,35 @@ def board_context(view: dict) -> dict:
         "over": over,
         "summary": summary,
     }
+
+
+@lru_cache(maxsize=4096)
+def _tile_words(language: str | None, sid: str, face_down: bool, tile_colour: str | None, count: int) -> str:
+    """A space's tiles in words (its title) in ``language``, the active one (a key
+    of the cache: a board renders once per move and language, its words are the
+    same move after move): "I03: 2 purple tiles face up", "I04: a tile face down,
+    a bridge" (and its colour once everyone may know it)."""
+    if face_down and tile_colour:
+        return _("%(space)s: a tile face down, a bridge (%(colour)s)") % {
+            "space": sid, "colour": colour(tile_colour)}
+    if face_down:
+        return _("%(space)s: a tile face down, a bridge") % {"space": sid}
+    return ngettext("%(space)s: %(count)d %(colour)s tile face up",
+                    "%(space)s: %(count)d %(colour)s tiles face up", count) % {
+        "space": sid, "count": count, "colour": colour(tile_colour)}
+
+
+def _summary(texts: list[str], bag: int, covered: int, face_down: int, final: bool) -> str:
+    """The board's title: each seat's score and rack, the bag, the spaces covered."""
+    # Translators: the separator between seats' words in the board's title ("Red 12 points, …; Green …").
+    seats = pgettext("seat list separator", "; ").join(texts)
+    args = {"seats": seats, "bag": bag, "covered": covered, "down": face_down}
+    if face_down:
+        text = _("%(seats)s. %(bag)d tiles in the bag; %(covered)d spaces covered "
+                 "(%(down)d face down).") % args
+    else:
+        text = _("%(seats)s. %(bag)d tiles in the bag; %(covered)d spaces covered.") % args
+    return text + " " + _("Final round.") if final else text
 
 
 def chain_options(seat_view: dict) -> list[str]:

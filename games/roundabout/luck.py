@@ -3,9 +3,14 @@ the two dice of a seat's roll count for the roller, whoever plays them (the
 Golden Rule hands on the roll, not the luck); the roll-off's single dice,
 which only pick who starts, count for no one. Faces are the 36 ordered pairs,
 first die major, as the fair draw numbers them (docs/rules.md "Provably fair
-randomness"); the profile's test is over the 21 unordered pairs."""
+randomness"); the profile's test is over the 21 unordered pairs.
+
+Its words are lazy translations (read when the page is rendered, in its
+language); nothing else here needs Django."""
 
 from __future__ import annotations
+
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from games.luck import Column, LuckRules
 
@@ -27,8 +32,8 @@ def _columns(counts: list[int], expected: list[float]) -> list[Column]:
     which = ", ".join(f"{_PAIRS[i][0]}\u2011{_PAIRS[i][1]}\u00a0×{counts[i]}" for i in _DOUBLES if counts[i])
     mean = sum(c * (a + b) for c, (a, b) in zip(counts, _PAIRS, strict=True)) / n if n else None
     return [
-        Column("doubles", "Doubles", doubles, n / 6, detail=which),
-        Column("mean", "Mean roll", mean, 7.0 if n else None),
+        Column("doubles", pgettext_lazy("dice", "Doubles"), doubles, n / 6, detail=which),
+        Column("mean", gettext_lazy("Mean roll"), mean, 7.0 if n else None),
     ]
 
 
@@ -47,6 +52,7 @@ LUCK = LuckRules(
     columns=_columns,
     pips=tuple(a + b for a, b in _PAIRS),
     bins=_unordered(),
-    test_words="how often each of the 21 pairs (1-1, 1-2, … 6-6, either order) came up, "
-               "against 1 in 36 for a double and 2 in 36 for any other pair",
+    # Translators: completes "The verdict is Pearson's chi-square test of …" on the luck page.
+    test_words=gettext_lazy("how often each of the 21 pairs (1-1, 1-2, … 6-6, either order) came up, "
+                            "against 1 in 36 for a double and 2 in 36 for any other pair"),
 )

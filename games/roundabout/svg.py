@@ -22,12 +22,12 @@ from functools import cache
 
 from games.roundabout.engine.board import COLOUR_NAMES, RINGER_RUN
 from games.roundabout.engine.view import describe_move
+from games.roundabout.words import colour_word, dart_words, seat_words, texts
 
 SIZE = 100
 CENTRE = 50.0
 RING_RADIUS = (None, 14.0, 21.0, 28.0, 35.0, 42.0)
 INNER, OUTER = 9.5, 47.5  # territory wedges and bar lines run between these radii
-
 
 def bar_angle(bar: float) -> float:
     """Screen angle in degrees of the middle of ``bar`` (may be fractional)."""
@@ -176,7 +176,8 @@ def board_context(view: dict) -> dict:
     mover = view.get("mover")
     over = view.get("phase") == "over"
     territories = [{**t, "status": "empty", "turn": False} for t in STATIC["territories"]]
-    slots, blocks, ringers, texts, seat_texts = [], [], [], [], []
+    slots, blocks, ringers, lines, seat_texts = [], [], [], [], []
+    words = texts()
     occupied: dict[int, tuple[int, dict]] = {}
     turn_colour = None
     for seat in seats:
@@ -203,20 +204,10 @@ def board_context(view: dict) -> dict:
             }  # fmt: skip
             slots.append({"key": key, "dart": dart})
             occupied[s] = (seat["seat"], dart)
-            facing = "clockwise" if d["facing"] == "cw" else "counter-clockwise"
-            extra = "".join(
-                (", captured" if d["captured"] else "", ", in a block" if d["block"] else "",
-                 ", circuit made" if d["circuit"] else "")
-            )  # fmt: skip
-            parts.append(f"dart {d['dart']} on ring {d['ring']}, bar {d['bar']}, facing {facing}{extra}")
+            parts.append(dart_words(d, words))
         ringers += _ringer_marks(seat, seat["darts"], view["players"])
-        name = colour.capitalize()
-        if seat["status"] == "left":
-            texts.append(f"{name}: left the match")
-        else:
-            head = f"{name}: {seat['on_board']} darts on the board, {seat['removed']} off"
-            texts.append(head + ("; " + "; ".join(parts) if parts else ""))
-        seat_texts.append({"seat": seat["seat"], "text": texts[-1] + "."})
+        lines.append(seat_words(seat, parts, words))
+        seat_texts.append({"seat": seat["seat"], "text": lines[-1] + words["stop"]})
     for s, (owner, dart) in occupied.items():
         ring, bar = s // 16 + 1, s % 16
         for other in ((ring - 1) * 16 + (bar + 1) % 16, s + 16 if ring < 5 else None):
@@ -225,10 +216,10 @@ def board_context(view: dict) -> dict:
                 blocks.append(
                     {"colour": dart["colour"], "x1": dart["x"], "y1": dart["y"], "x2": o["x"], "y2": o["y"]}
                 )
-    summary = "; ".join(texts) + "."
-    title = "Roundabout board."
+    summary = words["sep"].join(lines) + words["stop"]
+    title = words["board"]
     if turn_colour and not over:
-        title = f"{turn_colour.capitalize()} to play."
+        title = words["to play"] % {"colour": colour_word(turn_colour, words)}
         summary = f"{title} {summary}"
     return {
         **STATIC,

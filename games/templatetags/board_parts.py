@@ -39,8 +39,11 @@ them out (games.frames.moves.ShownLine, games.record.Turn).
 """
 
 from django import template
+from django.utils.formats import date_format
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext, pgettext_lazy
 
 from accounts.templatetags import bots
 from games.frames.wire import part as marked
@@ -96,6 +99,19 @@ def board_choices(match, choices, help="", compose=False) -> str:  # noqa: A002 
     return mark_safe(f'<div id="board-choices" hidden{attrs}>{conditional_escape(choices)}</div>')
 
 
+#: The seats' colours as the seats list names them (the glossary's words).
+SEAT_COLOURS = {
+    "red": pgettext_lazy("seat colour", "Red"), "green": pgettext_lazy("seat colour", "Green"),
+    "yellow": pgettext_lazy("seat colour", "Yellow"), "blue": pgettext_lazy("seat colour", "Blue"),
+    "purple": pgettext_lazy("seat colour", "Purple"),
+}
+
+
+def _colour_name(colour: str) -> str:
+    name = SEAT_COLOURS.get(colour)
+    return str(name) if name is not None else f"{colour[:1].upper()}{colour[1:]}"
+
+
 @register.simple_tag
 def seats_list(seat_rows: list[dict], parts: bool = False, game=None) -> str:
     """``<ol id="seats">`` for ``seat_rows`` (games.frames.contexts.public_context's:
@@ -111,7 +127,8 @@ def seats_list(seat_rows: list[dict], parts: bool = False, game=None) -> str:
     account's name is followed by the BOT mark (``accounts.templatetags.bots.BADGE``). A row's
     ``holiday_until`` (a date; turn-based matches) adds "on holiday until <date>"."""
     esc = conditional_escape
-    out = ['<ol id="seats" class="seats" hx-swap-oob="true" aria-label="Players">']
+    players = esc(_("Players"))
+    out = [f'<ol id="seats" class="seats" hx-swap-oob="true" aria-label="{players}">']
     for row in seat_rows:
         seat, view, colour = row["seat"], row["view"], esc(row["view"].get("colour", ""))
         name = esc(row["name"])
@@ -122,10 +139,10 @@ def seats_list(seat_rows: list[dict], parts: bool = False, game=None) -> str:
         cells = [f'<li class="seat seat-{colour}">',
                  f'<span class="swatch swatch-{colour}" aria-hidden="true"></span>',
                  f'<span class="name">{name}</span>',
-                 f'<span class="colour">{colour[:1].upper()}{colour[1:]}</span>']
+                 f'<span class="colour">{esc(_colour_name(row["view"].get("colour", "")))}</span>']
         rating = row.get("rating")
         if rating:
-            title = "Rating (provisional)" if "?" in str(rating.before) else "Rating"
+            title = esc(_("Rating (provisional)") if "?" in str(rating.before) else _("Rating"))
             text = esc(rating.before)
             if rating.change:
                 text += f' → {esc(rating.after)} <span class="rating-change">({esc(rating.change)})</span>'
@@ -136,11 +153,17 @@ def seats_list(seat_rows: list[dict], parts: bool = False, game=None) -> str:
         if seat.status != "playing":
             cells.append(f'<span class="gone">{esc(seat.get_status_display())}</span>')
         if seat.rank:
-            cells.append(f'<span class="rank">Place {esc(seat.rank)}</span>')
+            # Translators: a seat's place when the match is over: "Place 1".
+            place = _("Place %(rank)s") % {"rank": seat.rank}
+            cells.append(f'<span class="rank">{esc(place)}</span>')
         if row.get("holiday_until"):  # a turn-based match: this player's clocks are stopped
-            cells.append(f'<span class="holiday">on holiday until {row["holiday_until"]:%-d %B %Y}</span>')
+            until = _("on holiday until %(date)s") % {"date": date_format(row["holiday_until"], "j F Y")}
+            cells.append(f'<span class="holiday">{esc(until)}</span>')
         key = f"seat-turn-{int(seat.index)}"
-        turn = f'<i id="{key}">(to move)</i>' if row["is_turn"] else f'<i id="{key}"></i>'
+        turn = f'<i id="{key}"></i>'
+        if row["is_turn"]:
+            to_move = pgettext("seats list", "(to move)")
+            turn = f'<i id="{key}">{esc(to_move)}</i>'
         cells.append(marked(key, turn) if parts else turn)
         cells.append("</li>")
         out.append("".join(cells))
@@ -176,13 +199,16 @@ def dice(view: dict, parts: bool = False) -> str:
     two = view.get("dice")
     if two:
         out.extend(_die(int(d)) for d in two)
-        out.append(f'<span class="visually-hidden">Dice: {int(two[0])} and {int(two[1])}</span>')
+        words = _("Dice: %(first)s and %(second)s") % {"first": int(two[0]), "second": int(two[1])}
+        out.append(f'<span class="visually-hidden">{conditional_escape(words)}</span>')
     elif view.get("die"):
         d = int(view["die"])
-        out.append(f'{_die(d)}<span class="visually-hidden">Last roll: {d}</span>')
+        words = _("Last roll: %(die)s") % {"die": d}
+        out.append(f'{_die(d)}<span class="visually-hidden">{conditional_escape(words)}</span>')
     else:
+        none = _("No roll yet")
         out.append('<span class="die-none" aria-hidden="true">–</span>'
-                   '<span class="visually-hidden">No roll yet</span>')
+                   f'<span class="visually-hidden">{conditional_escape(none)}</span>')
     out.append("</div>")
     return mark_safe("".join(out))
 

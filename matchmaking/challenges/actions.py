@@ -44,6 +44,8 @@ from datetime import timedelta
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from accounts import blocks, confirmation
 from accounts.models import User
@@ -65,18 +67,21 @@ CHALLENGE_SECONDS = 5 * 60
 CHALLENGE_RATE = "10/10minute"
 MAX_OPEN = 3
 LAPSE_TASK = "matchmaking.tasks.lapse_challenge"
-NOT_TAKING = "{name} is not taking challenges now."
-NO_SUCH = "There is no such challenge."
+# English here (the API, the tests); translated where raised (``_(NOT_TAKING)``).
+NOT_TAKING = gettext_noop("{name} is not taking challenges now.")
+NO_SUCH = gettext_noop("There is no such challenge.")
 #: What rated and private together are told (``check_rated``).
-RATED_IS_PUBLIC = "A rated challenge is public: anyone may watch a rated match. Untick Private or Rated."
+RATED_IS_PUBLIC = gettext_noop("A rated challenge is public: anyone may watch a rated match. "
+                               "Untick Private or Rated.")
 #: What a ``rated`` that is neither yes nor no is told.
-RATED_REFUSED = "Rated is yes or no: tick the box for a rated challenge, or leave it for a casual one."
+RATED_REFUSED = gettext_noop("Rated is yes or no: tick the box for a rated challenge, "
+                             "or leave it for a casual one.")
 #: What a pair with a voided rated match between them is told (``voided_pair``), sending
 #: a rated challenge and accepting one (a void since it was sent).
-VOIDED_PAIR = ("A moderator voided a rated match between you two, so your challenges are casual: "
-               "untick Rated.")
-VOIDED_PAIR_ACCEPT = ("A moderator voided a rated match between you two, so this rated challenge cannot "
-                      "be played; challenge each other casual.")
+VOIDED_PAIR = gettext_noop("A moderator voided a rated match between you two, so your challenges are "
+                           "casual: untick Rated.")
+VOIDED_PAIR_ACCEPT = gettext_noop("A moderator voided a rated match between you two, so this rated challenge "
+                                  "cannot be played; challenge each other casual.")
 
 
 class ChallengeRefused(Refused):
@@ -101,7 +106,7 @@ def takes_challenges(user) -> bool:
 def do_set_takes_challenges(user, accepts: bool) -> None:
     """``user`` turns challenges on or off for themself."""
     if user is None or not getattr(user, "is_authenticated", False):
-        raise ChallengeRefused("Log in first.")
+        raise ChallengeRefused(_("Log in first."))
     ChallengePreference.objects.update_or_create(user=user, defaults={"accepts": bool(accepts)})
 
 
@@ -118,9 +123,9 @@ def check_settings(kind, turn_seconds) -> tuple[str, int]:
     time taking its own, or turn-based days). Raises ChallengeRefused."""
     kind = str(kind)[:16]
     if kind not in sites.kinds() or 2 not in get_rules(kind).player_counts:
-        raise ChallengeRefused("Choose a game that can be played here.")
+        raise ChallengeRefused(_("Choose a game that can be played here."))
     if turn_seconds is None or str(turn_seconds).strip() == "":
-        raise ChallengeRefused(together.TIME_CONTROL_REFUSED)
+        raise ChallengeRefused(together.time_control_refused())
     return kind, together.time_control(kind, str(turn_seconds)[:16], ChallengeRefused)
 
 
@@ -134,9 +139,9 @@ def check_rated(rated, is_public) -> bool:
     elif rated is None or rated == "" or rated == "on":
         value = rated == "on"
     else:
-        raise ChallengeRefused(RATED_REFUSED)
+        raise ChallengeRefused(_(RATED_REFUSED))
     if value and not is_public:
-        raise ChallengeRefused(RATED_IS_PUBLIC)
+        raise ChallengeRefused(_(RATED_IS_PUBLIC))
     return value
 
 
@@ -151,22 +156,22 @@ def do_challenge(challenger, username, kind, turn_seconds, *, is_public: bool = 
     RATED_IS_PUBLIC, a turn-based challenge from a player at the turn-based
     limit, already challenged, MAX_OPEN open, over CHALLENGE_RATE)."""
     if challenger is None or not getattr(challenger, "is_authenticated", False):
-        raise ChallengeRefused("Log in to challenge a player.")
+        raise ChallengeRefused(_("Log in to challenge a player."))
     if getattr(challenger, "is_banned", False):
-        raise ChallengeRefused("Your account is banned, so you cannot challenge anyone.")
+        raise ChallengeRefused(_("Your account is banned, so you cannot challenge anyone."))
     confirmation.check_confirmed(challenger)
     target = User.objects.filter(username__iexact=str(username)[:150]).first()
     if target is None or not target.is_active:
-        raise ChallengeRefused("There is no such player.")
+        raise ChallengeRefused(_("There is no such player."))
     if target.pk == challenger.pk:
-        raise ChallengeRefused("You cannot challenge yourself.")
+        raise ChallengeRefused(_("You cannot challenge yourself."))
     if not _can_be_challenged(target):
-        raise ChallengeRefused(NOT_TAKING.format(name=target.username))
+        raise ChallengeRefused(_(NOT_TAKING).format(name=target.username))
     _check_not_blocked(challenger, target)
     kind, seconds = check_settings(kind, turn_seconds)
     rated = check_rated(rated, bool(is_public))
     if rated and voided_pair(challenger, target):
-        raise ChallengeRefused(VOIDED_PAIR)
+        raise ChallengeRefused(_(VOIDED_PAIR))
     now = now or timezone.now()
     with transaction.atomic():
         # The challenger's own rows serialise their challenges (two at once count as two).
@@ -176,11 +181,13 @@ def do_challenge(challenger, username, kind, turn_seconds, *, is_public: bool = 
         mine = Challenge.objects.filter(challenger=challenger, status=Challenge.Status.OPEN,
                                         expires_at__gt=now)
         if mine.filter(challenged=target).exists():
-            raise ChallengeRefused(f"You have already challenged {target.username}; wait for the answer.")
+            raise ChallengeRefused(_("You have already challenged %(name)s; wait for the answer.")
+                                   % {"name": target.username})
         if mine.count() >= MAX_OPEN:
-            raise ChallengeRefused(f"You have {MAX_OPEN} open challenges; wait for their answers first.")
+            raise ChallengeRefused(_("You have %(n)s open challenges; wait for their answers first.")
+                                   % {"n": MAX_OPEN})
         if not ratelimits.hit(CHALLENGE_RATE, "challenge", "user", challenger.pk):
-            raise ChallengeRefused("Too many challenges; wait a few minutes and try again.")
+            raise ChallengeRefused(_("Too many challenges; wait a few minutes and try again."))
         challenge = Challenge.objects.create(
             challenger=challenger, challenged=target, kind=kind, turn_seconds=seconds,
             is_public=bool(is_public), rated=rated, created_at=now,
@@ -197,10 +204,10 @@ def _check_not_blocked(challenger, target) -> None:
     """Refuse a challenge across a block (module docstring), in one query."""
     found = blocks.blocked_between([challenger.pk, target.pk])
     if (challenger.pk, target.pk) in found:
-        raise ChallengeRefused(f"You blocked {target.username}; unblock them (your block list, "
-                               "from your profile) to challenge them.")
+        raise ChallengeRefused(_("You blocked %(name)s; unblock them (your block list, "
+                                 "from your profile) to challenge them.") % {"name": target.username})
     if found:
-        raise ChallengeRefused(NOT_TAKING.format(name=target.username))
+        raise ChallengeRefused(_(NOT_TAKING).format(name=target.username))
 
 
 def voided_pair(one, other) -> bool:
@@ -213,12 +220,12 @@ def voided_pair(one, other) -> bool:
 
 def visible_challenge(challenge_id, user) -> Challenge:
     """Challenge ``challenge_id`` if ``user`` is one of its two players (an
-    open one past its time reads as lapsed); else ChallengeRefused(NO_SUCH),
+    open one past its time reads as lapsed); else ChallengeRefused(_(NO_SUCH)),
     the same for someone else's as for none."""
     challenge = (Challenge.objects.filter(pk=_int(challenge_id))
                  .select_related("challenger", "challenged", "match").first())
     if not _is_party(challenge, user):
-        raise ChallengeRefused(NO_SUCH)
+        raise ChallengeRefused(_(NO_SUCH))
     if challenge.status == Challenge.Status.OPEN and challenge.expires_at <= timezone.now():
         challenge.status = Challenge.Status.LAPSED
     return challenge
@@ -228,8 +235,19 @@ def _locked(challenge_id, user) -> Challenge:
     challenge = (Challenge.objects.select_for_update().filter(pk=_int(challenge_id))
                  .select_related("challenger", "challenged").first())
     if not _is_party(challenge, user):
-        raise ChallengeRefused(NO_SUCH)
+        raise ChallengeRefused(_(NO_SUCH))
     return challenge
+
+
+def _closed(status: str) -> str:
+    """Why a challenge of ``status`` (not open) cannot be answered or withdrawn."""
+    if status == Challenge.Status.ACCEPTED:
+        return _("This challenge is no longer open (accepted).")
+    if status == Challenge.Status.DECLINED:
+        return _("This challenge is no longer open (declined).")
+    if status == Challenge.Status.CANCELLED:
+        return _("This challenge is no longer open (withdrawn).")
+    return _("This challenge is no longer open (lapsed).")
 
 
 def _is_party(challenge: Challenge | None, user) -> bool:
@@ -239,10 +257,10 @@ def _is_party(challenge: Challenge | None, user) -> bool:
 
 def _require_open(challenge: Challenge, now) -> None:
     if challenge.status == Challenge.Status.OPEN and challenge.expires_at <= now:
-        raise ChallengeRefused(f"This challenge lapsed: it was not answered within {challenge.open_for}.")
+        raise ChallengeRefused(_("This challenge lapsed: it was not answered within %(time)s.")
+                               % {"time": challenge.open_for})
     if challenge.status != Challenge.Status.OPEN:
-        state = challenge.get_status_display().lower()
-        raise ChallengeRefused(f"This challenge is no longer open ({state}).")
+        raise ChallengeRefused(_closed(challenge.status))
 
 
 def do_answer(challenge_id, user, accept: bool, *, now=None) -> Challenge:
@@ -258,7 +276,7 @@ def do_answer(challenge_id, user, accept: bool, *, now=None) -> Challenge:
     with transaction.atomic():
         challenge = _locked(challenge_id, user)
         if challenge.challenged_id != user.pk:
-            raise ChallengeRefused("Only the challenged player answers a challenge.")
+            raise ChallengeRefused(_("Only the challenged player answers a challenge."))
         if accept and challenge.status == Challenge.Status.ACCEPTED:
             return challenge  # a double click, another tab: the match is already there
         _require_open(challenge, now)
@@ -266,15 +284,15 @@ def do_answer(challenge_id, user, accept: bool, *, now=None) -> Challenge:
             _close(challenge, Challenge.Status.DECLINED, now)
             return challenge
         if getattr(user, "is_banned", False):
-            raise ChallengeRefused("Your account is banned, so you cannot start matches.")
+            raise ChallengeRefused(_("Your account is banned, so you cannot start matches."))
         confirmation.check_confirmed(user)
         together.claim([user.pk, challenge.challenger_id])
         challenger = challenge.challenger
         if not challenger.is_active or challenger.is_banned or blocks.any_block([user.pk, challenger.pk]):
-            raise ChallengeRefused("This challenge cannot be played now.")
+            raise ChallengeRefused(_("This challenge cannot be played now."))
         _check_seatable([user, challenger], challenge.turn_seconds, you=user)
         if challenge.rated and voided_pair(user, challenger):  # a void since it was sent
-            raise ChallengeRefused(VOIDED_PAIR_ACCEPT)
+            raise ChallengeRefused(_(VOIDED_PAIR_ACCEPT))
         players = [challenger, challenge.challenged]
         _shuffle(players)
         match = match_actions.create_match(
@@ -303,7 +321,7 @@ def do_cancel(challenge_id, user, *, now=None) -> Challenge:
     with transaction.atomic():
         challenge = _locked(challenge_id, user)
         if challenge.challenger_id != user.pk:
-            raise ChallengeRefused("Only the challenger withdraws a challenge.")
+            raise ChallengeRefused(_("Only the challenger withdraws a challenge."))
         _require_open(challenge, now)
         _close(challenge, Challenge.Status.CANCELLED, now)
     return challenge

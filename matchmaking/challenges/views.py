@@ -15,6 +15,7 @@ from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
 from core.errors import Refused
@@ -89,7 +90,7 @@ def challenge_accept(request, challenge_id):
 @require_POST
 def challenge_decline(request, challenge_id):
     if _answer(request, challenge_id, actions.do_answer, False):
-        messages.success(request, "Challenge declined.")
+        messages.success(request, _("Challenge declined."))
     return _after(request, challenge_id)
 
 
@@ -97,7 +98,7 @@ def challenge_decline(request, challenge_id):
 @require_POST
 def challenge_cancel(request, challenge_id):
     if _answer(request, challenge_id, actions.do_cancel):
-        messages.success(request, "Challenge withdrawn.")
+        messages.success(request, _("Challenge withdrawn."))
     return _after(request, challenge_id)
 
 
@@ -113,8 +114,8 @@ def _after(request, challenge_id):
 @require_POST
 def challenge_settings(request):
     actions.do_set_takes_challenges(request.user, request.POST.get("accepts") == "on")
-    messages.success(request, "Saved: you take challenges." if request.POST.get("accepts") == "on"
-                     else "Saved: nobody can challenge you now.")
+    messages.success(request, _("Saved: you take challenges.") if request.POST.get("accepts") == "on"
+                     else _("Saved: nobody can challenge you now."))
     return redirect("profile", username=request.user.username)
 
 

@@ -16,6 +16,9 @@ turn-based queue of every game at once, whatever their live queue does.
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.functional import lazy
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from games.models import GameKindField, Match
 from games.time_controls import TURN_BASED_DAYS
@@ -28,24 +31,24 @@ class QueueEntry(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="queue_entry"
     )
     kind = GameKindField()
-    players = models.PositiveSmallIntegerField(help_text="Seats at the table: 2, 3 or 4.")
-    rating = models.FloatField(help_text="The player's rating in this game when they joined.")
+    players = models.PositiveSmallIntegerField(help_text=_("Seats at the table: 2, 3 or 4."))
+    rating = models.FloatField(help_text=_("The player's rating in this game when they joined."))
     joined_at = models.DateTimeField()
     seen_at = models.DateTimeField(
-        help_text="Last sign of the player's queue page (socket or reload); stale entries expire."
+        help_text=_("Last sign of the player's queue page (socket or reload); stale entries expire.")
     )
     match = models.ForeignKey(
         Match, null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
-        help_text="The match pairing seated this entry in; empty while waiting.",
+        help_text=_("The match pairing seated this entry in; empty while waiting."),
     )
     # A queue entry survives a blip (README "Ranked play"): its socket's
     # abnormal drop marks it away, and pairing skips it until a socket is back.
     socket_seen_at = models.DateTimeField(
         null=True, blank=True,
-        help_text="Last heartbeat of a queue socket (empty: never one, e.g. a page without JavaScript).",
+        help_text=_("Last heartbeat of a queue socket (empty: never one, e.g. a page without JavaScript)."),
     )
     away_since = models.DateTimeField(
-        null=True, blank=True, help_text="When its socket dropped abnormally; empty while one is open.",
+        null=True, blank=True, help_text=_("When its socket dropped abnormally; empty while one is open."),
     )
 
     class Meta:
@@ -67,18 +70,26 @@ class QueueEntry(models.Model):
         return self.match_id is None
 
 
+def _days(days: int) -> str:
+    return ngettext("%(n)s day", "%(n)s days", days) % {"n": days}
+
+
+#: "3 days", in the language active when it is shown (a choice's label, made at import).
+_days_label = lazy(_days, str)
+
+
 class TurnBasedEntry(models.Model):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="turn_based_entries"
     )
     kind = GameKindField()
-    players = models.PositiveSmallIntegerField(help_text="Seats at the table: 2, 3 or 4.")
+    players = models.PositiveSmallIntegerField(help_text=_("Seats at the table: 2, 3 or 4."))
     days = models.PositiveSmallIntegerField(
-        choices=[(d, f"{d} day{'s' if d != 1 else ''}") for d in TURN_BASED_DAYS],
-        help_text="Days per decision of the match it waits for.",
+        choices=[(d, _days_label(d)) for d in TURN_BASED_DAYS],
+        help_text=_("Days per decision of the match it waits for."),
     )
-    rating = models.FloatField(help_text="The player's rating in this game when they joined.")
-    joined_at = models.DateTimeField(help_text="When they joined: their rating window widens from it.")
+    rating = models.FloatField(help_text=_("The player's rating in this game when they joined."))
+    joined_at = models.DateTimeField(help_text=_("When they joined: their rating window widens from it."))
 
     class Meta:
         verbose_name = "turn-based queue entry"

@@ -14,6 +14,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 __all__ = ["Room", "RoomSeat", "RoomMember", "Invite", "new_room_code", "ROOM_CODE_ALPHABET"]
 
@@ -29,9 +31,9 @@ def new_room_code() -> str:
 
 class Room(models.Model):
     class Status(models.TextChoices):
-        OPEN = "open", "Waiting in the lobby"
-        PLAYING = "playing", "Playing"
-        CLOSED = "closed", "Closed"
+        OPEN = "open", pgettext_lazy("room status", "Waiting in the lobby")
+        PLAYING = "playing", pgettext_lazy("room status", "Playing")
+        CLOSED = "closed", pgettext_lazy("room status", "Closed")
 
     code = models.CharField(max_length=8, unique=True, default=new_room_code, editable=False)
     host = models.ForeignKey(
@@ -39,14 +41,14 @@ class Room(models.Model):
     )
     kind = models.CharField(max_length=16)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
-    options = models.JSONField(default=dict, blank=True, help_text="The game's rule options.")
+    options = models.JSONField(default=dict, blank=True, help_text=_("The game's rule options."))
     turn_seconds = models.PositiveIntegerField()
     idle_limit = models.PositiveSmallIntegerField(default=3)
     theme = models.CharField(max_length=32, default="plain")
     match = models.ForeignKey(
         "games.Match", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
-    version = models.PositiveIntegerField(default=0, help_text="Bumped by every lobby change.")
+    version = models.PositiveIntegerField(default=0, help_text=_("Bumped by every lobby change."))
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -89,14 +91,14 @@ class RoomMember(models.Model):
     (a removed person can never rejoin that room)."""
 
     class Status(models.TextChoices):
-        ACTIVE = "active", "In the room"
-        LEFT = "left", "Left"
-        REMOVED = "removed", "Removed by the host"
+        ACTIVE = "active", pgettext_lazy("room member status", "In the room")
+        LEFT = "left", pgettext_lazy("room member status", "Left")
+        REMOVED = "removed", pgettext_lazy("room member status", "Removed by the host")
 
     room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="members")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.ACTIVE)
-    joined_at = models.DateTimeField(default=timezone.now, help_text="When they last took a seat.")
+    joined_at = models.DateTimeField(default=timezone.now, help_text=_("When they last took a seat."))
 
     class Meta:
         ordering = ["room", "joined_at", "pk"]
@@ -110,10 +112,10 @@ class Invite(models.Model):
     """A single-use invite link to a room; the token itself is never stored."""
 
     class State(models.TextChoices):
-        UNUSED = "unused", "Unused"
-        USED = "used", "Used"
-        EXPIRED = "expired", "Expired"
-        REVOKED = "revoked", "Revoked"
+        UNUSED = "unused", pgettext_lazy("invite status", "Unused")
+        USED = "used", pgettext_lazy("invite status", "Used")
+        EXPIRED = "expired", pgettext_lazy("invite status", "Expired")
+        REVOKED = "revoked", pgettext_lazy("invite status", "Revoked")
 
     room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="invites")
     token_hash = models.CharField("token (SHA-256)", max_length=64, unique=True, editable=False)

@@ -11,6 +11,8 @@ match. Only ``matchmaking.rematch`` and ``matchmaking.challenges`` write these r
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from games import time_controls
 from games.models import GameKindField, Match
@@ -22,26 +24,27 @@ __all__ = ["RematchOffer", "Challenge", "ChallengePreference"]
 
 class RematchOffer(models.Model):
     class Status(models.TextChoices):
-        OPEN = "open", "Waiting for answers"
-        STARTED = "started", "Started"
-        LAPSED = "lapsed", "Lapsed"
-        DECLINED = "declined", "Declined"
+        OPEN = "open", pgettext_lazy("rematch offer status", "Waiting for answers")
+        STARTED = "started", pgettext_lazy("rematch offer status", "Started")
+        LAPSED = "lapsed", pgettext_lazy("rematch offer status", "Lapsed")
+        DECLINED = "declined", pgettext_lazy("rematch offer status", "Declined")
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="+",
-                              help_text="The match that ended.")
+                              help_text=_("The match that ended."))
     offered_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    accepted = models.JSONField(default=list, blank=True,
-                                help_text="User ids of the seats that accepted (the offer's own included).")
-    rated = models.BooleanField(default=False, help_text="Whether the match it starts is rated.")
+    accepted = models.JSONField(
+        default=list, blank=True,
+        help_text=_("User ids of the seats that accepted (the offer's own included)."))
+    rated = models.BooleanField(default=False, help_text=_("Whether the match it starts is rated."))
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
     declined_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
                                     on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField()
-    expires_at = models.DateTimeField(help_text="An open offer lapses at this time.")
+    expires_at = models.DateTimeField(help_text=_("An open offer lapses at this time."))
     new_match = models.OneToOneField(Match, null=True, blank=True, on_delete=models.SET_NULL,
-                                     related_name="rematch_offer", help_text="The match it started.")
+                                     related_name="rematch_offer", help_text=_("The match it started."))
     room = models.ForeignKey(Room, null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
-                             help_text="The room whose next match this was.")
+                             help_text=_("The room whose next match this was."))
 
     class Meta:
         ordering = ["match", "-created_at", "-pk"]
@@ -58,21 +61,21 @@ class RematchOffer(models.Model):
 
 class Challenge(models.Model):
     class Status(models.TextChoices):
-        OPEN = "open", "Waiting for an answer"
-        ACCEPTED = "accepted", "Accepted"
-        DECLINED = "declined", "Declined"
-        CANCELLED = "cancelled", "Withdrawn"
-        LAPSED = "lapsed", "Lapsed"
+        OPEN = "open", pgettext_lazy("challenge status", "Waiting for an answer")
+        ACCEPTED = "accepted", pgettext_lazy("challenge status", "Accepted")
+        DECLINED = "declined", pgettext_lazy("challenge status", "Declined")
+        CANCELLED = "cancelled", pgettext_lazy("challenge status", "Withdrawn")
+        LAPSED = "lapsed", pgettext_lazy("challenge status", "Lapsed")
 
     challenger = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     challenged = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     kind = GameKindField()
-    turn_seconds = models.PositiveIntegerField(help_text="Seconds per decision.")
-    is_public = models.BooleanField(default=True, help_text="Anyone may watch the match.")
-    rated = models.BooleanField(default=False, help_text="The match moves both players' ratings.")
+    turn_seconds = models.PositiveIntegerField(help_text=_("Seconds per decision."))
+    is_public = models.BooleanField(default=True, help_text=_("Anyone may watch the match."))
+    rated = models.BooleanField(default=False, help_text=_("The match moves both players' ratings."))
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
     created_at = models.DateTimeField()
-    expires_at = models.DateTimeField(help_text="An open challenge lapses at this time.")
+    expires_at = models.DateTimeField(help_text=_("An open challenge lapses at this time."))
     answered_at = models.DateTimeField(null=True, blank=True)
     match = models.OneToOneField(Match, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
 

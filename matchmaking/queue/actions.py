@@ -20,8 +20,10 @@ from django.conf import settings
 from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
-from accounts import blocks, confirmation
+from accounts import blocks, confirmation, languages
 from accounts.elo import INITIAL_RATING
 from accounts.models import Rating
 from core.errors import Refused
@@ -69,15 +71,15 @@ def find_queue(kind, players) -> Queue:
     try:
         queue = Queue(str(kind), int(players))
     except (TypeError, ValueError):
-        raise QueueError("Choose a game and a number of players.") from None
+        raise QueueError(_("Choose a game and a number of players.")) from None
     if queue not in queues():
-        raise QueueError("There is no such ranked queue.")
+        raise QueueError(_("There is no such ranked queue."))
     return queue
 
 
 #: Why a bot account is refused a ranked queue (docs/api.md "Bot accounts").
-BOT_REFUSAL = ("A bot account never joins a ranked queue: it plays people through challenges and "
-               "private rooms.")
+BOT_REFUSAL = gettext_noop("A bot account never joins a ranked queue: it plays people through challenges "
+                           "and private rooms.")  # translated where raised
 
 
 def can_queue(user) -> bool:
@@ -91,7 +93,7 @@ def check_not_bot(user, refusal: str = BOT_REFUSAL) -> None:
     """Raises QueueError with ``refusal`` for a bot account: its own words,
     not "you cannot join" (docs/api.md "Bot accounts")."""
     if getattr(user, "is_bot", False):
-        raise QueueError(refusal, "bot_account")
+        raise QueueError(_(refusal), "bot_account")
 
 
 def ranked_options(kind: str) -> dict:
@@ -109,7 +111,7 @@ def join_queue(user, kind, players, *, now: datetime | None = None) -> QueueEntr
     queue = find_queue(kind, players)
     check_not_bot(user)
     if not can_queue(user):
-        raise QueueError("You cannot join a ranked queue.")
+        raise QueueError(_("You cannot join a ranked queue."))
     confirmation.check_confirmed(user)
     now = now or timezone.now()
     with transaction.atomic():
@@ -134,7 +136,7 @@ def leave_queue(user, entry_id: int | None = None) -> bool:
     entries = QueueEntry.objects.filter(user=user, match__isnull=True)
     if entry_id is not None:
         entries = entries.filter(pk=entry_id)
-    deleted, _ = entries.delete()
+    deleted, _by_model = entries.delete()
     return bool(deleted)
 
 
@@ -146,7 +148,7 @@ def leave_held_match(user, public_id: str) -> Match | None:
     match they are still playing (one answer for every other id), and what
     ``games.actions.leave_match`` raises; nothing changes then."""
     if not user.is_authenticated or str(public_id) not in game_actions.playing_matches(user.pk):
-        raise QueueError("That is not a match you are still playing.")
+        raise QueueError(_("That is not a match you are still playing."))
     game_actions.leave_match(str(public_id), user)
     entry = QueueEntry.objects.filter(user=user, match__isnull=True).first()
     if entry is None:
@@ -276,10 +278,11 @@ def _start_table(queue: Queue, entries: list[QueueEntry]) -> Match:
     match = game_actions.start_match(match.public_id)
     user_ids, public_id = [e.user_id for e in entries], match.public_id
     transaction.on_commit(lambda: push.queue_paired(user_ids, public_id))
-    href, game = reverse("match", args=[public_id]), sites.name(queue.kind)
-    for user_id in user_ids:  # every page of theirs, not only the queue's (README "Notifications")
-        notify.notify(user_id, "match_found", f"Your ranked {game} match is ready", href,
-                      match=public_id, key=f"found:{public_id}")
+    href = reverse("match", args=[public_id])
+    for e in entries:  # every page of theirs, not only the queue's (README "Notifications")
+        with languages.speaking(e.user):
+            text = _("Your ranked %(game)s match is ready") % {"game": sites.name(queue.kind)}
+        notify.notify(e.user_id, "match_found", text, href, match=public_id, key=f"found:{public_id}")
     log.info("paired %s players into ranked match %s (%s)", len(entries), public_id, queue.key)
     return match
 
@@ -334,7 +337,8 @@ def _status(entry: QueueEntry, now: datetime, waiting: int, held_by: Match | Non
 def waiting_statuses(now: datetime | None = None) -> list[QueueStatus]:
     """Every waiting entry's panel numbers (for the wave's live update). Two queries."""
     now = now or timezone.now()
-    entries = list(QueueEntry.objects.filter(match__isnull=True))
+    # Each entry's user too: its frames are rendered in the player's language (push.queue_statuses).
+    entries = list(QueueEntry.objects.filter(match__isnull=True).select_related("user"))
     held = game_actions.busy_matches(e.user_id for e in entries)
     counts = _pairable_counts(entries, set(held), now)
     return [_status(e, now, counts.get((e.kind, e.players), 0), held.get(e.user_id)) for e in entries]

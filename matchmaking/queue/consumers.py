@@ -26,7 +26,7 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 from django.template.loader import render_to_string
 
-from accounts import sockets
+from accounts import languages, sockets
 from accounts.close_codes import CLOSE_BANNED, CLOSE_NOT_ALLOWED
 from matchmaking.queue import actions, push
 
@@ -54,7 +54,9 @@ class QueueConsumer(sockets.ParlourConsumer):
         html, entry, was_away = await self.db(_snapshot, self.user)
         if entry is not None and entry.match_id is None:
             self.entry_id = entry.pk
-            await self.join(push.queue_user_group(self.user.pk), push.queue_group(entry.kind, entry.players))
+            # The queue's group of this player's language (push.py renders the count in each).
+            await self.join(push.queue_user_group(self.user.pk),
+                            push.queue_group(entry.kind, entry.players, languages.of(self.user)))
             self.heartbeat = asyncio.create_task(self._beat())
         await self.send(text_data=html)
         if self.entry_id is None:
@@ -128,7 +130,13 @@ class QueueConsumer(sockets.ParlourConsumer):
 
 def _snapshot(user):
     """(frame, entry, was away): the player's current panel numbers, or why
-    they are not waiting; whether the entry's socket had dropped."""
+    they are not waiting; whether the entry's socket had dropped. In the
+    player's language, as their pushes are."""
+    with languages.speaking(user):
+        return _snapshot_now(user)
+
+
+def _snapshot_now(user):
     entry, was_away = actions.socket_seen(user)
     if entry is None:
         return render_to_string(push.PANEL + "gone", {"oob": True}), None, False

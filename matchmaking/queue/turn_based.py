@@ -24,8 +24,9 @@ from django.db import IntegrityError, transaction
 from django.db.models import Count
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
-from accounts import confirmation
+from accounts import confirmation, languages
 from accounts.elo import INITIAL_RATING
 from accounts.models import Rating
 from games import actions as game_actions
@@ -59,13 +60,15 @@ def parse_days(value) -> int:
         days = None
     if days not in time_controls.TURN_BASED_DAYS:
         offered = ", ".join(map(str, time_controls.TURN_BASED_DAYS[:-1]))
-        raise QueueError(f"Choose {offered} or {time_controls.TURN_BASED_DAYS[-1]} days per decision.")
+        raise QueueError(_("Choose %(days)s or %(last)s days per decision.")
+                         % {"days": offered, "last": time_controls.TURN_BASED_DAYS[-1]})
     return days
 
 
 def _describe(kind: str, players: int, days: int) -> str:
     per_decision = time_controls.label(days * time_controls.DAY)
-    return f"{sites.name(kind)}, {players} players, {per_decision} a decision"
+    return _("%(game)s, %(players)s players, %(control)s a decision") % {
+        "game": sites.name(kind), "players": players, "control": per_decision}
 
 
 def join_turn_based(user, kind, players, days, *, now: datetime | None = None) -> Match | None:
@@ -82,14 +85,14 @@ def join_turn_based(user, kind, players, days, *, now: datetime | None = None) -
     days = parse_days(days)
     check_not_bot(user)
     if not can_queue(user):
-        raise QueueError("You cannot join a ranked queue.")
+        raise QueueError(_("You cannot join a ranked queue."))
     confirmation.check_confirmed(user)
     now = now or timezone.now()
     waiting = TurnBasedEntry.objects.filter(user=user, kind=queue.kind).first()
     if waiting is not None:
-        raise QueueError(f"You are already waiting in the turn-based queue of "
-                         f"{_describe(waiting.kind, waiting.players, waiting.days)}. "
-                         "Leave it first to wait for another.")
+        raise QueueError(_("You are already waiting in the turn-based queue of %(queue)s. "
+                           "Leave it first to wait for another.")
+                         % {"queue": _describe(waiting.kind, waiting.players, waiting.days)})
     game_actions.check_turn_based_limit([user], you=user)  # TooManyTurnBasedMatches, a Refused
     rating = Rating.objects.filter(user=user, kind=queue.kind).values_list("rating", flat=True).first()
     try:
@@ -98,7 +101,7 @@ def join_turn_based(user, kind, players, days, *, now: datetime | None = None) -
                 user=user, kind=queue.kind, players=queue.players, days=days,
                 rating=rating if rating is not None else INITIAL_RATING, joined_at=now)
     except IntegrityError:  # a second join at the same moment
-        raise QueueError("You are already waiting in this game's turn-based queue.") from None
+        raise QueueError(_("You are already waiting in this game's turn-based queue.")) from None
     started = pair_turn_based([(queue.kind, queue.players, days)], now=now)
     return next((m for m in started if m.seats.filter(user_id=user.pk).exists()), None)
 
@@ -107,7 +110,7 @@ def leave_turn_based(user, kind) -> bool:
     """Take ``user`` out of the turn-based queue of game ``kind``. True if an entry went."""
     if user is None or not user.is_authenticated:
         return False
-    deleted, _ = TurnBasedEntry.objects.filter(user=user, kind=str(kind)).delete()
+    deleted, _by_model = TurnBasedEntry.objects.filter(user=user, kind=str(kind)).delete()
     return bool(deleted)
 
 
@@ -164,11 +167,12 @@ def _start_table(kind: str, days: int, entries: list[TurnBasedEntry]) -> Match:
     TurnBasedEntry.objects.filter(pk__in=[e.pk for e in entries]).delete()
     match = game_actions.start_match(match.public_id)
     href, game = reverse("match", args=[match.public_id]), sites.name(kind)
-    control = time_controls.label(match.turn_seconds)
-    for e in entries:  # every page of theirs (README "Notifications")
+    for e in entries:  # every page of theirs (README "Notifications"), in their language
+        with languages.speaking(e.user):
+            text = _("Your turn-based ranked %(game)s match is ready (%(control)s a decision)") % {
+                "game": game, "control": time_controls.label(match.turn_seconds)}
         notify.notify(e.user_id, "turn_based_found",  # not followed by a live match's page
-                      f"Your turn-based ranked {game} match is ready ({control} a decision)",
-                      href, match=match.public_id, key=f"found:{match.public_id}")
+                      text, href, match=match.public_id, key=f"found:{match.public_id}")
     log.info("paired %s players into turn-based ranked match %s (%s/%s/%sd)",
              len(entries), match.public_id, kind, len(entries), days)
     return match
@@ -193,8 +197,10 @@ class Waiting:
         minutes = self.waited // 60
         days, hours, minutes = minutes // 1440, minutes // 60 % 24, minutes % 60
         if days:
-            return f"{days} d {hours} h"
-        return f"{hours} h {minutes} min" if hours else f"{minutes} min"
+            return _("%(days)s d %(hours)s h") % {"days": days, "hours": hours}
+        if hours:
+            return _("%(hours)s h %(minutes)s min") % {"hours": hours, "minutes": minutes}
+        return _("%(minutes)s min") % {"minutes": minutes}
 
 
 def waiting_for(user, now: datetime | None = None) -> dict[str, Waiting]:

@@ -14,6 +14,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseClientRedirect
@@ -43,7 +44,7 @@ def queue_join(request):
     ranked queue (leaving any other)."""
     kind, players = request.POST.get("kind"), request.POST.get("players")
     if "queue" in request.POST:
-        kind, _, players = request.POST["queue"].rpartition("-")
+        kind, _dash, players = request.POST["queue"].rpartition("-")
     try:
         entry = actions.join_queue(request.user, kind, players)
     except Refused as e:
@@ -114,8 +115,8 @@ def turn_based_join(request):
         return redirect(_to_card(kind))
     if match is not None:
         return redirect("match", public_id=match.public_id)
-    messages.success(request, "You are in the turn-based queue. We tell you when your match is ready; "
-                              "you may close this page.")
+    messages.success(request, _("You are in the turn-based queue. We tell you when your match is ready; "
+                                "you may close this page."))
     return redirect(_to_card(kind))
 
 
@@ -125,7 +126,7 @@ def turn_based_leave(request):
     """POST ``kind``: leave that game's turn-based queue (nothing if not in it)."""
     kind = request.POST.get("kind", "")
     if turn_based.leave_turn_based(request.user, kind):
-        messages.info(request, "You left the turn-based queue.")
+        messages.info(request, _("You left the turn-based queue."))
     return redirect(_to_card(kind))
 
 

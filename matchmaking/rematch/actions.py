@@ -38,6 +38,8 @@ from datetime import timedelta
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from accounts import blocks
 from core.errors import Refused
@@ -61,13 +63,13 @@ class RematchRefused(Refused):
     code = "rematch_refused"
 
 
-NO_SUCH = "There is no such match to play again."
+NO_SUCH = gettext_noop("There is no such match to play again.")  # translated where raised
 
 
 def _locked_match(public_id) -> Match:
     match = Match.objects.select_for_update().filter(public_id=str(public_id)[:16]).first()
     if match is None:
-        raise RematchRefused(NO_SUCH)
+        raise RematchRefused(_(NO_SUCH))
     return match
 
 
@@ -79,14 +81,15 @@ def _require_seat(match: Match, seats: list[Seat], user) -> Seat:
     """``user``'s seat; a match they have no seat in does not exist for them
     when it is private (the same words as for no match)."""
     if user is None or not getattr(user, "is_authenticated", False):
-        raise RematchRefused("Log in to play again.")
+        raise RematchRefused(_("Log in to play again."))
     seat = next((s for s in seats if s.user_id == user.pk), None)
     if seat is None:
-        raise RematchRefused(NO_SUCH if not match.is_public else "Only its players can play a match again.")
+        raise RematchRefused(_(NO_SUCH) if not match.is_public
+                             else _("Only its players can play a match again."))
     if getattr(user, "is_banned", False):
-        raise RematchRefused("Your account is banned, so you cannot start matches.")
+        raise RematchRefused(_("Your account is banned, so you cannot start matches."))
     if not match.is_over:
-        raise RematchRefused("This match is still being played.")
+        raise RematchRefused(_("This match is still being played."))
     return seat
 
 
@@ -107,9 +110,9 @@ def do_rematch_computers(public_id, user) -> Match:
         seats = _seats(match)
         _require_seat(match, seats, user)
         if together.is_room_match(match):
-            raise RematchRefused("The room's next match starts from its lobby.")
+            raise RematchRefused(_("The room's next match starts from its lobby."))
         if not any(s.is_computer for s in seats):
-            raise RematchRefused("This match is played again by offering a rematch.")
+            raise RematchRefused(_("This match is played again by offering a rematch."))
         followed = together.started_rematch(match)
         if followed is not None:
             return followed
@@ -143,15 +146,16 @@ def _humans(seats: list[Seat]) -> list[Seat]:
 def _require_offerable(match: Match, seats: list[Seat]) -> None:
     humans = _humans(seats)
     if len(humans) != len(seats) or len(seats) < 2:
-        raise RematchRefused("A match against computers starts again with Rematch.")
+        raise RematchRefused(_("A match against computers starts again with Rematch."))
     if together.is_room_match(match):
-        raise RematchRefused("The room's next match starts from its lobby.")
+        raise RematchRefused(_("The room's next match starts from its lobby."))
     if match.event:
-        raise RematchRefused(f"{match.event} pairs its players again; an arena match has no rematch.")
+        raise RematchRefused(_("%(event)s pairs its players again; an arena match has no rematch.")
+                             % {"event": match.event})
     if any(s.user.is_banned or not s.user.is_active for s in humans) \
             or blocks.any_block(s.user_id for s in humans):
         # One refusal, whatever the reason: it must not tell of a moderation action or a block.
-        raise RematchRefused("A rematch is not possible: not every player can play now.")
+        raise RematchRefused(_("A rematch is not possible: not every player can play now."))
 
 
 def do_offer(public_id, user, *, now=None) -> RematchOffer:
@@ -170,14 +174,15 @@ def do_offer(public_id, user, *, now=None) -> RematchOffer:
         _require_seat(match, seats, user)
         _require_offerable(match, seats)
         if together.started_rematch(match) is not None:
-            raise RematchRefused("The rematch has already started.")
+            raise RematchRefused(_("The rematch has already started."))
         offer = together.current_offer(match, now)
         if offer is not None and offer.status == RematchOffer.Status.OPEN:
             return _accept(match, seats, offer, user, now)
         _check_seatable([user], match, you=user)
         _close_lapsed(match, now)
         if RematchOffer.objects.filter(match=match).count() >= OFFERS_PER_MATCH:
-            raise RematchRefused(f"This match has had {OFFERS_PER_MATCH} rematch offers; find a new match.")
+            raise RematchRefused(_("This match has had %(n)s rematch offers; find a new match.")
+                                 % {"n": OFFERS_PER_MATCH})
         offer = RematchOffer.objects.create(
             match=match, offered_by=user, accepted=[user.pk], rated=together.rematch_is_rated(match),
             created_at=now, expires_at=now + timedelta(seconds=offer_seconds(match)))
@@ -210,7 +215,7 @@ def do_answer(public_id, user, accept: bool, *, now=None) -> RematchOffer:
         if offer is None or offer.status != RematchOffer.Status.OPEN:
             if offer is not None and offer.status == RematchOffer.Status.STARTED and accept:
                 return offer  # a second accept of the same offer (another tab): nothing more to do
-            raise RematchRefused("There is no rematch offer to answer: it lapsed or was answered.")
+            raise RematchRefused(_("There is no rematch offer to answer: it lapsed or was answered."))
         if not accept:
             offer.status, offer.declined_by = RematchOffer.Status.DECLINED, user
             offer.save(update_fields=["status", "declined_by"])

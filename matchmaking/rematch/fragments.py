@@ -15,6 +15,7 @@ from matchmaking import together
 from matchmaking.models import RematchOffer, Room, RoomMember
 
 PANEL = "matchmaking/rematch.html#panel"
+LEFT = "matchmaking/rematch.html#left"
 
 
 def panel_context(match: Match, user_id: int, *, live: bool = False, now=None) -> dict:
@@ -99,6 +100,7 @@ def _offer_panel(ctx: dict, match: Match, humans: list, user_id: int, now) -> di
                    seconds_left=max(0, int((offer.expires_at - now).total_seconds() + 0.999)),
                    time_left=together.duration_words(max(0.0, (offer.expires_at - now).total_seconds())),
                    expires_ms=int(offer.expires_at.timestamp() * 1000))
+        ctx["left"] = render_to_string(LEFT, ctx)  # a <time> inside the translated sentences
     elif offer.status == RematchOffer.Status.DECLINED:
         ctx.update(state="declined", declined_by=offer.declined_by.display_name if offer.declined_by else "")
     else:

@@ -2,12 +2,15 @@
 and 6). Called after commit: each human seat of the match gets its own
 ``#rematch`` panel (fragments.py: it names the viewer) in its seat
 group, as a match frame without a version (static/js/match.js swaps it as
-it comes, like a chat line)."""
+it comes, like a chat line). Each panel in its player's language
+(``accounts.languages``: their account's)."""
 
 from __future__ import annotations
 
 from asgiref.sync import async_to_sync
+from django.utils import translation
 
+from accounts import languages
 from core.push import send_all
 from games import push as match_push
 from games.models import Match
@@ -19,9 +22,12 @@ def offer_changed(match_id: int) -> None:
     match = Match.objects.filter(pk=match_id).first()
     if match is None:
         return
-    seats = match.seats.filter(user__isnull=False).values_list("index", "user_id")
-    messages = [(match_push.seat_group(match.public_id, index),
-                 fragments.panel(match, user_id, live=True)) for index, user_id in seats]
+    seats = match.seats.filter(user__isnull=False).values_list("index", "user_id", "user__language")
+    messages = []
+    for index, user_id, language in seats:
+        with translation.override(languages.valid(language) or "en"):
+            messages.append((match_push.seat_group(match.public_id, index),
+                             fragments.panel(match, user_id, live=True)))
     async_to_sync(_send_all)(messages)
 
 

@@ -29,6 +29,7 @@ commit (``push``).
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from games import actions as match_actions
 from games import sites, themes
@@ -93,22 +94,22 @@ def check_room_settings(kind: str, seat_count: int, computers: dict[int, str], *
     RoomError with the reason.
     """
     if kind not in sites.kinds():
-        raise RoomError("Choose a game that can be played here.")
+        raise RoomError(_("Choose a game that can be played here."))
     if seat_count not in (2, 3, 4):
-        raise RoomError("A room has 2, 3 or 4 seats.")
+        raise RoomError(_("A room has 2, 3 or 4 seats."))
     for index, level in computers.items():
         if not 1 <= index < seat_count:
-            raise RoomError("Computer seats are seats 2 to the last; seat 1 is the host's.")
+            raise RoomError(_("Computer seats are seats 2 to the last; seat 1 is the host's."))
         if level not in ComputerLevel.values:
-            raise RoomError(f"{level!r} is not a computer level.")
+            raise RoomError(_("%(level)r is not a computer level.") % {"level": level})
     turn_seconds = together.time_control(kind, turn_seconds, RoomError)
     if idle_limit not in IDLE_LIMIT_CHOICES:
-        raise RoomError("The idle limit is 2 to 5 missed turns.")
+        raise RoomError(_("The idle limit is 2 to 5 missed turns."))
     rules = get_rules(kind)
     try:
         rules.new_match(seat_count, options or {})
     except (EngineError, ValueError) as e:
-        raise RoomError(f"Those rule options do not work: {e}") from None
+        raise RoomError(_("Those rule options do not work: %(reason)s") % {"reason": e}) from None
     options = {**getattr(rules, "default_options", {}), **(options or {})}
     try:
         themes.check(theme, kind)
@@ -126,7 +127,7 @@ def do_create_room(host, kind: str, seat_count: int, computers: dict[int, str] |
     require_user(host)
     checked = check_room_settings(kind, seat_count, computers or {}, **settings_)
     code = new_room_code()
-    for _ in range(5):  # about 2^30 codes: a clash is rare, but a clash is no 500
+    for _attempt in range(5):  # about 2^30 codes: a clash is rare, but a clash is no 500
         if not Room.objects.filter(code=code).exists():
             break
         code = new_room_code()
@@ -156,11 +157,11 @@ def do_remove_player(code: str, host, user_id) -> Room:
         require_host(room, host)
         require_open(room)
         if as_int(user_id) == host.pk:
-            raise NotAllowed("To leave your own room, use Leave.")
+            raise NotAllowed(_("To leave your own room, use Leave."))
         member = RoomMember.objects.filter(room=room, user_id=as_int(user_id),
                                            status=RoomMember.Status.ACTIVE).first()
         if member is None:
-            raise NotAllowed("That player is not in this room.")
+            raise NotAllowed(_("That player is not in this room."))
         member.status = RoomMember.Status.REMOVED
         member.save(update_fields=["status"])
         RoomSeat.objects.filter(room=room, user_id=member.user_id).update(user=None)
@@ -179,11 +180,11 @@ def do_set_computer(code: str, host, index, level: str) -> Room:
         require_open(room)
         seat = RoomSeat.objects.filter(room=room, index=as_int(index)).first()
         if seat is None:
-            raise NotAllowed("There is no such seat.")
+            raise NotAllowed(_("There is no such seat."))
         if seat.user_id is not None:
-            raise NotAllowed("A player sits there; remove them first.")
+            raise NotAllowed(_("A player sits there; remove them first."))
         if level and level not in ComputerLevel.values:
-            raise NotAllowed("Choose easy, normal or strong.")
+            raise NotAllowed(_("Choose easy, normal or strong."))
         seat.computer_level = level or ""
         seat.save(update_fields=["computer_level"])
         changed(room)
@@ -201,7 +202,7 @@ def do_leave_room(code: str, user, *, close_sockets: bool = True) -> Room:
         member = RoomMember.objects.filter(room=room, user_id=getattr(user, "pk", None),
                                            status=RoomMember.Status.ACTIVE).first()
         if member is None:
-            raise NotAllowed("You are not in this room.")
+            raise NotAllowed(_("You are not in this room."))
         member.status = RoomMember.Status.LEFT
         member.save(update_fields=["status"])
         if room.status == Room.Status.OPEN:
@@ -233,7 +234,7 @@ def do_start_room(code: str, host) -> Match:
         require_open(room)
         seats = list(RoomSeat.objects.filter(room=room).select_related("user").order_by("index"))
         if any(s.is_empty for s in seats):
-            raise NotAllowed("Every seat must be taken before the match can start.")
+            raise NotAllowed(_("Every seat must be taken before the match can start."))
         humans = [s.user for s in seats if s.user_id]
         together.claim(u.pk for u in humans)
         try:
@@ -291,9 +292,9 @@ def room_for_member(code: str, user) -> Room:
     (the code alone shows nothing)."""
     room = Room.objects.filter(code=str(code).upper()[:8]).select_related("host", "match").first()
     if room is None:
-        raise RoomNotFound("There is no such room.")
+        raise RoomNotFound(_("There is no such room."))
     if not is_member(room, user):
-        raise NotAllowed("This room is private. To join it you need an invite link from its host.")
+        raise NotAllowed(_("This room is private. To join it you need an invite link from its host."))
     return room
 
 

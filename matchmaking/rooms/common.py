@@ -6,6 +6,7 @@ pushed after commit: ``push``)."""
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from core.errors import Refused
 from matchmaking.models import Room
@@ -37,29 +38,29 @@ def lock(code: str) -> Room:
     transaction. Raises RoomNotFound."""
     room = Room.objects.select_for_update().filter(code=str(code).upper()[:8]).first()
     if room is None:
-        raise RoomNotFound("There is no such room.")
+        raise RoomNotFound(_("There is no such room."))
     return room
 
 
 def require_user(user) -> None:
     """Raises NotAllowed unless ``user`` is signed in and not banned."""
     if user is None or not getattr(user, "is_authenticated", False):
-        raise NotAllowed("Log in first.")
+        raise NotAllowed(_("Log in first."))
     if getattr(user, "is_banned", False):  # README "Moderation": no rooms for banned users
-        raise NotAllowed("Your account is banned, so you cannot join or open rooms.")
+        raise NotAllowed(_("Your account is banned, so you cannot join or open rooms."))
 
 
 def require_host(room: Room, user) -> None:
     """Raises NotAllowed unless ``user`` (signed in, not banned) hosts ``room``."""
     require_user(user)
     if room.host_id != user.pk:
-        raise NotAllowed("Only the host can do that.")
+        raise NotAllowed(_("Only the host can do that."))
 
 
 def require_open(room: Room) -> None:
     """Raises NotAllowed unless ``room`` is in its lobby (no match started, not closed)."""
     if room.status != Room.Status.OPEN:
-        raise NotAllowed("The room's match has started or the room is closed.")
+        raise NotAllowed(_("The room's match has started or the room is closed."))
 
 
 def as_int(value) -> int:

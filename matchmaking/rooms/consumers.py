@@ -20,7 +20,10 @@ from __future__ import annotations
 
 import logging
 
-from accounts import blocks, sockets
+from django.utils import translation
+from django.utils.translation import gettext_lazy
+
+from accounts import blocks, languages, sockets
 from accounts.close_codes import CLOSE_BANNED, CLOSE_NOT_ALLOWED, CLOSE_NOT_FOUND
 from games import chat
 from matchmaking.models import Room
@@ -44,13 +47,15 @@ class RoomConsumer(sockets.ParlourConsumer):
             await self.close(CLOSE_BANNED)
             return
         await self.take_slot()
-        await self.join(push.room_group(self.code), push.member_group(self.code, self.user.pk))
+        # The room's group of this member's language (push.py renders the public frame in each).
+        await self.join(push.room_group(self.code, languages.of(self.user)),
+                        push.member_group(self.code, self.user.pk))
         # Read after joining: a leave committed before it closes the socket here,
         # one committed after it by its event (push.member_left).
         await self.send_snapshot()
 
     # One refusal for every frame the lobby does not take.
-    not_json_message = not_object_message = "Unknown message."
+    not_json_message = not_object_message = gettext_lazy("Unknown message.")
 
     async def on_sync(self, data):
         await self.send_snapshot()
@@ -61,7 +66,8 @@ class RoomConsumer(sockets.ParlourConsumer):
         except chat.ChatRefused as e:
             await self.send_error(e.message)
             return
-        await push.send_chat(self.code, chat.chat_line(self.user.username, data["id"]), self.user.pk)
+        lines = await self.db(_chat_lines, self.code, self.user.username, data["id"])
+        await push.send_chat(self.code, lines, self.user.pk)
 
     async def room_frame(self, event):
         await self.send(text_data=event["html"])
@@ -97,12 +103,22 @@ def _access(code: str, user) -> tuple[bool, frozenset[int]]:
     return True, blocks.blocked_ids(user.pk)
 
 
+def _chat_lines(code: str, name: str, message_id: str) -> dict[str, str]:
+    """The chat line, rendered once per language among the room's members."""
+    lines = {}
+    for language in push.chat_languages(code):
+        with translation.override(language):
+            lines[language] = chat.chat_line(name, message_id)
+    return lines
+
+
 def _snapshot(code: str, user) -> str:
     """The lobby as ``user`` sees it now: the public frame and their own (HTML);
     "" when the room is gone or they are no longer in it."""
     room = Room.objects.filter(code=code).select_related("host", "match").first()
     if room is None or not actions.is_member(room, user):
         return ""
-    ctx = fragments.lobby_context(room)
-    mine = fragments.member_context(ctx, user)
-    return fragments.public_frame(ctx) + fragments.member_frame(mine)
+    with languages.speaking(user):  # the language of the room's group it joined
+        ctx = fragments.lobby_context(room)
+        mine = fragments.member_context(ctx, user)
+        return fragments.public_frame(ctx) + fragments.member_frame(mine)

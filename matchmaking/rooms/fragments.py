@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from django.template.loader import render_to_string
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games import sites, themes, time_controls
 from games.models import ComputerLevel
@@ -87,9 +89,12 @@ def error_frame(message: str) -> str:
 
 
 def _option_lines(room) -> list[str]:
-    lines = [f"Time per decision: {time_controls.label(room.turn_seconds)} "
-             f"({time_controls.kind_label(room.turn_seconds)})",
-             f"{room.idle_limit} missed turns in a row count as leaving"]
+    lines = [_("Time per decision: %(control)s (%(kind)s)") % {
+                 "control": time_controls.label(room.turn_seconds),
+                 "kind": time_controls.kind_label(room.turn_seconds)},
+             ngettext("%(n)s missed turn in a row counts as leaving",
+                      "%(n)s missed turns in a row count as leaving",
+                      room.idle_limit) % {"n": room.idle_limit}]
     if room.kind in sites.kinds():
         lines.extend(sites.get_site(room.kind).option_lines(room.options or {}))
     lines.append(themes.get(room.theme).label)

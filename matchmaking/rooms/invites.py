@@ -13,6 +13,8 @@ from datetime import timedelta
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from accounts import blocks
 from core import ratelimits
@@ -30,7 +32,7 @@ from matchmaking.rooms.common import (
 )
 
 INVITE_LIFETIME = timedelta(minutes=30)
-INVITE_REFUSED = "This invite link cannot be used. Ask the host of the room for a new one."
+INVITE_REFUSED = gettext_noop("This invite link cannot be used. Ask the host of the room for a new one.")
 #: Invite redemption attempts (rate, key kind): per signed-in user and per IP address.
 REDEEM_RATES = (("10/10minute", "user"), ("30/10minute", "ip"))
 #: Looking at an invite link (its page names the game and the host): per IP address,
@@ -45,7 +47,7 @@ class InviteRefused(RoomError):
     code = "invite_refused"
 
     def __init__(self):
-        super().__init__(INVITE_REFUSED)
+        super().__init__(_(INVITE_REFUSED))
 
 
 class TooManyAttempts(RoomError):
@@ -68,7 +70,8 @@ def do_create_invite(code: str, user, *, now=None) -> tuple[Invite, str]:
         live = Invite.objects.filter(room=room, used_at__isnull=True, revoked_at__isnull=True,
                                      expires_at__gt=now).count()
         if live >= MAX_OPEN_INVITES:
-            raise NotAllowed(f"This room already has {MAX_OPEN_INVITES} unused invites; revoke some first.")
+            raise NotAllowed(_("This room already has %(n)s unused invites; revoke some first.")
+                             % {"n": MAX_OPEN_INVITES})
         token = secrets.token_urlsafe(24)
         invite = Invite.objects.create(room=room, token_hash=hash_token(token), created_by=user,
                                        created_at=now, expires_at=now + INVITE_LIFETIME)
@@ -84,9 +87,9 @@ def do_revoke_invite(code: str, user, invite_id) -> Invite:
         require_host(room, user)
         invite = Invite.objects.filter(room=room, pk=as_int(invite_id)).first()
         if invite is None:
-            raise NotAllowed("There is no such invite in this room.")
+            raise NotAllowed(_("There is no such invite in this room."))
         if not _revoke(room, invite.pk, only_valid=False):
-            raise NotAllowed("That invite was already used or revoked.")
+            raise NotAllowed(_("That invite was already used or revoked."))
         invite.refresh_from_db(fields=["revoked_at"])
     return invite
 
@@ -125,7 +128,7 @@ def check_redeem_rate(user, ip: str | None) -> None:
     keys = {"user": getattr(user, "pk", None), "ip": ip}
     for rate, kind in REDEEM_RATES:
         if keys[kind] is not None and not ratelimits.hit(rate, "redeem", kind, keys[kind]):
-            raise TooManyAttempts("Too many invite attempts; wait a few minutes and try again.")
+            raise TooManyAttempts(_("Too many invite attempts; wait a few minutes and try again."))
 
 
 @dataclass(frozen=True)
@@ -155,7 +158,7 @@ def invite_preview(token, *, ip: str | None = None, now=None) -> InvitePreview |
     players: one answer for all, as redeeming gives). Only someone holding a valid
     link learns anything. Raises TooManyAttempts past INVITE_VIEW_RATE per ``ip``."""
     if ip is not None and not ratelimits.hit(INVITE_VIEW_RATE, "invite-view", "ip", ip):
-        raise TooManyAttempts("Too many invite attempts; wait a few minutes and try again.")
+        raise TooManyAttempts(_("Too many invite attempts; wait a few minutes and try again."))
     if not isinstance(token, str) or not 16 <= len(token) <= 64:
         return None
     now = now or timezone.now()
@@ -194,11 +197,11 @@ def do_redeem_invite(token, user, *, ip: str | None = None, now=None) -> Room:
         room = Room.objects.select_for_update().get(pk=room_id)
         member = RoomMember.objects.filter(room=room, user=user).first()
         if member is not None and member.status == RoomMember.Status.REMOVED:
-            raise NotAllowed("The host removed you from this room, so you cannot join it again.")
+            raise NotAllowed(_("The host removed you from this room, so you cannot join it again."))
         if member is not None and member.status == RoomMember.Status.ACTIVE:
             return room
         if room.status != Room.Status.OPEN:
-            raise NotAllowed("This room is no longer taking players.")
+            raise NotAllowed(_("This room is no longer taking players."))
         members = RoomMember.objects.filter(room=room, status=RoomMember.Status.ACTIVE).values("user_id")
         if blocks.blocked_by_any(members, user.pk):
             raise InviteRefused()
@@ -212,7 +215,7 @@ def do_redeem_invite(token, user, *, ip: str | None = None, now=None) -> Room:
         seat = (RoomSeat.objects.filter(room=room, user__isnull=True, computer_level="")
                 .order_by("index").first())
         if seat is None:
-            raise NotAllowed("Every seat in this room is taken.")  # rolls the invite back
+            raise NotAllowed(_("Every seat in this room is taken."))  # rolls the invite back
         seat.user = user
         seat.save(update_fields=["user"])
         if member is None:

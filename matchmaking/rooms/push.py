@@ -5,6 +5,12 @@ public frame (seats, status) once for the room's group, and each member's
 own controls (the host's: invites, remove, computer seats, start) once for
 that member's group (the frames: fragments.py). Chat lines go to the
 room's group as they are.
+
+Each in its reader's language (docs/i18n.md, "Lobby and arenas"): a
+member's own frames in theirs (``accounts.languages.of``), the public frame
+and chat lines once per language among the room's members, each to the
+room's group of that language (the one each member's socket joins); an
+English-only room renders and sends them once, as before.
 """
 
 from __future__ import annotations
@@ -12,8 +18,10 @@ from __future__ import annotations
 import logging
 
 from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
+from django.conf import settings
+from django.utils import translation
 
+from accounts import languages
 from core.push import send_all
 from matchmaking.models import Room, RoomMember
 from matchmaking.rooms import fragments
@@ -25,9 +33,9 @@ CHAT_EVENT = "room.chat"  # a chat line with its sender's id ("from"): ``room_ch
 CLOSE_EVENT = "room.closed"  # ``room_closed``: show the frame, then close the socket
 
 
-def room_group(code: str) -> str:
-    """The group every lobby socket of a room joins."""
-    return f"room.{code}"
+def room_group(code: str, language: str = settings.LANGUAGE_CODE) -> str:
+    """The group every lobby socket of a room whose member reads ``language`` joins."""
+    return f"room.{code}" if language == settings.LANGUAGE_CODE else f"room.{code}.lang.{language}"
 
 
 def member_group(code: str, user_id: int) -> str:
@@ -42,17 +50,23 @@ def room_updated(code: str, version: int) -> None:
     if room is None:
         return
     ctx = fragments.lobby_context(room)
-    messages = [(room_group(code), EVENT, fragments.public_frame(ctx))]
-    members = RoomMember.objects.filter(room=room, status=RoomMember.Status.ACTIVE).select_related("user")
+    members = list(RoomMember.objects.filter(room=room, status=RoomMember.Status.ACTIVE)
+                   .select_related("user"))
+    messages = []
+    for language in sorted({languages.of(m.user) for m in members} or {settings.LANGUAGE_CODE}):
+        with translation.override(language):
+            messages.append((room_group(code, language), EVENT, fragments.public_frame(ctx)))
     for member in members:
-        html = fragments.member_frame(fragments.member_context(ctx, member.user))
+        with languages.speaking(member.user):
+            html = fragments.member_frame(fragments.member_context(ctx, member.user))
         messages.append((member_group(code, member.user_id), EVENT, html))
     async_to_sync(_send_all)(messages)
 
 
 def member_removed(code: str, user_id: int) -> None:
     """Tell a removed member's sockets why, and close them."""
-    html = fragments.removed_frame()
+    with translation.override(_language_of(user_id)):
+        html = fragments.removed_frame()
     async_to_sync(_send_all)([(member_group(code, user_id), CLOSE_EVENT, html)])
 
 
@@ -60,15 +74,38 @@ def member_left(code: str, user_id: int) -> None:
     """Close a member's lobby sockets once they left the room (in another
     tab, or this one on its way out), saying so: from then on the room's
     chat and its next match are not theirs to hear."""
-    html = fragments.left_frame()
+    with translation.override(_language_of(user_id)):
+        html = fragments.left_frame()
     async_to_sync(_send_all)([(member_group(code, user_id), CLOSE_EVENT, html)])
 
 
-async def send_chat(code: str, html: str, sender_id: int) -> None:
-    """One chat line (already rendered once) to everyone in the lobby; each
-    socket whose user blocked ``sender_id`` drops it (``RoomConsumer.room_chat``)."""
-    await get_channel_layer().group_send(room_group(code), {"type": CHAT_EVENT, "html": html,
-                                                            "from": sender_id})
+def chat_messages(code: str, lines: dict[str, str], sender_id: int) -> list[tuple[str, dict]]:
+    """The group messages of one chat line, ``lines``: language -> the line
+    rendered in it (``chat_languages``), each to the room's group of that language."""
+    return [(room_group(code, language), {"type": CHAT_EVENT, "html": html, "from": sender_id})
+            for language, html in lines.items()]
+
+
+def chat_languages(code: str) -> list[str]:
+    """The languages among room ``code``'s active members (one query): a chat
+    line is rendered once in each."""
+    users = RoomMember.objects.filter(room__code=code, status=RoomMember.Status.ACTIVE)
+    codes = users.values_list("user__language", flat=True)
+    return sorted({languages.valid(c) or settings.LANGUAGE_CODE for c in codes} or {settings.LANGUAGE_CODE})
+
+
+async def send_chat(code: str, lines: dict[str, str], sender_id: int) -> None:
+    """One chat line (rendered once per language: ``chat_languages``) to
+    everyone in the lobby; each socket whose user blocked ``sender_id`` drops
+    it (``RoomConsumer.room_chat``)."""
+    await send_all(chat_messages(code, lines, sender_id))
+
+
+def _language_of(user_id: int) -> str:
+    from accounts.models import User
+
+    return languages.valid(User.objects.filter(pk=user_id).values_list("language", flat=True).first()) \
+        or settings.LANGUAGE_CODE
 
 
 async def _send_all(messages: list[tuple[str, str, str]]) -> None:

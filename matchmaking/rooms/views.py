@@ -9,6 +9,8 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from core import proxy
@@ -46,8 +48,8 @@ def room_new(request):
 #: What anyone outside a room is told about it, whether or not it exists
 #: (page, lobby forms and socket alike: README "Private rooms"), so a room
 #: code cannot be probed.
-NO_SUCH_ROOM = ("There is no such room, or you are not in it: to join a room you need an invite link "
-                "from its host.")
+NO_SUCH_ROOM = gettext_noop("There is no such room, or you are not in it: to join a room you need an "
+                            "invite link from its host.")  # translated where shown
 
 
 @require_safe
@@ -55,7 +57,7 @@ def room_page(request, code):
     try:
         room = actions.room_for_member(code, request.user)
     except Refused:
-        return render(request, "matchmaking/room_private.html", {"message": NO_SUCH_ROOM}, status=404)
+        return render(request, "matchmaking/room_private.html", {"message": _(NO_SUCH_ROOM)}, status=404)
     ctx = member_context(lobby_context(room), request.user)
     ctx.update(new_invite=request.session.pop(NEW_INVITE_SESSION_KEY, None),
                chat_phrases=chat.PHRASES, chat_emoji=chat.EMOJI)
@@ -68,7 +70,7 @@ def _act(request, code, action, *args):
     except Refused as e:
         # Someone outside the room learns no more from a form than from the page.
         outside = isinstance(e, actions.RoomNotFound) or not actions.is_member_of(code, request.user)
-        messages.error(request, NO_SUCH_ROOM if outside else e.message)
+        messages.error(request, _(NO_SUCH_ROOM) if outside else e.message)
         return None
     return result if result is not None else True
 
@@ -88,7 +90,7 @@ def room_invite(request, code):
 @require_POST
 def room_revoke(request, code, invite_id):
     if _act(request, code, actions.do_revoke_invite, invite_id):
-        messages.success(request, "Invite revoked.")
+        messages.success(request, _("Invite revoked."))
     return redirect("room", code=code)
 
 
@@ -119,7 +121,7 @@ def room_start(request, code):
 @require_POST
 def room_leave(request, code):
     if _act(request, code, actions.do_leave_room):
-        messages.success(request, "You left the room.")
+        messages.success(request, _("You left the room."))
         return redirect("play")
     return redirect("room", code=code)
 
@@ -145,7 +147,7 @@ def room_join(request, token):
     except actions.TooManyAttempts as e:
         return render(request, "matchmaking/room_join.html", {"error": e.message}, status=429)
     if preview is None:
-        return render(request, "matchmaking/room_join.html", {"error": actions.INVITE_REFUSED}, status=404)
+        return render(request, "matchmaking/room_join.html", {"error": _(actions.INVITE_REFUSED)}, status=404)
     return render(request, "matchmaking/room_join.html", {
         "preview": preview, "game": sites.name(preview.kind), "next": request.path})
 

@@ -5,6 +5,7 @@ Tags, so the pages of ``games`` need no import of matchmaking (README "Playing a
 
 from django import template
 from django.urls import reverse
+from django.utils.translation import gettext as _
 
 from accounts import blocks
 from games import sites
@@ -28,7 +29,7 @@ def challenge_section(context, profile_user):
         "request": context.get("request"), "csrf_token": context.get("csrf_token"),
         "viewer": viewer, "profile_user": profile_user, "own": own,
         "games": sites.choices(), "turn_choices": together.time_control_choices(),
-        "turn_help": together.TIME_CONTROL_HELP,
+        "turn_help": _(together.TIME_CONTROL_HELP),
         "fixed": {sites.name(k): sites.get_site(k).fixed_turn_seconds for k in sites.kinds()
                   if sites.get_site(k).fixed_turn_seconds},
         "takes": challenges.takes_challenges(viewer) if own else None,

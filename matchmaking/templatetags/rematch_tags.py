@@ -10,6 +10,7 @@ from django import template
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.html import format_html
+from django.utils.translation import gettext as _
 
 from matchmaking import together
 from matchmaking.rematch import fragments as rematch_fragments
@@ -35,11 +36,14 @@ def after_leaving(match, seat):
     way on: back to the room's lobby when it is a room's match, else the
     play page. Escaped: the room's code is the only value, and it is ours."""
     room = together.room_of(match) if not match.is_public else None
-    gone = "You left this match" if seat.status == "left" else "You were idled out of this match"
-    if room is not None:
-        link = format_html('<a href="{}" id="after-leaving-link">Back to the room</a>',
-                           reverse("room", args=[room.code]))
+    if seat.status == "left":
+        gone = _("You left this match: it goes on without you, and you can watch it here.")
     else:
-        link = format_html('<a href="{}" id="after-leaving-link">Play another match</a>', reverse("play"))
-    return format_html('<p id="after-leaving" class="after-leaving" role="status">{}: it goes on without '
-                       "you, and you can watch it here. {}</p>", gone, link)
+        gone = _("You were idled out of this match: it goes on without you, and you can watch it here.")
+    if room is not None:
+        link = format_html('<a href="{}" id="after-leaving-link">{}</a>',
+                           reverse("room", args=[room.code]), _("Back to the room"))
+    else:
+        link = format_html('<a href="{}" id="after-leaving-link">{}</a>', reverse("play"),
+                           _("Play another match"))
+    return format_html('<p id="after-leaving" class="after-leaving" role="status">{} {}</p>', gone, link)

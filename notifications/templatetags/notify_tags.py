@@ -14,6 +14,7 @@ changed elsewhere). It is
 
 from django import template
 from django.utils.html import format_html
+from django.utils.translation import gettext as _
 
 from accounts import close_codes as codes
 
@@ -32,11 +33,11 @@ def notify_region(context):
     if user is None or not user.is_authenticated:
         return ""
     return format_html(
-        '<aside id="notify" class="notify" aria-label="Notifications" hx-preserve="true" '
+        '<aside id="notify" class="notify" aria-label="{}" hx-preserve="true" '
         'data-ws="/ws/notify/" data-stop-codes="{}" data-try-again="{}" data-banned="{}" '
         'data-signed-out-code="{}" data-signed-out="{}">'
         '<p id="notify-said" class="visually-hidden" role="status" aria-live="polite"></p>'
         '<ul id="toasts" class="toasts"></ul></aside>',
-        ",".join(str(c) for c in STOP_CODES), codes.CLOSE_TRY_AGAIN,
+        _("Notifications"), ",".join(str(c) for c in STOP_CODES), codes.CLOSE_TRY_AGAIN,
         codes.REFUSALS["match"][codes.CLOSE_BANNED], codes.CLOSE_SIGNED_OUT,
         codes.REFUSALS["match"][codes.CLOSE_SIGNED_OUT])

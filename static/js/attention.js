@@ -24,6 +24,9 @@
 (function () {
   "use strict";
 
+  // The script catalogue (base.html loads /jsi18n/ first; static/js/i18n.js): English without it.
+  var gettext = window.gettext || function (text) { return text; };
+
   var NOTIFY_KEY = "parlour.notify";
   var TURN_TONES = [[660, 700], [880, 940], [1175, 1250]]; // rising: distinct from the move tone
   var WARN_TONES = [[440, 430], [440, 430], [440, 430]];
@@ -111,7 +114,8 @@
   }
 
   function setTitle(on, urgent) {
-    document.title = on ? (urgent ? "10 s left! Your turn · " : "Your turn · ") + baseTitle : baseTitle;
+    document.title = on ? (urgent ? gettext("10 s left! Your turn · %(title)s") : gettext("Your turn · %(title)s"))
+      .replace("%(title)s", function () { return baseTitle; }) : baseTitle;
     if (icon && baseIcon) icon.setAttribute("href", on ? match.getAttribute("data-turn-icon") : baseIcon);
   }
 
@@ -128,8 +132,8 @@
       return;
     }
     sound(TURN_TONES);
-    notify("Your turn");
-    announce("Your turn.");
+    notify(gettext("Your turn"));
+    announce(gettext("Your turn."));
     focusPrimary();
   }
 
@@ -160,7 +164,7 @@
       if (warning) warning.hidden = false;
       setTitle(true, true); // a player in another tab sees it too
       sound(WARN_TONES);
-      announce("10 seconds left.");
+      announce(gettext("10 seconds left."));
     } else if (!clock.classList.contains("urgent") && warning && !warning.hidden && warnedFor !== deadline) {
       warning.hidden = true;
     }
@@ -174,15 +178,15 @@
     if (!button || !state) return;
     if (!("Notification" in window)) {
       state.hidden = false;
-      state.textContent = "This browser has no notifications.";
+      state.textContent = gettext("This browser has no notifications.");
       return;
     }
     var granted = Notification.permission === "granted" && notifyWanted();
     button.hidden = false;
-    button.textContent = granted ? "Stop notifying me" : "Notify me when it is my turn";
+    button.textContent = granted ? gettext("Stop notifying me") : gettext("Notify me when it is my turn");
     button.setAttribute("aria-pressed", granted ? "true" : "false");
     state.hidden = Notification.permission !== "denied";
-    state.textContent = Notification.permission === "denied" ? "Notifications are blocked for this site in the browser's settings." : "";
+    state.textContent = Notification.permission === "denied" ? gettext("Notifications are blocked for this site in the browser's settings.") : "";
   }
 
   function setUpNotifyButton() {

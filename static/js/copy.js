@@ -1,3 +1,5 @@
+import { gettext } from "./i18n.js";
+
 /* Copy buttons: <button data-copy="ID" hidden> copies the value of the field #ID
  * (a read-only input) and says so in [data-copy-state="ID"]. Without JavaScript
  * (or without the clipboard) the button stays hidden and the field is copied by
@@ -10,10 +12,10 @@ for (const button of document.querySelectorAll("button[data-copy]")) {
   button.hidden = false;
   button.addEventListener("click", () => {
     navigator.clipboard.writeText(field.value).then(
-      () => { if (state) state.textContent = "Copied."; },
+      () => { if (state) state.textContent = gettext("Copied."); },
       () => {
         field.select();
-        if (state) state.textContent = "Press Ctrl+C (or ⌘C) to copy the selected token.";
+        if (state) state.textContent = gettext("Press Ctrl+C (or ⌘C) to copy the selected token.");
       },
     );
   });

@@ -36,6 +36,7 @@ import { announceNewLines, lastPly, pinMoveList, showNewestMove } from "./match/
 import { initSettings, settings } from "./match/settings.js";
 import { playNotes, playTone, watchGestures } from "./match/sound.js";
 import { setStatus, showMoveWait, watchLastMove } from "./match/status.js";
+import { gettext, interpolate, pgettext } from "./i18n.js";
 
 (function () {
   "use strict";
@@ -76,7 +77,7 @@ import { setStatus, showMoveWait, watchLastMove } from "./match/status.js";
   // the match's time control.
   function liveWord() {
     var m = matchEl();
-    return m && m.hasAttribute("data-turn-based") ? "Up to date" : "Live";
+    return m && m.hasAttribute("data-turn-based") ? pgettext("connection status", "Up to date") : pgettext("connection status", "Live");
   }
 
   function currentVersion() {
@@ -105,12 +106,12 @@ import { setStatus, showMoveWait, watchLastMove } from "./match/status.js";
     moveWait.sentAt = null;
     showMoveWait("");
     releaseForms(true);
-    setStatus("closed", REFUSED[code] || reason || "Disconnected by the server. Reload the page to try again.");
+    setStatus("closed", REFUSED[code] || reason || gettext("Disconnected by the server. Reload the page to try again."));
   }
 
   document.addEventListener("htmx:wsConnecting", function () {
     if (stopped || offline) return;
-    setStatus(failures > 0 ? "reconnecting" : "connecting", failures > 0 ? "Reconnecting…" : "Connecting…");
+    setStatus(failures > 0 ? "reconnecting" : "connecting", failures > 0 ? gettext("Reconnecting…") : gettext("Connecting…"));
   });
 
   document.addEventListener("htmx:wsOpen", function () {
@@ -168,7 +169,7 @@ import { setStatus, showMoveWait, watchLastMove } from "./match/status.js";
     moveWait.timer = setTimeout(function () {
       if (moveWait.sentAt === null) return;
       moveWait.shown = true;
-      showMoveWait(offline ? "Offline: your move waits for the network." : "Your move is waiting for the connection…");
+      showMoveWait(offline ? gettext("Offline: your move waits for the network.") : gettext("Your move is waiting for the connection…"));
     }, connected() ? SLOW_ANSWER_MS : 0);
   }
 
@@ -185,8 +186,8 @@ import { setStatus, showMoveWait, watchLastMove } from "./match/status.js";
       showMoveWait("");
       return;
     }
-    if (bySnapshot) showMoveWait("Reconnected: the board shows the match as it stands now.", true);
-    else showMoveWait("Your move went through, " + waited + " s after you played it.", true);
+    if (bySnapshot) showMoveWait(gettext("Reconnected: the board shows the match as it stands now."), true);
+    else showMoveWait(interpolate(gettext("Your move went through, %(seconds)s s after you played it."), { seconds: waited }), true);
   }
 
   window.Parlour = window.Parlour || {};
@@ -198,13 +199,13 @@ import { setStatus, showMoveWait, watchLastMove } from "./match/status.js";
   window.addEventListener("offline", function () {
     offline = true;
     if (stopped) return;
-    setStatus("reconnecting", "Offline");
+    setStatus("reconnecting", gettext("Offline"));
     lockMoves();
     if (moveWait.sentAt !== null) {
       moveWait.shown = true;
-      showMoveWait("Offline: your move waits for the network.");
+      showMoveWait(gettext("Offline: your move waits for the network."));
     } else {
-      showMoveWait("Offline: you can move again when the network is back.");
+      showMoveWait(gettext("Offline: you can move again when the network is back."));
     }
     document.dispatchEvent(new CustomEvent("parlour:connection"));
   });
@@ -216,9 +217,9 @@ import { setStatus, showMoveWait, watchLastMove } from "./match/status.js";
       showMoveWait("");
       releaseForms(true);
     } else {
-      showMoveWait("Your move is waiting for the connection…");
+      showMoveWait(gettext("Your move is waiting for the connection…"));
     }
-    setStatus("reconnecting", "Reconnecting…");
+    setStatus("reconnecting", gettext("Reconnecting…"));
     // A new socket at once (ws.js closes the old one; its late close is ignored below):
     // closing the old one first waits for a close handshake the lost network may never finish.
     if (openSocket && live) {
@@ -247,7 +248,7 @@ import { setStatus, showMoveWait, watchLastMove } from "./match/status.js";
     }
     if (!document.body.contains(elt)) return; // the page dropped the socket element
     failures += 1;
-    setStatus("reconnecting", offline ? "Offline" : "Reconnecting…");
+    setStatus("reconnecting", offline ? gettext("Offline") : gettext("Reconnecting…"));
     if (EXTENSION_RETRIES.indexOf(code) < 0 && !ourTimer) {
       var wrapper = evt.detail.socketWrapper;
       ourTimer = setTimeout(function () {
@@ -308,11 +309,11 @@ import { setStatus, showMoveWait, watchLastMove } from "./match/status.js";
     var verdict = silence(performance.now() - lastFrameAt, period);
     if (verdict !== "ok" && !silent) {
       silent = true;
-      setStatus("reconnecting", offline ? "Offline" : "Reconnecting…");
+      setStatus("reconnecting", offline ? gettext("Offline") : gettext("Reconnecting…"));
       if (moveWait.sentAt !== null) {
         moveWait.shown = true;
         clearTimeout(moveWait.timer);
-        showMoveWait("Your move is waiting for the connection…");
+        showMoveWait(gettext("Your move is waiting for the connection…"));
       }
     }
     if (verdict === "drop" && openSocket && openSocket.socket) {
@@ -482,7 +483,7 @@ import { setStatus, showMoveWait, watchLastMove } from "./match/status.js";
     pinMoveList();
     watchLastMove();
     var m = matchEl();
-    if (m && window.htmx && m.hasAttribute("ws-connect")) setStatus("connecting", "Connecting…");
+    if (m && window.htmx && m.hasAttribute("ws-connect")) setStatus("connecting", gettext("Connecting…"));
     renderedVersion = currentVersion();
     readClock(true);
     setInterval(tick, 250);

@@ -34,6 +34,7 @@
  */
 import { leftWords } from "./clock_words.js";
 import { openSocket } from "./socket.js";
+import { gettext, interpolate, ngettext } from "./i18n.js";
 
 (function () {
   "use strict";
@@ -86,7 +87,9 @@ import { openSocket } from "./socket.js";
 
   /** "42 s left", or with ``words`` (a turn-based decision's) "2 days 5 h left". */
   function leftText(deadlineMs, words) {
-    return (words ? leftWords(deadlineMs - Date.now()) : secondsLeft(deadlineMs) + " s") + " left";
+    // The server's words for the same row (games/your_matches.py), so a tick never changes them.
+    if (!words) return interpolate(gettext("%(seconds)s s left"), { seconds: secondsLeft(deadlineMs) });
+    return interpolate(gettext("%(time)s left"), { time: leftWords(deadlineMs - Date.now()) });
   }
 
   function announce(text) {
@@ -166,13 +169,16 @@ import { openSocket } from "./socket.js";
       left.textContent = leftText(note.deadline_ms, note.words);
       p.appendChild(document.createTextNode(" · "));
       p.appendChild(left);
-      text += ", " + (note.words ? leftText(note.deadline_ms, true) : secondsLeft(note.deadline_ms) + " seconds left");
+      var n = secondsLeft(note.deadline_ms);
+      // Translators: a toast read out: "Your turn in Ludo with ada, 42 seconds left".
+      text = interpolate(gettext("%(note)s, %(left)s"), { note: text, left: note.words ? leftText(note.deadline_ms, true)
+        : interpolate(ngettext("%(seconds)s second left", "%(seconds)s seconds left", n), { seconds: n }) });
     }
     li.appendChild(p);
     var close = document.createElement("button");
     close.type = "button";
     close.className = "toast-close";
-    close.setAttribute("aria-label", "Dismiss: " + note.text);
+    close.setAttribute("aria-label", interpolate(gettext("Dismiss: %(note)s"), { note: note.text }));
     close.textContent = "×";
     close.addEventListener("click", function () {
       dismiss(li);
@@ -360,7 +366,7 @@ import { openSocket } from "./socket.js";
   function showOptin() {
     if (!optin) return;
     var on = wantsBrowserNotes() && Notification.permission === "granted";
-    optin.textContent = on ? "Stop notifying me when this tab is hidden" : "Notify me when this tab is hidden";
+    optin.textContent = on ? gettext("Stop notifying me when this tab is hidden") : gettext("Notify me when this tab is hidden");
     optin.setAttribute("aria-pressed", on ? "true" : "false");
   }
   if (optin && "Notification" in window) {

@@ -10,13 +10,16 @@
 (function () {
   "use strict";
 
+  // The script catalogue (base.html loads /jsi18n/ first; static/js/i18n.js): English without it.
+  var gettext = window.gettext || function (text) { return text; };
+
   function tick() {
     var clocks = document.querySelectorAll("#rematch .rematch-clock[data-deadline]");
     for (var i = 0; i < clocks.length; i++) {
       var deadline = parseInt(clocks[i].getAttribute("data-deadline"), 10);
       if (isNaN(deadline)) continue;
       var left = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
-      var text = left + " s";
+      var text = gettext("%(seconds)s s").replace("%(seconds)s", String(left));
       if (clocks[i].textContent !== text) clocks[i].textContent = text;
     }
   }

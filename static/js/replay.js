@@ -16,6 +16,9 @@
 (function () {
   "use strict";
 
+  // The script catalogue (base.html loads /jsi18n/ first; static/js/i18n.js): English without it.
+  var gettext = window.gettext || function (text) { return text; };
+
   var KEYS = { ArrowLeft: "replay-prev", ArrowRight: "replay-next", Home: "replay-first", End: "replay-last" };
   var DICE_KEY = "parlour.dice_style";
   var DICE_STYLES = ["pips", "numbers"];
@@ -90,7 +93,7 @@
     window.clearTimeout(timer);
     if (button) {
       button.setAttribute("aria-pressed", on ? "true" : "false");
-      button.textContent = on ? "❚❚ Pause" : "▶ Play";
+      button.textContent = on ? gettext("❚❚ Pause") : gettext("▶ Play");
     }
     if (on) schedule();
   }

@@ -14,6 +14,7 @@
  */
 import { addCsrfTokens, refusals } from "./parlour.js";
 import { retryLater } from "./socket.js";
+import { gettext, pgettext } from "./i18n.js";
 
 (function () {
   "use strict";
@@ -56,34 +57,34 @@ import { retryLater } from "./socket.js";
       if (!field) return;
       navigator.clipboard.writeText(field.value).then(
         function () {
-          if (state) state.textContent = "Copied.";
+          if (state) state.textContent = gettext("Copied.");
         },
         function () {
           field.select();
-          if (state) state.textContent = "Press Ctrl+C (or ⌘C) to copy the selected link.";
+          if (state) state.textContent = gettext("Press Ctrl+C (or ⌘C) to copy the selected link.");
         }
       );
     });
   }
 
   document.addEventListener("htmx:wsConnecting", function () {
-    if (!stopped) setStatus("Connecting…");
+    if (!stopped) setStatus(gettext("Connecting…"));
   });
   document.addEventListener("htmx:wsOpen", function () {
-    if (!stopped) setStatus("Live");
+    if (!stopped) setStatus(pgettext("connection status", "Live"));
   });
   document.addEventListener("htmx:wsAfterMessage", followMatch);
   document.addEventListener("htmx:wsClose", function (evt) {
     var closeEvent = evt.detail && evt.detail.event;
     var code = closeEvent ? closeEvent.code : 1006;
     if (!stopped && retryLater(evt)) {
-      setStatus("Reconnecting…"); // 4013 "try again later": not a refusal
+      setStatus(gettext("Reconnecting…")); // 4013 "try again later": not a refusal
     } else if (code >= 4000 && code <= 4999) {
       stopped = true;
       evt.target.removeAttribute("ws-connect");
-      setStatus(REFUSED[code] || "Disconnected by the server.");
+      setStatus(REFUSED[code] || gettext("Disconnected by the server."));
     } else if (!stopped) {
-      setStatus("Reconnecting…");
+      setStatus(gettext("Reconnecting…"));
     }
   });
 })();

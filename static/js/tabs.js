@@ -17,6 +17,9 @@
 (function () {
   "use strict";
 
+  // The script catalogue (base.html loads /jsi18n/ first; static/js/i18n.js): English without it.
+  var gettext = window.gettext || function (text) { return text; };
+
   function setUp(box) {
     var list = box.querySelector("[role=tablist]");
     if (!list) return;
@@ -51,7 +54,7 @@
           tab.classList.add("has-news");
           var mark = document.createElement("span");
           mark.className = "news-mark visually-hidden";
-          mark.textContent = " (new)";
+          mark.textContent = " " + gettext("(new)");
           tab.appendChild(mark);
         }).observe(watched, { childList: true });
       }
@@ -61,8 +64,11 @@
       tab.addEventListener("keydown", function (evt) {
         var i = tabs.indexOf(tab);
         var next = null;
-        if (evt.key === "ArrowRight") next = tabs[(i + 1) % tabs.length];
-        else if (evt.key === "ArrowLeft") next = tabs[(i - 1 + tabs.length) % tabs.length];
+        // The arrow towards the next tab: on a right-to-left page the tabs run leftwards.
+        var forward = getComputedStyle(list).direction === "rtl" ? "ArrowLeft" : "ArrowRight";
+        var back = forward === "ArrowLeft" ? "ArrowRight" : "ArrowLeft";
+        if (evt.key === forward) next = tabs[(i + 1) % tabs.length];
+        else if (evt.key === back) next = tabs[(i - 1 + tabs.length) % tabs.length];
         else if (evt.key === "Home") next = tabs[0];
         else if (evt.key === "End") next = tabs[tabs.length - 1];
         if (next) {

@@ -4,7 +4,9 @@
  * frames pushed to many people are rendered once, in UTC). When the browser's zone is
  * not the one the page was rendered in (<body data-time-zone>), it is sent to
  * /account/time-zone/, which keeps it on the profile (a cookie for a visitor), so the
- * next pages come rendered in it, without JavaScript too.
+ * next pages come rendered in it, without JavaScript too. The words and order are the
+ * page's language (<html lang>, Intl): English as "4 Dec 2026, 18:30" (en-GB), the
+ * others in their own way, always with Western digits (docs/glossary.md).
  */
 (function () {
   "use strict";
@@ -19,11 +21,22 @@
 
   var DAY = { day: "numeric", month: "short", year: "numeric" };
   var CLOCK = { hour: "2-digit", minute: "2-digit", hourCycle: "h23" };
-  var FORMATS = {
-    date: new Intl.DateTimeFormat("en-GB", Object.assign({ timeZone: zone }, DAY)),
-    datetime: new Intl.DateTimeFormat("en-GB", Object.assign({ timeZone: zone }, DAY, CLOCK)),
-    time: new Intl.DateTimeFormat("en-GB", Object.assign({ timeZone: zone }, CLOCK)),
-  };
+  var lang = (document.documentElement.getAttribute("lang") || "en").toLowerCase();
+  var locale = lang === "en" || lang.indexOf("en-") === 0 ? "en-GB" : lang + "-u-nu-latn";
+  var FORMATS;
+  try {
+    FORMATS = formats(locale);
+  } catch (e) {
+    FORMATS = formats("en-GB"); // a language tag Intl does not take
+  }
+
+  function formats(tag) {
+    return {
+      date: new Intl.DateTimeFormat(tag, Object.assign({ timeZone: zone }, DAY)),
+      datetime: new Intl.DateTimeFormat(tag, Object.assign({ timeZone: zone }, DAY, CLOCK)),
+      time: new Intl.DateTimeFormat(tag, Object.assign({ timeZone: zone }, CLOCK)),
+    };
+  }
 
   function convert(root) {
     var scope = root && root.querySelectorAll ? root : document;

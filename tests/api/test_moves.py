@@ -123,3 +123,17 @@ def test_a_banned_account_s_token_is_refused(client):
     answer = _post(client, match, {"move": "move 0", "version": match.version}, text)
     assert (answer.status_code, answer.json()["error"]["code"]) == (403, "account_banned")
     assert Match.objects.get(pk=match.pk).version == match.version
+
+
+def test_the_api_speaks_english_whatever_the_language_asked_for(client):
+    """docs/api.md: the error messages are part of the contract; a German
+    account asking in Arabic still reads them in English."""
+    from accounts.models import User
+
+    user, text, match = _bot_match()
+    User.objects.filter(pk=user.pk).update(language="de")
+    answer = client.post(f"/api/match/{match.public_id}/move", data={"move": "move 0", "version": 0},
+                         content_type="application/json", headers={**bearer(text), "Accept-Language": "ar"})
+    assert answer.status_code == 409 and answer["Content-Language"] == "en"
+    english = answer.json()["error"]["message"]
+    assert english.isascii() and english

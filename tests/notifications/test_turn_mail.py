@@ -15,6 +15,7 @@ from django.conf import settings
 from django.test import Client
 from django.utils import timezone
 
+from accounts.models import User
 from config.celery import app as celery_app
 from games import actions, turn_mail
 from games.models import Match
@@ -339,3 +340,32 @@ def test_mail_tasks_go_to_the_general_queue_and_beat_runs_the_turn_mail():
     entry = settings.CELERY_BEAT_SCHEDULE["turn-mail"]
     assert entry["task"] == "notifications.tasks.turn_mail"
     assert set(mail.jobs()) == {"your-turn digests", "reminders"}
+
+
+def test_each_player_is_mailed_in_their_own_language(smtp, run_mail):
+    """docs/i18n.md "E-mail": the digest and the result, subject and body, in
+    the recipient's chosen language (German here), and in English for an
+    account that chose none, from the same run."""
+    ann, bob = make_user("ann"), make_user("bob")
+    User.objects.filter(pk=ann.pk).update(language="de")
+    turn_based(ann, bob)  # ann to move
+    turn_based(bob, ann)  # bob to move
+    assert run_mail() == ["sent", "sent"]
+    [anns], [bobs] = to(smtp, ann), to(smtp, bob)
+    assert anns["Subject"] == "Du bist am Zug: Ludo mit bob"
+    text = body(anns)
+    assert text.startswith("Hallo ann,\n\nDu bist in einer Fernpartie auf Parlour am Zug:\n"), text
+    assert "noch 23 Stunden: bis " in text
+    assert any(day in text for day in ("Montag", "Dienstag", "Mittwoch", "Donnerstag", "Freitag", "Samstag",
+                                       "Sonntag")), "the deadline's day in German"
+    assert "Dies ist eine E-Mail der Art „Du bist am Zug“ von Parlour." in text
+    assert "Hello" not in text and "left: until" not in text
+    assert bobs["Subject"] == "Your turn: Ludo with ann"
+    assert body(bobs).startswith("Hello bob,\n\nIt is your turn in a turn-based match on Parlour:\n")
+
+    won = turn_based(ann, bob, state=LAST_MOVE)
+    assert run_mail(lambda: actions.play_move(won.public_id, ann, "p3", won.version)) == ["sent", "sent"]
+    results = {m["To"]: m for m in smtp.messages if m["Subject"].startswith(("Du hast", "You "))}
+    assert results[ann.email]["Subject"] == "Du hast gewonnen: Ludo mit bob"
+    assert "Deine Fernpartie Ludo mit bob ist vorbei. Du hast gewonnen." in body(results[ann.email])
+    assert results[bob.email]["Subject"] == "You lost: Ludo with ann"

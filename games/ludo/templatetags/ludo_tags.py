@@ -15,7 +15,7 @@ Board choices (JSON, viewBox units 0..15, see games/ludo/svg.py)::
 
     [{"m": "p2",                       # the move sent
       "k": "p2",                       # the board target (one per piece or base)
-      "l": "Move a piece forward 6",   # its words (engine/view.py _label)
+      "l": "Move a piece forward 6",   # its words (move_words: engine/view.py _label's, translated)
       "h": [cx, cy, r],                # hit circle at the piece (r = 1 cell: 48 px on a phone)
       "hr": [x, y, w, h] | absent,     # hit rectangle (the base, for "Bring a piece out")
       "t": [x, y],                     # its destination's centre
@@ -28,12 +28,22 @@ Board choices (JSON, viewBox units 0..15, see games/ludo/svg.py)::
 from __future__ import annotations
 
 from django import template
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext, pgettext_lazy
 
 from games.frames.wire import choices_json
+from games.ludo.engine.board import LANE_FIRST, SAFE_CELLS
 from games.ludo.svg import BASES, board_context, way
 
 register = template.Library()
 
+#: A captured seat's colour in a move's words ("…, capturing red").
+_CAPTURED = {
+    "red": pgettext_lazy("ludo move: capturing …", "red"),
+    "green": pgettext_lazy("ludo move: capturing …", "green"),
+    "yellow": pgettext_lazy("ludo move: capturing …", "yellow"),
+    "blue": pgettext_lazy("ludo move: capturing …", "blue"),
+}
 HIT_RADIUS = 1.0  # grid units: a 48 px circle where a cell is about 24 px (390 px phone)
 
 
@@ -51,15 +61,51 @@ def _merged(legal: list[dict]) -> list[dict]:
         m = dict(m, count=1)
         seen[key] = m
         out.append(m)
-    for m in out:
-        if m.get("count", 1) > 1:
-            m["label"] = m["label"].replace(f"piece {m['piece']}", "a piece", 1)
     return out
+
+
+def _piece_words(m: dict, any_piece: bool, colours: list[str]) -> str:
+    """A piece move's words in the active language, as engine/view.py ``_label``
+    says them in English ("Move piece 0 forward 5, onto a safe cell"); "a piece"
+    for a choice standing for several pieces. ``colours``: seat -> colour name."""
+    args = {"piece": m["piece"]}
+    if m["from_progress"] is None:
+        return _("Bring a piece out") if any_piece else _("Bring piece %(piece)d out") % args
+    args["die"] = m["to_progress"] - m["from_progress"]
+    if m["to"] == "home":
+        return (_("Move a piece forward %(die)d, home") if any_piece
+                else _("Move piece %(piece)d forward %(die)d, home")) % args
+    if m["to"] == "lane" and m["from_progress"] >= LANE_FIRST:
+        return (_("Move a piece forward %(die)d, up your home lane") if any_piece
+                else _("Move piece %(piece)d forward %(die)d, up your home lane")) % args
+    if m["to"] == "lane":
+        return (_("Move a piece forward %(die)d, into your home lane") if any_piece
+                else _("Move piece %(piece)d forward %(die)d, into your home lane")) % args
+    if m["to_cell"] in SAFE_CELLS:
+        return (_("Move a piece forward %(die)d, onto a safe cell") if any_piece
+                else _("Move piece %(piece)d forward %(die)d, onto a safe cell")) % args
+    if m["captures"]:
+        names = [str(_CAPTURED[colours[o]]) for o in m["captures"]]
+        # Translators: the colours captured by one move when there are several ("red and green").
+        args["colour"] = names[0] if len(names) == 1 else _("%(first)s and %(second)s") % {
+            "first": pgettext("list separator", ", ").join(names[:-1]), "second": names[-1]}
+        return (_("Move a piece forward %(die)d, capturing %(colour)s") if any_piece
+                else _("Move piece %(piece)d forward %(die)d, capturing %(colour)s")) % args
+    return (_("Move a piece forward %(die)d") if any_piece
+            else _("Move piece %(piece)d forward %(die)d")) % args
+
+
+def move_words(m: dict, colours: list[str]) -> str:
+    """The words of a choice (``_merged``'s move dicts): "Roll the die", or a piece move's."""
+    if "piece" not in m:
+        return _("Roll the die") if m["move"] == "roll" else m["label"]
+    return _piece_words(m, m.get("count", 1) > 1, colours)
 
 
 @register.simple_tag
 def ludo_choices(seat_view: dict, legal: list[dict]) -> dict:
-    buttons = _merged(legal)
+    colours = [s["colour"] for s in seat_view["seats"]]
+    buttons = [dict(m, label=move_words(m, colours)) for m in _merged(legal)]
     board = []
     if any("piece" in m for m in buttons):
         seat = seat_view["turn"]

@@ -37,19 +37,59 @@ import random
 from django import template
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
+from django.utils.translation import get_language, ngettext
+from django.utils.translation import gettext as _
 
 from games.engine import get_rules
 from games.frames.wire import choices_json, part
+from games.rondo.engine.moves import MAX_RACK
 from games.rondo.engine.view import describe_move
-from games.rondo.svg import LETTERS, chain_options
+from games.rondo.svg import LETTERS, chain_options, static_board
+from games.rondo.words import colour, colour_cap
 
 register = template.Library()
+
+
+def move_words(m: dict, seat_view: dict) -> str:
+    """A move's words in the active language, as engine/view.py ``describe_move``
+    says them in English ("2 red face up on red 3, I03 (6 points)")."""
+    if m["move"] == "end":
+        return _("End the chain and draw 1 tile")
+    if m["move"] == "draw":
+        rack = (seat_view.get("private") or {}).get("rack") or []
+        n = 1 if len(rack) == MAX_RACK - 1 else 2
+        return ngettext("Draw %(n)d tile instead of placing",
+                        "Draw %(n)d tiles instead of placing", n) % {"n": n}
+    if "space" not in m:
+        return m["label"]
+    return _placement_words(get_language(), seat_view["side"], m["space"], m["count"], m["colour"],
+                            m["points"], m["face_down"])
+
+
+@functools.lru_cache(maxsize=8192)
+def _placement_words(language, side, sid, count, tile_colour, points, face_down) -> str:
+    """A placement's words in ``language`` (the active one: a key of the cache, as
+    a rack's placements are worded again for every frame of the seat's turn)."""
+    space = static_board(side)["by_id"][sid]
+    args = {"count": count, "colour": colour(tile_colour), "space_colour": colour(space["colour"]),
+            "value": space["value"], "space": sid, "points": points}
+    if face_down:
+        return _("1 %(colour)s face down on %(space_colour)s %(value)d, %(space)s "
+                 "(a bridge, 0 points)") % args
+    return ngettext("%(count)d %(colour)s face up on %(space_colour)s %(value)d, %(space)s "
+                    "(%(points)d point)",
+                    "%(count)d %(colour)s face up on %(space_colour)s %(value)d, %(space)s "
+                    "(%(points)d points)", points) % args
+
+
+def _worded(m: dict | None, seat_view: dict) -> dict | None:
+    return None if m is None else dict(m, label=move_words(m, seat_view))
 
 
 @register.simple_tag
 def rondo_chain(seat_view: dict) -> dict:
     moves = (seat_view.get("private") or {}).get("moves") or []
-    firsts = [m for m in moves if "space" in m]
+    firsts = [_worded(m, seat_view) for m in moves if "space" in m]
     spaces = list(dict.fromkeys(m["space"] for m in firsts))
     options = chain_options(seat_view)
     return {
@@ -63,8 +103,8 @@ def rondo_chain(seat_view: dict) -> dict:
         "first_options": mark_safe("".join(
             f'<option value="{escape(m["move"])}">{escape(m["label"])}</option>'
             for m in sorted(firsts, key=lambda m: (-m.get("points", 0), bool(m.get("face_down")))))),
-        "draw": next((m for m in moves if m["move"] == "draw"), None),
-        "end": next((m for m in moves if m["move"] == "end"), None),
+        "draw": _worded(next((m for m in moves if m["move"] == "draw"), None), seat_view),
+        "end": _worded(next((m for m in moves if m["move"] == "end"), None), seat_view),
         "letters": LETTERS,
         # Not escaped: chain_options writes each from the board's space ids and the
         # five colour names, never from anything a person typed.
@@ -85,7 +125,7 @@ def composer(seat_view: dict) -> str:
         for sid in rules.candidates(st):
             if sid not in options:
                 options[sid] = [
-                    {"m": d["move"], "l": d["label"], "c": d["colour"], "n": d["count"] or 1,
+                    {"m": d["move"], "l": move_words(d, seat_view), "c": d["colour"], "n": d["count"] or 1,
                      "p": d["points"], "d": d["face_down"]}
                     for d in (describe_move(rules, state, m) for m in rules.placements(state, sid))
                 ]  # fmt: skip
@@ -94,6 +134,35 @@ def composer(seat_view: dict) -> str:
         return out
 
     return choices_json({"tree": paths(state, depth), "options": options})
+
+
+@register.filter
+def colour_name(name: str) -> str:
+    """A tile or seat colour's name in the active language ("red"; games.rondo.words)."""
+    return colour(name)
+
+
+@register.filter
+def colour_title(name: str) -> str:
+    """A tile or seat colour's name with a capital first letter ("Red")."""
+    return colour_cap(name)
+
+
+#: A tile of each colour, in words (a rack's tile for screen readers: "red tile").
+_TILE_WORDS = {
+    "yellow": lambda: _("yellow tile"),
+    "red": lambda: _("red tile"),
+    "purple": lambda: _("purple tile"),
+    "blue": lambda: _("blue tile"),
+    "green": lambda: _("green tile"),
+}
+
+
+@register.filter
+def tile_words(name: str) -> str:
+    """A tile of colour ``name`` in words, in the active language ("red tile")."""
+    words = _TILE_WORDS.get(name)
+    return f"{name} tile" if words is None else words()
 
 
 @register.filter

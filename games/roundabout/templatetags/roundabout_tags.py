@@ -43,9 +43,11 @@ from django import template
 from django.template.defaulttags import CsrfTokenNode
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
 
 from games.engine import get_rules
 from games.frames.wire import choices_json, part
+from games.roundabout import words
 from games.roundabout.engine.board import CW
 from games.roundabout.engine.moves import PASS
 from games.roundabout.engine.view import describe_move
@@ -66,30 +68,31 @@ _XY = tuple(space_xy(s) for s in range(80))
 _transform = functools.cache(_dart_transform)
 
 
-def _choice(d: dict, colour: str, facing: str) -> dict:
+def _choice(d: dict, colour: str, facing: str, w: dict) -> dict:
     fx, fy = _XY[d["from"]]
     return {
-        "m": d["move"], "k": f"dart {d['dart']}", "kl": f"Dart {d['dart']} on {d['from_place']}",
-        "l": d["label"], "h": [fx, fy, HIT_RADIUS], "hs": BODY_RADIUS, "fr": dart_rotation(d["from"], facing),
+        "m": d["move"], "k": f"dart {d['dart']}", "kl": words.dart_at(d["dart"], d["from"], w),
+        "l": words.label(d, w), "h": [fx, fy, HIT_RADIUS], "hs": BODY_RADIUS,
+        "fr": dart_rotation(d["from"], facing),
         "t": _XY[d["to"]], "fs": d["from"], "d": d["die"], "w": d["direction"],
         "g": f"ra-{colour}", "gc": colour, "gt": _transform(d["to"], facing),
     }  # fmt: skip
 
 
-def _turn_choice(d: dict, at: int, colour: str, facing: str, turned: str) -> dict:
+def _turn_choice(d: dict, at: int, colour: str, facing: str, turned: str, w: dict) -> dict:
     """A reversal (reversing doubles) as a choice: its spot is the dart's own, and
     the preview is the dart facing the other way ("w": "turn", no die)."""
     x, y = _XY[at]
     return {
-        "m": d["move"], "k": f"dart {d['dart']}", "kl": f"Dart {d['dart']} on {d['from_place']}",
-        "l": d["label"], "h": [x, y, HIT_RADIUS], "hs": BODY_RADIUS, "fr": dart_rotation(at, facing),
+        "m": d["move"], "k": f"dart {d['dart']}", "kl": words.dart_at(d["dart"], at, w),
+        "l": words.label(d, w), "h": [x, y, HIT_RADIUS], "hs": BODY_RADIUS, "fr": dart_rotation(at, facing),
         "t": (x, y), "fs": at, "w": "turn",
         "g": f"ra-{colour}", "gc": colour,
         "gt": _transform(at, turned),
     }  # fmt: skip
 
 
-def _dart_choices(rules, state, colour: str) -> tuple[list[dict], bool]:
+def _dart_choices(rules, state, colour: str, w: dict) -> tuple[list[dict], bool]:
     """The dart moves and reversals of ``state`` as choices, and whether "pass"
     is legal there."""
     out, can_pass = [], False
@@ -103,9 +106,9 @@ def _dart_choices(rules, state, colour: str) -> tuple[list[dict], bool]:
         facing = "cw" if state.face[idx] == CW else "ccw"
         if move.kind == "reverse":
             out.append(_turn_choice(describe_move(state, move), state.pos[idx], colour, facing,
-                                    "ccw" if facing == "cw" else "cw"))
+                                    "ccw" if facing == "cw" else "cw", w))
         else:
-            out.append(_choice(describe_move(state, move), colour, facing))
+            out.append(_choice(describe_move(state, move), colour, facing, w))
     return out, can_pass
 
 
@@ -114,20 +117,23 @@ def _help(view: dict, can_reverse: bool) -> str:
     phase); ``can_reverse``: a dart may be turned around now (say so only then)."""
     a, b = view["dice"]
     if len(view["unused"]) == 1:
-        return (f"The last step uses the {view['unused'][0]} left: pick a dart on the board, then a "
-                "highlighted spot, then Confirm.")
-    steps = ("Pick a dart on the board, then a highlighted spot (its number is the die it uses); "
-             "then the same for the second step; then Confirm. Undo takes a step back.")
+        return _("The last step uses the %(die)s left: pick a dart on the board, then a highlighted spot, "
+                 "then Confirm.") % {"die": view["unused"][0]}
+    steps = _("Pick a dart on the board, then a highlighted spot (its number is the die it uses); then the "
+              "same for the second step; then Confirm. Undo takes a step back.")
     if a != b:
-        return f"Step 1 uses one die, step 2 the other, in either order ({a} and {b}). {steps}"
+        return _("Step 1 uses one die, step 2 the other, in either order (%(a)s and %(b)s). %(steps)s") % {
+            "a": a, "b": b, "steps": steps}
     if view["jumping"]:
-        extra = "; on jumping doubles a dart may also pass over blocks"
+        text = _("Doubles: each step moves a dart %(die)s (no extra move, no doubled move); on jumping "
+                 "doubles a dart may also pass over blocks. %(steps)s")
     elif can_reverse:
-        extra = ("; on reversing doubles you may instead turn one or two darts around: pick a dart, "
-                 "then its own spot (marked ↺)")
+        text = _("Doubles: each step moves a dart %(die)s (no extra move, no doubled move); on reversing "
+                 "doubles you may instead turn one or two darts around: pick a dart, then its own spot "
+                 "(marked ↺). %(steps)s")
     else:
-        extra = ""
-    return f"Doubles: each step moves a dart {a} (no extra move, no doubled move){extra}. {steps}"
+        text = _("Doubles: each step moves a dart %(die)s (no extra move, no doubled move). %(steps)s")
+    return text % {"die": a, "steps": steps}
 
 
 @register.filter
@@ -145,7 +151,8 @@ def roundabout_turns(seat_view: dict) -> dict:
     state = rules.load(seat_view["state"])
     mover = state.mover
     colour = next(s["colour"] for s in seat_view["seats"] if s["seat"] == mover)
-    first, _ = _dart_choices(rules, state, colour)
+    w = words.texts()  # the active language's words, looked up once for every choice
+    first, _can_pass = _dart_choices(rules, state, colour, w)
     table, index = [], {}  # second-die choices shared by several first moves, once each
     if len(state.unused) == 2:
         for c in first:
@@ -153,7 +160,7 @@ def roundabout_turns(seat_view: dict) -> dict:
             if rules.to_move(after) != mover or after.phase != "move":
                 c["e"] = 1
                 continue
-            seconds, can_pass = _dart_choices(rules, after, colour)
+            seconds, can_pass = _dart_choices(rules, after, colour, w)
             c["n"] = []
             for c2 in seconds:
                 key = (c2["m"], c2.get("fs"), c2["l"])
@@ -172,8 +179,8 @@ def roundabout_turns(seat_view: dict) -> dict:
         return {"choices": "", "help": ""}
     if state.reversed:  # one dart turned: one more may turn (ending the turn), or pass
         return {"choices": choices_json({"choices": first, "table": table}),
-                "help": ("You turned one dart. You may turn one more: pick it, then its own spot "
-                         "(marked ↺), then Confirm. Or end your turn with Pass.")}
+                "help": _("You turned one dart. You may turn one more: pick it, then its own spot "
+                          "(marked ↺), then Confirm. Or end your turn with Pass.")}
     can_reverse = any(m.kind == "reverse" for m in rules.legal_moves(state))
     return {"choices": choices_json({"choices": first, "table": table}),
             "help": _help(seat_view, can_reverse)}
@@ -264,60 +271,66 @@ def roundabout_buttons(context, legal: list[dict], composed) -> str:
         _FORM.format, action=escape(context["urls"]["move"]), version=int(context["match"].version),
         csrf=CsrfTokenNode().render(context))
     groups = [(kind, list(ms)) for kind, ms in itertools.groupby(legal, key=lambda m: m["kind"])]
+    w = words.texts()
     out = ['<div class="ra-controls">']
     for kind, ms in groups:
         if kind != "dart":
-            out.append(_group(kind, ms, form))
+            out.append(_group(kind, ms, form, w))
     for kind, ms in groups:
         if kind == "dart":
-            markup = _group(kind, ms, form)
+            markup = _group(kind, ms, form, w)
             if composed and len({m["dart"] for m in ms}) > 1:
-                markup = ('<details class="ra-group ra-dart-list"><summary><span class="ra-long">'
-                          'Or move a dart with buttons</span><span class="ra-short">Dart buttons</span>'
-                          f"</summary>{markup}</details>")
+                long, short = escape(_("Or move a dart with buttons")), escape(_("Dart buttons"))
+                markup = (f'<details class="ra-group ra-dart-list"><summary><span class="ra-long">{long}'
+                          f'</span><span class="ra-short">{short}</span></summary>{markup}</details>')
             out.append(markup)
     out.append("</div>")
     return mark_safe("".join(out))
 
 
-def _group(kind: str, ms: list[dict], form) -> str:
+def _group(kind: str, ms: list[dict], form, w: dict) -> str:
+    """One kind's forms; ``w``: the active language's words (``words.texts()``)."""
     out = []
     add = out.append
     if kind == "dart":
         by_dart = [(d, list(g)) for d, g in itertools.groupby(ms, key=lambda m: m["dart"])]
-        add('<div class="ra-darts" role="group" aria-label="Move a dart">')
+        group = escape(_("Move a dart"))
+        add(f'<div class="ra-darts" role="group" aria-label="{group}">')
         for dart, dms in by_dart:
-            first = dms[0]
-            where = f'on {escape(first["from_place"])}, facing {escape(first["facing"])}'
-            add(f'<details class="ra-dart-choice"{" open" if len(by_dart) == 1 else ""}><summary>Dart {dart} '
+            where = escape(words.where(dms[0], w))
+            add(f'<details class="ra-dart-choice"{" open" if len(by_dart) == 1 else ""}><summary>'
+                f'{escape(words.dart_name(dart, w))} '
                 f'<span class="muted">{where}</span></summary><ul class="move-buttons">')
             for m in dms:
                 add(form(move=escape(m["move"])))
-                add(f'<button type="submit" data-to-space="{m["to"]}" aria-label="{escape(m["label"])}">'
-                    f'{escape(m["short"])}</button></form></li>')
+                label = escape(words.label(m, w))
+                add(f'<button type="submit" data-to-space="{m["to"]}" aria-label="{label}">'
+                    f'{escape(words.short(m, w))}</button></form></li>')
             add("</ul></details>")
         add("</div>")
     elif kind == "reverse":
-        add('<fieldset class="ra-group"><legend>Reversing doubles: turn a dart around</legend>'
-            '<ul class="move-buttons">')
+        legend = escape(_("Reversing doubles: turn a dart around"))
+        add(f'<fieldset class="ra-group"><legend>{legend}</legend><ul class="move-buttons">')
         for m in ms:
-            label = escape(m["label"])
+            label = escape(words.label(m, w))
             add(form(move=escape(m["move"])))
-            add(f'<button type="submit" aria-label="{label}" title="{label}">Dart {m["dart"]}'
-                '</button></form></li>')
+            name = escape(words.dart_name(m["dart"], w))
+            add(f'<button type="submit" aria-label="{label}" title="{label}">{name}</button></form></li>')
         add("</ul></fieldset>")
     elif kind == "offer":
-        add('<details class="ra-group ra-offers"><summary>Golden Rule<span class="ra-long">: offer this roll'
+        # Translators: the second follows the first ("Golden Rule: offer this roll") where there is room.
+        golden, offer = escape(_("Golden Rule")), escape(_(": offer this roll"))
+        add(f'<details class="ra-group ra-offers"><summary>{golden}<span class="ra-long">{offer}'
             '</span></summary><ul class="move-buttons">')
         for m in ms:
             add(form(move=escape(m["move"])))
-            add(f'<button type="submit" class="secondary">{escape(m["label"])}</button></form></li>')
+            add(f'<button type="submit" class="secondary">{escape(words.label(m, w))}</button></form></li>')
         add("</ul></details>")
     else:
         add('<ul class="move-buttons">')
         for m in ms:
             secondary = ' class="secondary"' if m["kind"] in ("pass", "decline") else ""
             add(form(move=escape(m["move"])))
-            add(f'<button type="submit"{secondary}>{escape(m["label"])}</button></form></li>')
+            add(f'<button type="submit"{secondary}>{escape(words.label(m, w))}</button></form></li>')
         add("</ul>")
     return "".join(out)

@@ -7,6 +7,7 @@
 
 import { byId } from "./dom.js";
 import { showHelp } from "./keys.js";
+import { gettext } from "../i18n.js";
 
 /** The bar for state ``st`` (board/choices.js), made once after its #board-choices;
  *  ``on``: {confirm, undo, cancel} (click handlers). Null without a state. */
@@ -17,7 +18,7 @@ export function bar(st, on) {
   b.id = "board-bar";
   b.className = "board-bar";
   b.setAttribute("role", "group");
-  b.setAttribute("aria-label", "Move on the board");
+  b.setAttribute("aria-label", gettext("Move on the board"));
   showHelp(st.el.getAttribute("data-help"));
   const say = document.createElement("p");
   say.id = "board-say";
@@ -26,8 +27,8 @@ export function bar(st, on) {
   b.appendChild(say);
   const row = document.createElement("p");
   row.className = "board-actions";
-  [["board-confirm", "Confirm", on.confirm, ""], ["board-undo", "Undo", on.undo, "secondary"],
-    ["board-cancel", "Cancel", on.cancel, "secondary"]].forEach((spec) => {
+  [["board-confirm", gettext("Confirm"), on.confirm, ""], ["board-undo", gettext("Undo"), on.undo, "secondary"],
+    ["board-cancel", gettext("Cancel"), on.cancel, "secondary"]].forEach((spec) => {
     const btn = document.createElement("button");
     btn.type = "button";
     btn.id = spec[0];

@@ -12,6 +12,8 @@
  * in place; the board redraws after each (static/js/board.js).
  */
 
+import { gettext, interpolate, ngettext } from "../i18n.js";
+
 /** The choices of #board-choices' text: a list of choices, or {"choices", "table"} where
  *  a choice's "n" may hold indices into "table" (choices shared by several). */
 export function parseChoices(text) {
@@ -58,7 +60,8 @@ export function targets(st) {
     t.choices.push(c);
   });
   out.forEach((t) => {
-    t.label = t.choices.length === 1 ? t.choices[0].l : t.choices[0].k + ": " + t.choices.length + " moves";
+    t.label = t.choices.length === 1 ? t.choices[0].l : interpolate(ngettext("%(target)s: %(count)s move",
+      "%(target)s: %(count)s moves", t.choices.length), { target: t.choices[0].k, count: t.choices.length });
     if (t.choices[0].kl) t.label = t.choices[0].kl;
   });
   return out;
@@ -173,37 +176,58 @@ export function cycleDest(st, dir) {
   return true;
 }
 
+/** The hints that name the game's pieces, in each game's words: its GameSite's piece_word
+ *  ("piece", "dart") picks the set (whole sentences, so each language words them itself). */
+const PIECE_HINTS = {
+  piece: () => ({
+    // Translators: Roundabout reverses a piece: tap it, then the ↺ mark; "Confirm" is the button.
+    turn: gettext("Next: turn another piece (it, then ↺), or Confirm to end the turn."),
+    next: gettext("Next: choose a piece for the other die, or Undo."),
+    first: gettext("Choose a highlighted piece."),
+  }),
+  dart: () => ({
+    turn: gettext("Next: turn another dart (it, then ↺), or Confirm to end the turn."),
+    next: gettext("Next: choose a dart for the other die, or Undo."),
+    first: gettext("Choose a highlighted dart."),
+  }),
+};
+
 /** The bar's words for the state, given the connection ``net`` ({offline, connected}),
  *  the game's pieces called ``piece`` (its GameSite's piece_word: "piece", "dart"). */
 export function words(st, net, piece = "piece") {
   if (!st) return "";
-  if (!st.busy && net.offline) return "Offline: you can move again when the network is back.";
-  if (st.busy) return net.connected ? "Sent…" : "Sent: waiting for the connection…";
+  if (!st.busy && net.offline) return gettext("Offline: you can move again when the network is back.");
+  if (st.busy) return net.connected ? gettext("Sent…") : gettext("Sent: waiting for the connection…");
   const parts = [];
   st.steps.forEach((c, i) => {
-    parts.push((st.steps.length > 1 || st.compose ? "Step " + (i + 1) + ": " : "") + c.l + ".");
+    parts.push(st.steps.length > 1 || st.compose
+      ? interpolate(gettext("Step %(number)s: %(move)s."), { number: i + 1, move: c.l })
+      // Translators: one step of the turn being composed, a sentence ("A to 1.").
+      : interpolate(gettext("%(move)s."), { move: c.l }));
   });
   const sel = selectedTarget(st);
+  const hints = (PIECE_HINTS[piece] || PIECE_HINTS.piece)();
   if (sel) {
     const c = sel.choices[st.dest];
     if (st.compose) {
       parts.push(sel.choices.length > 1
-        ? "Choose where it goes (" + sel.choices.length + " places): " + c.l + "?"
-        : "Choose where it goes: " + c.l + "?");
+        ? interpolate(ngettext("Choose where it goes (%(count)s place): %(move)s?",
+          "Choose where it goes (%(count)s places): %(move)s?", sel.choices.length),
+        { count: sel.choices.length, move: c.l })
+        : interpolate(gettext("Choose where it goes: %(move)s?"), { move: c.l }));
     } else {
-      parts.push(c.l + "? Pick it again or Confirm to move.");
+      parts.push(interpolate(gettext("%(move)s? Pick it again or Confirm to move."), { move: c.l }));
     }
   } else if (level(st).length) {
     const last = lastStep(st);
     if (last && last.w === "turn") {
-      parts.push("Next: turn another " + piece + " (it, then ↺), or Confirm to end the turn.");
+      parts.push(hints.turn);
     } else {
-      parts.push(st.steps.length ? "Next: choose a " + piece + " for the other die, or Undo."
-        : "Choose a highlighted " + piece + ".");
-      if (last && (last.e || last.x)) parts.push("Or Confirm to end the turn here.");
+      parts.push(st.steps.length ? hints.next : hints.first);
+      if (last && (last.e || last.x)) parts.push(gettext("Or Confirm to end the turn here."));
     }
   } else if (st.steps.length) {
-    parts.push("Confirm to send the turn, or Undo.");
+    parts.push(gettext("Confirm to send the turn, or Undo."));
   }
   return parts.join(" ");
 }

@@ -13,6 +13,7 @@
  */
 
 import { boardEl, node, stage } from "./dom.js";
+import { gettext } from "../i18n.js";
 
 let asking = null; // the open chooser: {overlay, box, marks, stale, board, width}
 
@@ -57,7 +58,7 @@ export function ask(evt, items, stale) {
   const title = document.createElement("p");
   title.id = "bd-chooser-title";
   title.className = "bd-chooser-title";
-  title.textContent = "Which one?";
+  title.textContent = gettext("Which one?");
   box.appendChild(title);
   items.forEach((it) => box.appendChild(choiceButton(it)));
   overlay.appendChild(box);

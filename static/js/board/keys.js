@@ -12,6 +12,7 @@
 
 import { byId, keysOn, stage } from "./dom.js";
 import { inChooser } from "./chooser.js";
+import { gettext } from "../i18n.js";
 
 /** [[keys, words], ...] of a list's <dt> elements (each followed by its <dd>). */
 export function wordsOf(dts) {
@@ -121,7 +122,7 @@ export function keyList() {
   box.id = "board-keys";
   box.className = "board-keys";
   const sum = document.createElement("summary");
-  sum.textContent = "Playing on the board, and its keyboard shortcuts (the letters anywhere on the page)";
+  sum.textContent = gettext("Playing on the board, and its keyboard shortcuts (the letters anywhere on the page)");
   box.appendChild(sum);
   const dl = document.createElement("dl");
   keyWords().forEach((k) => {
@@ -135,7 +136,7 @@ export function keyList() {
   box.appendChild(dl);
   const note = document.createElement("p");
   note.className = "help";
-  note.textContent = "Turn the shortcuts off above.";
+  note.textContent = gettext("Turn the shortcuts off above.");
   box.appendChild(note);
   here.appendChild(box);
 }

@@ -10,6 +10,8 @@
  * selected: the space whose tiles are being picked (or null); sending: sent, unanswered.
  */
 
+import { gettext, interpolate, ngettext, pgettext } from "./i18n.js";
+
 export const COLOURS = ["yellow", "red", "purple", "blue", "green"];
 
 /** colour -> count of the tile colours listed (a rack's chips; other colours are ignored). */
@@ -36,8 +38,22 @@ export function candidates(st) {
   return Object.keys(node || {}).filter((id) => affordable(st, id).length > 0);
 }
 
-export function plural(n, word) {
-  return n + " " + word + (n === 1 ? "" : "s");
+/** A tile colour's name in the page's language ("red"); an unknown one as it is. */
+export function colourName(colour) {
+  const names = {
+    yellow: pgettext("rondo colour", "yellow"),
+    red: pgettext("rondo colour", "red"),
+    purple: pgettext("rondo colour", "purple"),
+    blue: pgettext("rondo colour", "blue"),
+    green: pgettext("rondo colour", "green"),
+  };
+  return names[colour] || colour;
+}
+
+/** "2 points", "1 point"; ``short``: "2 pts", "1 pt". */
+export function points(n, short) {
+  return interpolate(short ? ngettext("%(points)s pt", "%(points)s pts", n)
+    : ngettext("%(points)s point", "%(points)s points", n), { points: n });
 }
 
 export function capital(text) {
@@ -46,7 +62,9 @@ export function capital(text) {
 
 /** A placement in words: "2 purple face up (2 points)", "1 red face down (a bridge, 0 points)". */
 export function words(o) {
-  return o.d ? "1 " + o.c + " face down (a bridge, 0 points)" : o.n + " " + o.c + " face up (" + plural(o.p, "point") + ")";
+  if (o.d) return interpolate(gettext("1 %(colour)s face down (a bridge, 0 points)"), { colour: colourName(o.c) });
+  return interpolate(ngettext("%(count)s %(colour)s face up (%(points)s point)",
+    "%(count)s %(colour)s face up (%(points)s points)", o.p), { count: o.n, colour: colourName(o.c), points: o.p });
 }
 
 /** Place ``o`` (one of affordable()'s) on the selected space. */

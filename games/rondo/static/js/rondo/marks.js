@@ -3,7 +3,8 @@
  * seat's own frame (#rondo-tree): where a seat may place face up tells its colours, so
  * the public board never carries these highlights. */
 
-import { candidates } from "./chain.js";
+import { candidates, colourName } from "./chain.js";
+import { gettext, interpolate } from "./i18n.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const LETTERS = { yellow: "Y", red: "R", purple: "P", blue: "B", green: "G" };
@@ -20,8 +21,8 @@ export function spaceFrom(target) {
 
 /** A highlighted space's words, as the board shows it: "Place on red 3 (I03)". */
 export function placeWords(el) {
-  return "Place on " + el.getAttribute("data-colour") + " " + el.getAttribute("data-value") + " (" +
-    el.getAttribute("data-space") + ")";
+  return interpolate(gettext("Place on %(colour)s %(value)s (%(code)s)"), { colour: colourName(el.getAttribute("data-colour")),
+    value: el.getAttribute("data-value"), code: el.getAttribute("data-space") });
 }
 
 function svgEl(tag, attrs) {

@@ -1,7 +1,8 @@
 /* The Rondo composer panel: the chain in words with its running score, the picker of
  * the chosen space's tiles, the rack's used tiles dimmed, and which buttons act. */
 
-import { affordable, capital, plural, total, usedChips, words } from "./chain.js";
+import { affordable, capital, colourName, points, total, usedChips, words } from "./chain.js";
+import { gettext, interpolate, ngettext } from "./i18n.js";
 import { mark, spaceEl } from "./marks.js";
 
 function byId(id) {
@@ -20,7 +21,8 @@ export function button(text, onClick, cls) {
 /** A space as the board shows it: "Purple 1" (its code goes in a title). */
 function spaceWords(id) {
   const el = spaceEl(id);
-  return capital(el.getAttribute("data-colour")) + " " + el.getAttribute("data-value");
+  return interpolate(gettext("%(colour)s %(value)s"), { colour: capital(colourName(el.getAttribute("data-colour"))),
+    value: el.getAttribute("data-value") });
 }
 
 /** One row of the picker: its words, then a 48 px button per placement. */
@@ -59,21 +61,23 @@ function renderPicker(st, on) {
   const head = document.createElement("p");
   head.className = "rondo-pick-head";
   const what = document.createElement("span");
-  what.textContent = "On " + spaceWords(st.selected).toLowerCase() + ", place:";
-  what.title = "Space " + st.selected;
+  const space = spaceEl(st.selected);
+  what.textContent = interpolate(gettext("On %(colour)s %(value)s, place:"),
+    { colour: colourName(space.getAttribute("data-colour")), value: space.getAttribute("data-value") });
+  what.title = interpolate(gettext("Space %(code)s"), { code: st.selected });
   head.appendChild(what);
   picker.appendChild(head);
   const opts = affordable(st, st.selected);
   const up = opts.filter((o) => !o.d);
   const down = opts.filter((o) => o.d);
   if (up.length) {
-    picker.appendChild(pickRow("Face up", up, (o) => [String(o.n), plural(o.p, "pt")], on.pick));
+    picker.appendChild(pickRow(gettext("Face up"), up, (o) => [String(o.n), points(o.p, true)], on.pick));
   }
   if (down.length) {
-    picker.appendChild(pickRow("Face down, 0 pts", down, (o) => [o.c.charAt(0).toUpperCase()], on.pick));
+    picker.appendChild(pickRow(gettext("Face down, 0 pts"), down, (o) => [o.c.charAt(0).toUpperCase()], on.pick));
   }
   // Last in the tab order (after the tiles), shown beside the space's name (rondo.css).
-  picker.appendChild(button("Cancel", on.cancel, "secondary rondo-cancel"));
+  picker.appendChild(button(gettext("Cancel"), on.cancel, "secondary rondo-cancel"));
   const first = picker.querySelector(".rondo-up, .rondo-down");
   if (first) first.focus();
 }
@@ -87,14 +91,14 @@ export function renderPanel(st, on) {
   st.chain.forEach((p) => {
     const li = document.createElement("li");
     li.setAttribute("data-chain-space", p.space);
-    li.title = "Space " + p.space;
-    li.textContent = spaceWords(p.space) + ": " + words({ d: p.faceDown, c: p.colour, n: p.count, p: p.points });
+    li.title = interpolate(gettext("Space %(code)s"), { code: p.space });
+    li.textContent = interpolate(gettext("%(space)s: %(placement)s"), { space: spaceWords(p.space), placement: words({ d: p.faceDown, c: p.colour, n: p.count, p: p.points }) });
     list.appendChild(li);
   });
   const sum = total(st.chain);
   byId("rondo-running").textContent = String(sum);
   const unit = byId("rondo-points");
-  if (unit) unit.textContent = sum === 1 ? "point" : "points";
+  if (unit) unit.textContent = ngettext("point", "points", sum);
   byId("rondo-undo").disabled = !st.chain.length || st.sending;
   // Clear: shown once the chain holds a placement (one row with Undo and Send on a phone).
   const clear = byId("rondo-clear");

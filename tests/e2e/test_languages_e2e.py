@@ -12,7 +12,9 @@ English left over:
   each game folder's) whose translation into the language differs (a message with
   placeholders, ``%(name)s``, matches with anything in their place);
 - a text (an element's own, or an attribute) holding a common English word of the
-  site ("the", "Your", "move", "Roll", "Waiting", ...).
+  site ("the", "Your", "move", "Roll", "Waiting", a seat's colour, ...).
+
+Text in ``<code>``, ``<kbd>``, ``<pre>`` and ``<samp>`` is notation (docs/i18n.md), not read.
 
 A text that is itself one of the language's translations is never English left over
 (a German translation may be a word English also has). Elements are found by name,
@@ -59,7 +61,8 @@ NAMES = {"Parlour", "Ludo", "Roundabout", "Rondo", "English", "हिन्द�
 ENGLISH_WORDS = re.compile(
     r"\b(?:the|The|your|Your|you|You|move|moves|Move|Moves|moved|roll|Roll|rolled|Rolled|waiting|Waiting"
     r"|turn|Turn|piece|pieces|Piece|Pieces|player|players|Player|Players|wins|won|against|Against"
-    r"|with|and|of|is|are|to|for|Log|Sign|Match|match|matches|over|Play|Rules|Leaderboards|Menu|Live)\b")
+    r"|with|and|of|is|are|to|for|Log|Sign|Match|match|matches|over|Play|Rules|Leaderboards|Menu"
+    r"|red|green|yellow|blue|purple|Red|Green|Yellow|Blue|Purple)\b")
 _PLACEHOLDER = re.compile(r"%\(\w+\)[sdif]|%[sdif]|\{\w+\}")
 
 #: What is on the page for a person to read, in one evaluation.
@@ -71,7 +74,7 @@ TEXTS = """() => {
   const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let n = walk.nextNode(); n; n = walk.nextNode()) {
     const p = n.parentElement;
-    if (!p || p.closest('script, style, template, noscript')) continue;
+    if (!p || p.closest('script, style, template, noscript, code, kbd, pre, samp')) continue;  // notation
     if (p.closest('svg')) out.push(['svg', n.textContent]);  // titles: the board's accessible names
     else if (shown(p)) out.push(['text', n.textContent]);
   }
@@ -88,6 +91,14 @@ TEXTS = """() => {
   out.push(['<title>', document.title]);
   return out;
 }"""
+
+
+#: Buttons and tabs whose words do not fit in them (the text runs past the border,
+#: or is cut by it): [their text] for each.
+OVERFLOWING = """() => [...document.querySelectorAll('button, .button, [role=tab], summary, select')]
+  .filter((el) => el.getClientRects().length && !el.closest('#board, svg'))
+  .filter((el) => el.scrollWidth > el.clientWidth + 1)
+  .map((el) => el.innerText.replace(/\\s+/g, ' ').trim())"""
 
 
 def _plain(text: str) -> str:
@@ -177,10 +188,16 @@ class Tour:
                 lines.append(line)
 
     def look(self, name, whole=True):
-        """Read the page at both sizes, with a screenshot of each (PARLOUR_LANG_SHOTS)."""
+        """Read the page at both sizes, with a screenshot of each (PARLOUR_LANG_SHOTS);
+        at each, no button's words run past its border."""
         for width, size in SIZES.items():
             self.page.set_viewport_size(size)
             self.read(name)
+            for text in self.page.evaluate(OVERFLOWING):
+                line = f"{width} px: {text[:80]!r} does not fit in its button"
+                lines = self.found.setdefault(name, [])
+                if line not in lines:
+                    lines.append(line)
             if SHOTS:
                 Path(SHOTS).mkdir(parents=True, exist_ok=True)
                 self.page.screenshot(path=Path(SHOTS) / f"{self.lang}-{name}-{width}.png", full_page=whole)

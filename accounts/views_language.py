@@ -15,8 +15,9 @@ from accounts.models import User
 
 @require_POST
 def set_language(request):
-    """POST ``language`` (a code of settings.LANGUAGES) and ``next`` (a path
-    of this site): keep the language on the signed-in person's account, and
+    """POST ``language`` (a code of settings.LANGUAGES), and optionally
+    ``next`` (a path of this site; else the Referer, the page the menu was
+    on): keep the language on the signed-in person's account, and
     in Django's language cookie for everyone (a visitor's choice, and the
     signed-out pages of a person on this browser); then back to ``next``
     (the home page when it is missing or another site's), in the new language.
@@ -26,7 +27,7 @@ def set_language(request):
     if code is None:
         return HttpResponse(_("Parlour has no such language."), status=400,
                             content_type="text/plain; charset=utf-8")
-    target = request.POST.get("next") or "/"
+    target = request.POST.get("next") or request.headers.get("Referer") or "/"
     if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()},
                                            require_https=request.is_secure()):
         target = "/"

@@ -251,7 +251,8 @@ import { gettext, interpolate, ngettext } from "./i18n.js";
       panel.querySelectorAll('[data-group-count="' + group + '"]').forEach(function (el) {
         el.textContent = String(n);
         var noun = el.parentNode.querySelector("[data-one]");
-        if (noun) noun.textContent = noun.getAttribute(n === 1 ? "data-one" : "data-many");
+        // Every plural form of the language (Arabic has six), not just one and many.
+        if (noun) noun.textContent = ngettext("match", "matches", n);
       });
     });
     var none = panel.parentNode && panel.parentNode.querySelector(".ym-none");

@@ -69,6 +69,14 @@ def test_a_language_the_site_lacks_is_refused_and_changes_nothing(client, langua
     assert User.objects.get(pk=me.pk).language == ""
 
 
+def test_without_next_the_menu_returns_to_the_page_it_was_on(client):
+    response = client.post("/language/", {"language": "es"},
+                           HTTP_REFERER="http://testserver/leaderboard/?game=rondo")
+    assert response.status_code == 302 and response["Location"] == "http://testserver/leaderboard/?game=rondo"
+    foreign = client.post("/language/", {"language": "es"}, HTTP_REFERER="https://evil.example/x")
+    assert foreign["Location"] == "/"
+
+
 def test_next_on_another_site_goes_home_instead(client):
     response = client.post("/language/", {"language": "de", "next": "https://evil.example/"})
     assert response.status_code == 302 and response["Location"] == "/"

@@ -12,11 +12,12 @@ import os
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 from accounts.models import User
 from tests.e2e.lobby_site import populate
 from tests.e2e.positions import ON_PAGE, make_decision
-from tests.e2e.test_live_play import in_thread, live, log_in
+from tests.e2e.test_live_play import in_thread, log_in
 
 SHOTS = Path(os.environ.get("PARLOUR_SHOTS", Path(__file__).resolve().parents[2] / "docs" / "screenshots"))
 SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
@@ -52,7 +53,8 @@ def test_match_screenshots(browser, live_server_url, name):
             context = _context(browser, user, live_server_url, size, language)
             page = context.new_page()
             page.goto(f"{live_server_url}/m/{match.public_id}/")
-            live(page)
+            # Live in any language: the state, not its English word.
+            expect(page.locator('#match[data-connection="live"]')).to_be_attached(timeout=20_000)
             if MATCHES[name] in ON_PAGE:
                 ON_PAGE[MATCHES[name]](page)
             page.wait_for_timeout(300)

@@ -7,11 +7,21 @@ best language the site has), never a 500, and a refused choice changes nothing."
 import pytest
 from django.conf import settings
 from django.test import Client
+from django.utils import translation
 
 from accounts.models import User
 from tests.factories import make_user
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _english_after():
+    """The test client runs the view in this thread, and LocaleMiddleware's
+    activation outlives the request: later tests of this process would read
+    the last request's language."""
+    yield
+    translation.deactivate()
 
 PAGES = ["/", "/play/", "/rules/ludo/", "/signup/"]
 
@@ -129,3 +139,16 @@ def test_an_account_whose_stored_language_the_site_lacks_reads_the_browsers(clie
     client.force_login(me)
     response = client.get("/play/", HTTP_ACCEPT_LANGUAGE="de")
     assert response.status_code == 200 and response["Content-Language"] == "de"
+
+
+@pytest.mark.parametrize(("referer", "location"), [
+    ("https://evil.example/play/", "/"),
+    ("//evil.example/", "/"),
+    ("javascript:alert(1)", "/"),
+    ("http://testserver/rules/ludo/", "http://testserver/rules/ludo/"),  # the page the menu was on
+    ("x" * 10_000, "/"),
+])
+def test_without_next_the_menu_goes_back_to_a_referer_on_this_site_only(client, referer, location):
+    response = client.post("/language/", {"language": "hi"}, HTTP_REFERER=referer)
+    assert response.status_code == 302 and response["Location"] == location
+    assert response.cookies[settings.LANGUAGE_COOKIE_NAME].value == "hi"

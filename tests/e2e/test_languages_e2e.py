@@ -63,6 +63,8 @@ ENGLISH_WORDS = re.compile(
     r"|turn|Turn|piece|pieces|Piece|Pieces|player|players|Player|Players|wins|won|against|Against"
     r"|with|and|of|is|are|to|for|Log|Sign|Match|match|matches|over|Play|Rules|Leaderboards|Menu"
     r"|red|green|yellow|blue|purple|Red|Green|Yellow|Blue|Purple)\b")
+#: Words of that list that are the language's own too ("la red": the network).
+OWN_WORDS = {"es": {"red"}}
 _PLACEHOLDER = re.compile(r"%\(\w+\)[sdif]|%[sdif]|\{\w+\}")
 
 #: What is on the page for a person to read, in one evaluation.
@@ -93,11 +95,23 @@ TEXTS = """() => {
 }"""
 
 
-#: Buttons and tabs whose words do not fit in them (the text runs past the border,
-#: or is cut by it): [their text] for each.
-OVERFLOWING = """() => [...document.querySelectorAll('button, .button, [role=tab], summary, select')]
+#: Buttons and tabs whose words do not fit in them (a line of their text runs past
+#: their border, on either side: centred text overflows both): [their text] for each.
+OVERFLOWING = """() => [...document.querySelectorAll('button, .button, [role=tab], summary')]
   .filter((el) => el.getClientRects().length && !el.closest('#board, svg'))
-  .filter((el) => el.scrollWidth > el.clientWidth + 1)
+  .filter((el) => {
+    const box = el.getBoundingClientRect();
+    const walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+      if (!n.textContent.trim() || n.parentElement.closest('.visually-hidden')) continue;
+      const range = document.createRange();
+      range.selectNodeContents(n);
+      for (const r of range.getClientRects()) {
+        if (r.width && (r.left < box.left - 0.5 || r.right > box.right + 0.5)) return true;
+      }
+    }
+    return false;
+  })
   .map((el) => el.innerText.replace(/\\s+/g, ' ').trim())"""
 
 
@@ -144,6 +158,12 @@ def catalogue(lang: str):
     return exact, pattern, sources, own
 
 
+def _english_word(lang: str, text: str) -> str | None:
+    """The first common English word in ``text`` that is not also ``lang``'s."""
+    return next((m.group() for m in ENGLISH_WORDS.finditer(text) if m.group() not in OWN_WORDS.get(lang, ())),
+                None)
+
+
 def english_left(lang: str, texts, allowed=()) -> list[str]:
     """The texts of ``texts`` ([where, text] pairs, as TEXTS reads them) that are
     English left over in ``lang``'s page, each once, with why."""
@@ -158,8 +178,8 @@ def english_left(lang: str, texts, allowed=()) -> list[str]:
         elif pattern is not None and pattern.fullmatch(text):
             msgid = next(m for m, p in sources.items() if re.fullmatch(p, text))
             why = f"the English message {msgid!r}"
-        elif where != "line" and ENGLISH_WORDS.search(text):  # a line's nodes are read one by one
-            why = f"English word {ENGLISH_WORDS.search(text).group()!r}"
+        elif where != "line" and (word := _english_word(lang, text)):  # a line's nodes are read one by one
+            why = f"English word {word!r}"
         else:
             continue
         if not any(f"{text[:160]!r}" in line for line in found):  # a line and its node: once

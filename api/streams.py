@@ -36,7 +36,7 @@ from django.db import close_old_connections
 from accounts import blocks, sockets, tokens
 from api import events, limits
 from core.channel_layer import RESUBSCRIBED
-from games import chat, push
+from games import chat, live_languages, push
 from games.engine import get_rules
 from games.models import Match, Seat
 from matchmaking.challenges import actions as challenges
@@ -98,6 +98,9 @@ class Stream:
     async def handle(self, event: dict) -> list[str]:
         return []
 
+    async def stop(self) -> None:
+        """Undo what ``start`` did beside the groups (the stream ends)."""
+
     def ends(self, event: dict) -> bool:
         """A ban of the account, or this token's revocation."""
         kind = event.get("type")
@@ -138,6 +141,8 @@ class Stream:
             for group in joined:
                 with contextlib.suppress(Exception):
                     await layer.group_discard(group, channel)
+            with contextlib.suppress(Exception):
+                await self.stop()
             await limits.streams.close(self.token.pk, self.slot)
 
 
@@ -226,12 +231,23 @@ class MatchStream(Stream):
         super().__init__(token, slot)
         self.opening = opening
         self.version = -1
+        self.counted = False
 
     def groups(self) -> list[str]:
         return [push.match_group(self.opening["public_id"])]
 
     async def start(self) -> list[str]:
+        # Counted as an English reader of the match: its changes render the
+        # default language's frame, whose events wake this stream
+        # (games.live_languages).
+        await live_languages.joined(self.opening["public_id"], [live_languages.DEFAULT])
+        self.counted = True
         return await self.refresh()
+
+    async def stop(self) -> None:
+        if self.counted:
+            self.counted = False
+            await live_languages.left(self.opening["public_id"], [live_languages.DEFAULT])
 
     async def refresh(self) -> list[str]:
         read_back = await read(match_lines, self.opening, self.version)

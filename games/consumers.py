@@ -118,8 +118,9 @@ class MatchConsumer(sockets.ParlourConsumer):
             groups.append(push.seat_group(self.public_id, self.seat_index))
         if self.language != live_languages.DEFAULT:
             groups += [push.language_group(g, self.language) for g in groups]
-            self.counted = live_languages.keys_of(self.language, self.seat_index)
-            await live_languages.joined(self.public_id, self.counted)
+        # Counted in every language: a change renders only the languages counted.
+        self.counted = live_languages.keys_of(self.language, self.seat_index)
+        await live_languages.joined(self.public_id, self.counted)
         async with self.holding():  # frames of later versions follow the snapshot
             await self.join(*groups)
             await self.send_snapshot()
@@ -194,7 +195,10 @@ class MatchConsumer(sockets.ParlourConsumer):
             return
         # One line per language reading the match (one small Redis read; chat is rare).
         others = {}
-        for language in live_languages.public_languages(await live_languages.read(self.public_id))[1:]:
+        read = await live_languages.read(self.public_id)
+        for language in live_languages.public_languages(read):
+            if language == live_languages.DEFAULT:
+                continue
             with translation.override(language):
                 others[language] = chat.chat_line(self.user.username, message_id)
         with translation.override(live_languages.DEFAULT):

@@ -5,12 +5,15 @@ A socket's language is read once, at its handshake
 a signed-in person's account choice, else what a request of theirs would
 get (Django's language cookie, then Accept-Language), else English.
 
-Every socket that reads another language than English counts itself, while
-it is open, in one Redis hash per match (``joined`` / ``left``), under
+Every socket counts itself, while it is open, in one Redis hash per match
+(``joined`` / ``left``: one round trip at connect and one at close), under
 *keys*: ``"de"`` (a socket of the match reads German) and, for a seat's
-socket, ``"0:de"`` as well (seat 0's controls are wanted in German). English
-sockets count nothing: a match whose sockets all read English costs no Redis
-call for this, at connect or per move.
+socket, ``"0:de"`` as well (seat 0's controls are wanted in German); an
+English socket and an API match stream count ``"en"`` alike. A change renders
+only the languages counted (``public_languages``): a match whose sockets all
+read German renders no English frame and sends none, so a German match costs
+what an English one does. With nothing counted (no socket open, or Redis out
+of reach) it renders English, as before languages.
 
 The pusher (games/push.py) reads the hash through ``present``, kept per
 process for ``CACHE_SECONDS``, so a move costs no Redis round trip; at most
@@ -58,11 +61,13 @@ def account_language(user) -> str | None:
 
 
 def keys_of(language: str, seat_index: int | None) -> list[str]:
-    """What one socket counts in its match's hash (module docstring): nothing
-    in the default language."""
-    if language == DEFAULT:
-        return []
+    """What one socket counts in its match's hash (module docstring)."""
     return [language] if seat_index is None else [language, f"{seat_index}:{language}"]
+
+
+def foreign(keys) -> frozenset[str]:
+    """The keys of ``keys`` for another language than the default."""
+    return frozenset(k for k in keys if k.rpartition(":")[2] != DEFAULT)
 
 
 def _key(public_id: str) -> str:
@@ -169,23 +174,33 @@ def present(public_id: str, seats) -> frozenset[str]:
     for seat in seats:
         if seat.user_id:
             chosen = account_language(seat.user)
-            if chosen and chosen != DEFAULT:
+            if chosen:
                 keys.update(keys_of(chosen, seat.index))
     return frozenset(keys)
 
 
+def _with_default(languages: set[str]) -> list[str]:
+    """``languages`` in order, the default first; the default alone when
+    there are none (nothing counted: render as before languages)."""
+    if not languages:
+        return [DEFAULT]
+    others = sorted(languages - {DEFAULT})
+    return [DEFAULT, *others] if DEFAULT in languages else others
+
+
 def public_languages(keys) -> list[str]:
-    """The languages of the public frame for ``keys`` (``present``): the
-    default first, then the others, sorted."""
-    return [DEFAULT, *sorted({k for k in keys if ":" not in k})]
+    """The languages of the public frame for ``keys`` (``present``): those
+    counted, the default first when it is among them; the default alone
+    when none is."""
+    return _with_default({k for k in keys if ":" not in k})
 
 
 def seat_languages(seat, keys) -> list[str]:
     """The languages of seat ``seat``'s controls (a Seat with its user): its
     account's language when the person chose one (all their sockets read
-    it), else the default and any other its sockets counted."""
+    it), else those its sockets counted (the default when none did)."""
     chosen = account_language(seat.user) if seat.user_id else None
     if chosen:
         return [chosen]
     prefix = f"{seat.index}:"
-    return [DEFAULT, *sorted(k[len(prefix):] for k in keys if k.startswith(prefix))]
+    return _with_default({k[len(prefix):] for k in keys if k.startswith(prefix)})

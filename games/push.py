@@ -105,6 +105,7 @@ def match_changed(match: Match, seats, new_moves, state, seat_indices, before=No
     # a seat, its "your turn" note, in the same round trip (games/your_matches.py),
     # each in its member's language.
     extra = your_matches.change_events(match, seats, state, before, to_move)
+    keys = live_languages.foreign(keys)
     if not keys:  # the default language alone: the messages and events as before languages
         served = served[live_languages.DEFAULT]
     _dispatch(messages, match.version, served, extra, keys)

@@ -205,7 +205,8 @@ def test_a_change_renders_once_per_language_present_and_names_them_in_the_englis
     users[1].language = "hi"
     users[1].save(update_fields=["language"])
     live_languages.forget()
-    live_languages._kept[match.public_id] = (time.monotonic(), frozenset({"de"}))  # a German spectator
+    # Seat 0's socket reads English, a spectator's German (what their sockets counted).
+    live_languages._kept[match.public_id] = (time.monotonic(), frozenset({"en", "0:en", "de"}))
     renders = []
     real = render.public_update
 
@@ -226,6 +227,33 @@ def test_a_change_renders_once_per_language_present_and_names_them_in_the_englis
     assert by_group[push.match_group(match.public_id) + ".de"]["lang"] == "de"
     assert "बचा समय:" in by_group[push.match_group(match.public_id) + ".hi"]["html"]
     assert push.seat_group(match.public_id, 1) not in by_group  # seat 1 reads Hindi only
+
+
+@pytest.mark.django_db
+def test_a_match_whose_sockets_all_read_german_renders_and_sends_no_english(
+        monkeypatch, django_capture_on_commit_callbacks):
+    """docs/i18n.md "Live play": only the languages counted are rendered, so a
+    German match costs what an English one does (one public render)."""
+    match = make_match(seats=("human", "human"), state=ludo_state(), turn_seconds=60)
+    users = {s.index: s.user for s in match.seats.select_related("user")}
+    live_languages.forget()
+    live_languages._kept[match.public_id] = (time.monotonic(), frozenset({"de", "0:de", "1:de"}))
+    renders = []
+    real = render.public_update
+
+    def counting(*args, **kwargs):
+        from django.utils.translation import get_language
+
+        renders.append(get_language())
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(render, "public_update", counting)
+    with push.collect() as events, django_capture_on_commit_callbacks(execute=True):
+        actions.play_move(match.public_id, users[0], "roll", match.version)
+    assert renders == ["de"]
+    groups = {group for group, event in events if event["type"] == push.EVENT}
+    assert push.match_group(match.public_id) not in groups
+    assert push.match_group(match.public_id) + ".de" in groups
 
 
 @pytest.mark.django_db

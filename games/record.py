@@ -14,6 +14,8 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
+from django.utils.translation import pgettext, pgettext_lazy
+
 from games import sites
 from games.engine import EngineError, get_rules
 from games.engine.base import RecordLine
@@ -125,10 +127,22 @@ def describe_record(kind: str, moves, names: dict[int, str], before) -> list[Rec
     return lines
 
 
+#: A seat's colour as a move-list line names it after the seat's name, in a
+#: sentence's lower case ("ada (red)"); the glossary's words.
+LINE_COLOURS = {
+    "red": pgettext_lazy("seat colour in a line", "red"),
+    "green": pgettext_lazy("seat colour in a line", "green"),
+    "yellow": pgettext_lazy("seat colour in a line", "yellow"),
+    "blue": pgettext_lazy("seat colour in a line", "blue"),
+    "purple": pgettext_lazy("seat colour in a line", "purple"),
+}
+
+
 def seat_labels(kind: str, names: dict[int, str], colours: dict[int, str]) -> dict[int, str]:
     """Seat index -> how a move-list line names the seat: its display name
     (``names``) and colour (``colours``), "ada (red)", "Computer 2 (Strong,
-    blue)", so every line names who acted (docs/rules.md "The move list").
+    blue)", so every line names who acted (docs/rules.md "The move list"),
+    in the active language (the lines are kept per language, games.frames.moves).
     A game whose record module sets ``COLOURS_IN_LINES = False`` gets the
     names alone (Rondo: its seat colours are tile colours' names, and "dealt
     to ada (green)" would read as a green tile)."""
@@ -139,10 +153,17 @@ def seat_labels(kind: str, names: dict[int, str], colours: dict[int, str]) -> di
         colour = colours.get(i)
         if not colour:
             out[i] = name
-        elif name.endswith(")"):
-            out[i] = f"{name[:-1]}, {colour})"
+            continue
+        word = str(LINE_COLOURS.get(colour, colour))
+        if name.endswith(")"):
+            # Translators: a computer's name without its closing parenthesis ("Computer 2 (Strong")
+            # and its seat's colour, inside that parenthesis: "Computer 2 (Strong, blue)".
+            out[i] = pgettext("a computer seat and its colour", "%(name)s, %(colour)s)") % {
+                "name": name[:-1], "colour": word}
         else:
-            out[i] = f"{name} ({colour})"
+            # Translators: a seat's name and its colour: "ada (red)".
+            out[i] = pgettext("a seat and its colour", "%(name)s (%(colour)s)") % {
+                "name": name, "colour": word}
     return out
 
 

@@ -91,8 +91,11 @@ def _step(page, s, acts):
         page.wait_for_timeout(100)  # nothing to do yet: the frame is on its way
 
 
-def play_to_the_result(page, match):
-    """Act on the board until the match is over: {act: count}."""
+def play_to_the_result(page, match, each=None):
+    """Act on the board until the match is over: {act: count}. ``each(acts)``,
+    when given, is called once the page has answered each act; a true answer
+    stops the play there (a test that plays a few turns, or reads the page as
+    it goes)."""
     acts = dict.fromkeys(("roll", "target", "destination", "confirm", "chooser", "space", "tile", "send",
                           "button"), 0)
     ends = time.monotonic() + LIMIT_SECONDS
@@ -114,6 +117,8 @@ def play_to_the_result(page, match):
         answered = time.monotonic() + 5
         while time.monotonic() < answered and page.evaluate(SITUATION) == s:
             page.wait_for_timeout(50)
+        if each is not None and each(acts):
+            return acts
     raise AssertionError(f"not over after {LIMIT_SECONDS} s: {acts}, {Match.objects.get(pk=match.pk).status}")
 
 

@@ -407,3 +407,18 @@ def test_a_record_that_stops_replaying_says_where_and_echoes_no_notation():
     lines = describe_record("ludo", moves, NAMES, start)
     assert lines[-1].text == "The record does not replay from ply 3."
     assert ply_text("ludo", moves[2], lines, NAMES).startswith("ada (red) rolled 2")
+
+
+def test_a_lines_seat_colour_is_in_the_readers_language():
+    """The seats' colours in the move list's lines follow the language, as the
+    rest of the line does (English byte-identical)."""
+    from django.utils import translation
+
+    names, colours = {0: "ada", 1: "Computer 2 (Normal)"}, {0: "red", 1: "yellow"}
+    with translation.override("en"):
+        assert seat_labels("ludo", names, colours) == {0: "ada (red)", 1: "Computer 2 (Normal, yellow)"}
+    with translation.override("es"):
+        # (the names come translated: seat_names; here they are given as they are)
+        assert seat_labels("ludo", names, colours) == {0: "ada (rojo)", 1: "Computer 2 (Normal, amarillo)"}
+    with translation.override("ar"):
+        assert seat_labels("roundabout", names, colours) == {0: "ada (أحمر)", 1: "Computer 2 (Normal، أصفر)"}

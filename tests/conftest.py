@@ -91,6 +91,19 @@ def celery_worker(_shared_celery_worker_session, transactional_db):
 
 
 @pytest.fixture(autouse=True)
+def _no_language_left_behind():
+    """Django's test client runs a request's middleware in the test's own
+    thread, and LocaleMiddleware leaves that request's language active: a
+    later test rendering a frame or a mail would read it (docs/i18n.md).
+    Each test starts, and ends, in the site's default language."""
+    from django.utils import translation
+
+    translation.deactivate()
+    yield
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def _no_shared_worker_beside_several_processes(request):
     """Tests marked resilience start their own processes (workers among them,
     some under supervisord): the shared worker would take their tasks."""

@@ -1,5 +1,5 @@
 """The site in each of its five languages, tried as a new person would in a real
-Chromium (issue 43's "Done when"): a browser that asks for the language signs up
+Chromium (docs/i18n.md "Keeping them complete"): a browser that asks for the language signs up
 through the sign-up form, finds nothing else to do before a casual match, starts a
 match against the computer of each game from the play page's own buttons, plays it
 to its end on the board (test_full_matches.py's loop), then reads each game's rules

@@ -170,23 +170,33 @@ async def test_a_socket_whose_language_the_pusher_missed_asks_for_a_snapshot_in_
     await german.disconnect()
 
 
-@pytest.mark.django_db
-def test_an_english_only_match_renders_one_public_frame_per_change_and_sends_as_before(
-        monkeypatch, django_capture_on_commit_callbacks):
-    match = make_match(seats=("human", "human"), state=ludo_state(), turn_seconds=60)
-    users = {s.index: s.user for s in match.seats.select_related("user")}
-    live_languages.forget()
-    renders, sent = [], []
+@pytest.fixture
+def renders(monkeypatch) -> list[str]:
+    """The language active at each public frame render, in order."""
+    from django.utils.translation import get_language
+
+    seen = []
     real = render.public_update
 
     def counting(*args, **kwargs):
-        renders.append(1)
+        seen.append(get_language())
         return real(*args, **kwargs)
+
+    monkeypatch.setattr(render, "public_update", counting)
+    return seen
+
+
+@pytest.mark.django_db
+def test_an_english_only_match_renders_one_public_frame_per_change_and_sends_as_before(
+        monkeypatch, renders, django_capture_on_commit_callbacks):
+    match = make_match(seats=("human", "human"), state=ludo_state(), turn_seconds=60)
+    users = {s.index: s.user for s in match.seats.select_related("user")}
+    live_languages.forget()
+    sent = []
 
     async def capture(messages, version, served=()):
         sent.extend(messages)
 
-    monkeypatch.setattr(render, "public_update", counting)
     monkeypatch.setattr(push, "_send_all", capture)
     with django_capture_on_commit_callbacks(execute=True):
         actions.play_move(match.public_id, users[0], "roll", match.version)
@@ -199,7 +209,7 @@ def test_an_english_only_match_renders_one_public_frame_per_change_and_sends_as_
 
 @pytest.mark.django_db
 def test_a_change_renders_once_per_language_present_and_names_them_in_the_english_frame(
-        monkeypatch, django_capture_on_commit_callbacks):
+        renders, django_capture_on_commit_callbacks):
     match = make_match(seats=("human", "human"), state=ludo_state(), turn_seconds=60)
     users = {s.index: s.user for s in match.seats.select_related("user")}
     users[1].language = "hi"
@@ -207,16 +217,6 @@ def test_a_change_renders_once_per_language_present_and_names_them_in_the_englis
     live_languages.forget()
     # Seat 0's socket reads English, a spectator's German (what their sockets counted).
     live_languages._kept[match.public_id] = (time.monotonic(), frozenset({"en", "0:en", "de"}))
-    renders = []
-    real = render.public_update
-
-    def counting(*args, **kwargs):
-        from django.utils.translation import get_language
-
-        renders.append(get_language())
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(render, "public_update", counting)
     with push.collect() as events, django_capture_on_commit_callbacks(execute=True):
         actions.play_move(match.public_id, users[0], "roll", match.version)
     assert renders == ["en", "de", "hi"]
@@ -231,23 +231,13 @@ def test_a_change_renders_once_per_language_present_and_names_them_in_the_englis
 
 @pytest.mark.django_db
 def test_a_match_whose_sockets_all_read_german_renders_and_sends_no_english(
-        monkeypatch, django_capture_on_commit_callbacks):
+        renders, django_capture_on_commit_callbacks):
     """docs/i18n.md "Live play": only the languages counted are rendered, so a
     German match costs what an English one does (one public render)."""
     match = make_match(seats=("human", "human"), state=ludo_state(), turn_seconds=60)
     users = {s.index: s.user for s in match.seats.select_related("user")}
     live_languages.forget()
     live_languages._kept[match.public_id] = (time.monotonic(), frozenset({"de", "0:de", "1:de"}))
-    renders = []
-    real = render.public_update
-
-    def counting(*args, **kwargs):
-        from django.utils.translation import get_language
-
-        renders.append(get_language())
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(render, "public_update", counting)
     with push.collect() as events, django_capture_on_commit_callbacks(execute=True):
         actions.play_move(match.public_id, users[0], "roll", match.version)
     assert renders == ["de"]

@@ -1,4 +1,4 @@
-"""The game pages outside live play in German (issue #43): one render of each
+"""The game pages outside live play in German (docs/i18n.md): one render of each
 shows translated words, numbers and dates in German, while every value a
 script or the SVG reads (data attributes, coordinates) stays as in English."""
 

@@ -1,4 +1,4 @@
-"""Moderation in German (issue #43): the report page, the reports on a
+"""Moderation in German (docs/i18n.md): the report page, the reports on a
 profile, and an admin action's reason page and its result, counted in words."""
 
 import pytest

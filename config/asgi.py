@@ -13,8 +13,25 @@ path and request id.
 """
 
 import os
+import sys
+from http import HTTPStatus
 
 from django.core.asgi import get_asgi_application
+
+
+def _name_every_status() -> None:
+    """Under daphne (Twisted), a response's reason phrase comes from
+    ``twisted.web.http.RESPONSES``, which lacks 422 and 429 among others: the
+    API's refusals went out as "HTTP/1.1 429 Unknown Status". Fill the table
+    from Python's own names. Nothing to do under uvicorn (production), which
+    never imports Twisted."""
+    twisted_http = sys.modules.get("twisted.web.http")
+    if twisted_http is not None:
+        for status in HTTPStatus:
+            twisted_http.RESPONSES.setdefault(status.value, status.phrase.encode())
+
+
+_name_every_status()
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django_asgi_app = get_asgi_application()

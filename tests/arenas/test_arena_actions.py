@@ -221,18 +221,22 @@ def test_a_finished_arena_names_itself_in_history_replay_and_export_and_its_podi
     for u in (ann, bob, cat, dan):
         actions.join(u, arena.pk)
     actions.pair_arena(arena.pk)
-    first, second = (arena_match_of(u) for u in (ann, cat))
+    # The tables are the pairing's (ties between equal ratings fall in the query's order):
+    # ann's match, and the other one, whose winner is ``rival``.
+    first = arena_match_of(ann)
+    second = Match.objects.exclude(pk=first.pk).get(arena_match__arena=arena, status=Match.Status.ACTIVE)
+    rival = second.seats.get(index=0).user
     assert first.event == "Ludo sprint" and first.event_url == f"/arenas/{arena.pk}/"
     every_seat_moves(first)
     game_actions.leave_match(first.public_id, next(s.user for s in first.seats.all() if s.user != ann))
     actions.close_due(timezone.now() + timedelta(minutes=31))
     assert set(ArenaPlayer.objects.values_list("final_rank", flat=True)) == {None}  # not finished yet
     every_seat_moves(second)
-    game_actions.leave_match(second.public_id, next(s.user for s in second.seats.all() if s.user != cat))
+    game_actions.leave_match(second.public_id, next(s.user for s in second.seats.all() if s.user != rival))
     arena.refresh_from_db()
     assert arena.finished_at is not None
     ranks = {p.user.username: p.final_rank for p in ArenaPlayer.objects.select_related("user")}
-    assert sorted(ranks.values()) == [1, 2, 3, 4] and {ranks["ann"], ranks["cat"]} == {1, 2}
+    assert sorted(ranks.values()) == [1, 2, 3, 4] and {ranks["ann"], ranks[rival.username]} == {1, 2}
 
     client = Client()
     history = client.get(f"/u/{ann.username}/matches/").text
@@ -242,14 +246,14 @@ def test_a_finished_arena_names_itself_in_history_replay_and_export_and_its_podi
     profile = client.get(f"/u/{ann.username}/").text
     assert ("Podium finishes: 1, 1 of them first." if ranks["ann"] == 1 else "Podium finishes: 1.") in profile
     assert f"{ranks['ann']}{'st' if ranks['ann'] == 1 else 'nd'} of 4" in profile
-    loser = next(u for u in (bob, dan) if ranks[u.username] == 4)
+    loser = next(u for u in (bob, cat, dan) if u != rival and ranks[u.username] == 4)
     profile = client.get(f"/u/{loser.username}/").text
     assert "No podium finish yet." in profile and "4th of 4" in profile
     assert "Arenas" not in client.get(f"/u/{make_user('eve').username}/").text.split("Recent matches")[1]
 
     # A disqualification after the finish moves everyone below up a place.
     mod = make_user("mod")
-    winner = next(u for u in (ann, cat) if ranks[u.username] == 1)
+    winner = next(u for u in (ann, rival) if ranks[u.username] == 1)
     moderation.disqualify_arena_player(mod, ArenaPlayer.objects.get(user=winner).pk, "cheating")
     after = {p.user.username: p.final_rank for p in ArenaPlayer.objects.select_related("user")}
     assert after[winner.username] is None and sorted(r for r in after.values() if r) == [1, 2, 3]

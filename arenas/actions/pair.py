@@ -82,10 +82,13 @@ def _free_players(arena: Arena) -> list[ArenaPlayer]:
     """The players of ``arena`` (locked) who may be paired now: active, free
     since their last match, their account active, not banned and not a bot, and seated
     in no match not ended (``games.actions.busy_users``, asked only when
-    enough are left to fill a table). Each has ``played``: their results."""
+    enough are left to fill a table). Each has ``played``: their results. In
+    the order they became free (then joined): the pairing breaks its ties by
+    that order, never by the database's whim (an aggregate query has none)."""
     free = list(ArenaPlayer.objects.filter(
         arena=arena, status=ArenaPlayer.Status.ACTIVE, free_since__isnull=False,
-        user__is_active=True, user__is_bot=False).select_related("user").annotate(played=Count("results")))
+        user__is_active=True, user__is_bot=False).select_related("user").annotate(played=Count("results"))
+        .order_by("free_since", "pk"))
     free = [p for p in free if not getattr(p.user, "is_banned", False)]
     if len(free) < arena.seats:
         return free

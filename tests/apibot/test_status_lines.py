@@ -2,6 +2,7 @@
 429) are read by people in logs and by HTTP libraries that show the reason
 phrase, and daphne took it from a table that lacked them ("Unknown Status")."""
 
+import contextlib
 import http.client
 import json
 import urllib.parse
@@ -18,7 +19,8 @@ def test_a_refused_move_s_status_line_names_its_status(live_server_url, celery_w
     _, token = bot_account()
     bot = ApiBot(live_server_url, token)
     match_id = bot.computer_match("ludo", players=2, turn_seconds=60)
-    mine = next(line for line in bot.stream(match_id) if line.get("legal_moves"))  # the bot's decision
+    with contextlib.closing(bot.stream(match_id)) as lines:  # the stream ends once read
+        mine = next(line for line in lines if line.get("legal_moves"))  # the bot's decision
     parts = urllib.parse.urlsplit(live_server_url)
     conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=30)
     body = json.dumps({"move": "no such move", "version": mine["version"]}).encode()
